@@ -1,0 +1,83 @@
+import Foundation
+import WebImage
+
+/// One line of `wi info` output; its JSON keys are a contract other tools parse (DESIGN.md).
+struct InfoReport {
+    var file: String
+    var format: String?
+    var width: Int?
+    var height: Int?
+    var frames: Int?
+    var loopCount: Int?
+    var durationsMilliseconds: [Int]?
+    var hasAlpha: Bool?
+    var error: String?
+
+    init(file: String) { self.file = file }
+
+    mutating func describe(_ image: Image) {
+        format = image.format.identifier
+        width = image.width
+        height = image.height
+        frames = image.frames.count
+        loopCount = image.loopCount
+        durationsMilliseconds = image.frames.map { Int(($0.duration * 1000).rounded()) }
+        hasAlpha = image.hasAlpha
+    }
+
+    var jsonLine: String {
+        let fields: [(String, JSONValue)] = [
+            ("file", .string(file)), ("format", format.map(JSONValue.string) ?? .null),
+            ("width", width.map(JSONValue.int) ?? .null), ("height", height.map(JSONValue.int) ?? .null),
+            ("frames", frames.map(JSONValue.int) ?? .null), ("loop_count", loopCount.map(JSONValue.int) ?? .null),
+            ("durations_ms", durationsMilliseconds.map { .array($0.map(JSONValue.int)) } ?? .null),
+            ("has_alpha", hasAlpha.map(JSONValue.bool) ?? .null), ("error", error.map(JSONValue.string) ?? .null),
+        ]
+        return JSONValue.object(fields).serialized
+    }
+
+    var textLine: String {
+        guard error == nil, let format, let width, let height, let frames else {
+            return "\(file)\tERROR\t\(error ?? "unknown")"
+        }
+        var line = "\(file)\t\(format)\t\(width)x\(height)"
+        if frames > 1 { line += "\t\(frames) frames, loop \(loopCount ?? 0)" }
+        if hasAlpha == true { line += "\talpha" }
+        return line
+    }
+}
+
+/// A JSON value written with keys in a fixed order (JSONSerialization does not keep order).
+enum JSONValue {
+    case string(String), int(Int), bool(Bool), null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    var serialized: String {
+        switch self {
+        case .string(let text): return Self.quote(text)
+        case .int(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
+        case .object(let fields): return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

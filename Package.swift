@@ -1,0 +1,94 @@
+// swift-tools-version: 6.0
+// WebImage for Swift on Linux: an image loading framework built from small plugin targets.
+// See docs/ARCHITECTURE.md for the target graph and README.md for how to use it.
+import PackageDescription
+
+/// A `.systemLibrary` target for a Debian -dev package, with the modulemap in Sources/<name>.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/System/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "WebImage",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WICore", targets: ["WICore"]),
+        .library(name: "WICacheMemory", targets: ["WICacheMemory"]),
+        .library(name: "WICacheDisk", targets: ["WICacheDisk"]),
+        .library(name: "WILoaderCurl", targets: ["WILoaderCurl"]),
+        .library(name: "WICoderPNG", targets: ["WICoderPNG"]),
+        .library(name: "WICoderJPEG", targets: ["WICoderJPEG"]),
+        .library(name: "WICoderWebP", targets: ["WICoderWebP"]),
+        .library(name: "WICoderHEIC", targets: ["WICoderHEIC"]),
+        .library(name: "WICoderGIF", targets: ["WICoderGIF"]),
+        .library(name: "WITransform", targets: ["WITransform"]),
+        .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .library(name: "WITestSupport", targets: ["WITestSupport"]),
+        .executable(name: "wi", targets: ["wi"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries (Debian packages; `Scripts/install-deps` installs them).
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        systemLibrary("CJPEG", pkgConfig: "libturbojpeg", apt: ["libjpeg-dev", "libturbojpeg0-dev"]),
+        systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
+        systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
+        systemLibrary("CGIF", pkgConfig: "libgif", apt: ["libgif-dev"]),
+        systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
+        // hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits (a warning on every build); its header sits
+        // in the default include path, so the target does without pkg-config.
+        systemLibrary("CHiredis", pkgConfig: nil, apt: ["libhiredis-dev"]),
+
+        // C shims: libpng reports errors by longjmp, which Swift cannot host.
+        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
+
+        // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
+        .target(name: "WICore"),
+
+        // Plugins.
+        .target(name: "WICacheMemory", dependencies: ["WICore"]),
+        .target(name: "WICacheDisk", dependencies: ["WICore"]),
+        .target(name: "WILoaderCurl", dependencies: ["WICore", "CCurl"]),
+        .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
+        .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG"]),
+        .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
+        .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
+        .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
+        .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
+        .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
+        .target(
+            name: "WebImage",
+            dependencies: [
+                "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WITransform", "WICacheRedis",
+            ]
+        ),
+        .target(name: "WITestSupport", dependencies: ["WICore"]),
+
+        // The `wi` command.
+        .executableTarget(
+            name: "wi",
+            dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/wi"
+        ),
+
+        // Tests: one target per source target.
+        .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
+        .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport"]),
+        .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
+        .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),
+        .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
+        .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WITestSupport"]),
+        .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
+        .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
+        .testTarget(name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WITestSupport"]),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport"]),
+        .testTarget(name: "WITestSupportTests", dependencies: ["WITestSupport"]),
+        .testTarget(name: "wiTests", dependencies: ["WITestSupport"], path: "Tests/wiTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

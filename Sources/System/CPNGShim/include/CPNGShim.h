@@ -1,0 +1,73 @@
+// CPNGShim: every call into libpng, in C.
+//
+// Why this exists: libpng reports errors by longjmp()ing to a setjmp() point, and Swift can neither call setjmp
+// nor survive a longjmp across its frames. Each function here sets its own jump point, runs libpng, and turns a
+// longjmp into a status code plus libpng's message. All symbols are prefixed wi_png_.
+#ifndef CPNGSHIM_H
+#define CPNGSHIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    WI_PNG_OK = 0,
+    WI_PNG_ERROR = 1,          // libpng rejected the data; see wi_png_decoder_message
+    WI_PNG_TOO_LARGE = 2,      // width x height over the pixel limit (checked before allocating)
+    WI_PNG_OUT_OF_MEMORY = 3,
+} wi_png_status;
+
+typedef struct wi_png_decoder wi_png_decoder;
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;             // of the file: 1, 2, 4, 8 or 16
+    int color_type;            // PNG_COLOR_TYPE_*
+    int interlaced;            // Adam7
+    int output_16;             // output is RGBA16 (host-endian) instead of RGBA8
+    size_t stride;             // bytes per output row
+} wi_png_header;
+
+/// A progressive (push) decoder to RGBA8 (or RGBA16 when keep_16 and the file is 16-bit), straight alpha.
+/// max_pixels: width*height above this fails with WI_PNG_TOO_LARGE before the pixel buffer is allocated.
+wi_png_decoder *wi_png_decoder_create(int keep_16, uint64_t max_pixels);
+void wi_png_decoder_destroy(wi_png_decoder *decoder);
+
+/// Feeds the next bytes. Returns WI_PNG_OK or a failure, which is final for this decoder.
+wi_png_status wi_png_decoder_feed(wi_png_decoder *decoder, const uint8_t *data, size_t size);
+
+/// Non-zero once the header is read and the (zero-filled) pixel buffer exists.
+int wi_png_decoder_has_header(const wi_png_decoder *decoder);
+const wi_png_header *wi_png_decoder_header(const wi_png_decoder *decoder);
+/// Non-zero once IEND is read: every row of every pass is in the buffer.
+int wi_png_decoder_is_complete(const wi_png_decoder *decoder);
+/// How many row callbacks delivered pixels so far (grows as data arrives; all passes counted).
+uint64_t wi_png_decoder_rows_delivered(const wi_png_decoder *decoder);
+/// The pixel buffer (stride * height bytes), or NULL before the header.
+const uint8_t *wi_png_decoder_pixels(const wi_png_decoder *decoder);
+/// Hands the pixel buffer to the caller, who frees it with free(); the decoder forgets it.
+uint8_t *wi_png_decoder_take_pixels(wi_png_decoder *decoder);
+/// libpng's message for the failure.
+const char *wi_png_decoder_message(const wi_png_decoder *decoder);
+/// The iCCP profile (decompressed) and eXIf block, when present; NULL and 0 otherwise. Valid until destroy.
+const uint8_t *wi_png_decoder_icc(const wi_png_decoder *decoder, size_t *size);
+const uint8_t *wi_png_decoder_exif(const wi_png_decoder *decoder, size_t *size);
+
+typedef enum {
+    WI_PNG_LAYOUT_GRAY = 0,
+    WI_PNG_LAYOUT_GRAY_ALPHA = 1,
+    WI_PNG_LAYOUT_RGB = 2,
+    WI_PNG_LAYOUT_RGBA = 3,
+} wi_png_layout;
+
+/// Encodes rows already in `layout` at `bit_depth` (8, or 16 as host-endian samples) into a PNG.
+/// compression_level 0-9. On success *out holds malloc()ed bytes (free them) and *out_size their count.
+/// On failure returns the status and copies libpng's message into message (size message_capacity).
+wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                            wi_png_layout layout, int bit_depth, int compression_level,
+                            const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
+                            uint8_t **out, size_t *out_size, char *message, size_t message_capacity);
+
+/// libpng's run-time version string ("1.6.39").
+const char *wi_png_library_version(void);
+
+#endif

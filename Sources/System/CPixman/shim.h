@@ -1,0 +1,2 @@
+// pixman: compositing, affine transforms and convolution filters on premultiplied pixels.
+#include <pixman.h>

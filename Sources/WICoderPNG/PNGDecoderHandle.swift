@@ -1,0 +1,87 @@
+import Foundation
+import WICore
+internal import CPNGShim
+
+/// Owns one libpng progressive decoder (through CPNGShim) and turns its state into images.
+///
+/// Not thread-safe: owned by one decode or one incremental decoder at a time.
+final class PNGDecoderHandle {
+    private let decoder: OpaquePointer
+    let options: DecodeOptions
+
+    init(options: DecodeOptions) throws(ImageError) {
+        guard let decoder = wi_png_decoder_create(options.keep16Bit ? 1 : 0, UInt64(max(0, options.pixelLimit))) else {
+            throw ImageError(.outOfMemory, "cannot create a libpng decoder")
+        }
+        self.decoder = decoder
+        self.options = options
+    }
+
+    deinit { wi_png_decoder_destroy(decoder) }
+
+    /// Feeds bytes; a libpng failure becomes a typed error (and is final).
+    func feed(_ data: Data) throws(ImageError) {
+        let status = data.withUnsafeBytes { bytes in
+            wi_png_decoder_feed(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+        }
+        try Self.check(status, message: String(cString: wi_png_decoder_message(decoder)))
+    }
+
+    var hasHeader: Bool { wi_png_decoder_has_header(decoder) != 0 }
+    var isComplete: Bool { wi_png_decoder_is_complete(decoder) != 0 }
+    var rowsDelivered: UInt64 { wi_png_decoder_rows_delivered(decoder) }
+
+    /// The complete image; the pixel memory moves from libpng's side to the image without a copy.
+    func finalImage() throws(ImageError) -> Image {
+        guard isComplete else {
+            throw ImageError(.badImageData, hasHeader
+                ? "truncated PNG: the data ends before the image is complete"
+                : "truncated PNG: the data ends before the image header")
+        }
+        let header = wi_png_decoder_header(decoder)!.pointee
+        guard let pixels = wi_png_decoder_take_pixels(decoder) else {
+            throw ImageError(.badImageData, "the PNG decoder holds no pixels")
+        }
+        let buffer = PixelBuffer(adopting: UnsafeMutableRawPointer(pixels), width: Int(header.width),
+                                 height: Int(header.height), bytesPerRow: header.stride,
+                                 format: header.output_16 != 0 ? .rgba16 : .rgba8)
+        return try makeImage(buffer, flags: [])
+    }
+
+    /// A copy of the pixels decoded so far, at the final size and flagged incremental; nil before the header.
+    func partialImage() -> Image? {
+        guard hasHeader, let source = wi_png_decoder_pixels(decoder) else { return nil }
+        let header = wi_png_decoder_header(decoder)!.pointee
+        do {
+            var buffer = try PixelBuffer(width: Int(header.width), height: Int(header.height),
+                                         format: header.output_16 != 0 ? .rgba16 : .rgba8,
+                                         bytesPerRow: header.stride, zeroed: false)
+            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
+            return try makeImage(buffer, flags: .incremental)
+        } catch {
+            return nil
+        }
+    }
+
+    private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
+        var metadata = ImageMetadata()
+        var size = 0
+        if let icc = wi_png_decoder_icc(decoder, &size) { metadata.iccProfile = Data(bytes: icc, count: size) }
+        if let exif = wi_png_decoder_exif(decoder, &size) { metadata.exif = Data(bytes: exif, count: size) }
+        let orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
+        let finished = try options.finish(buffer, orientation: orientation)
+        return Image(pixels: finished.pixels, format: .png, scale: options.scaleFactor,
+                     orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
+                     decodeOptions: options, metadata: metadata)
+    }
+
+    /// The one place CPNGShim statuses become errors.
+    static func check(_ status: wi_png_status, message: String) throws(ImageError) {
+        switch status {
+        case WI_PNG_OK: return
+        case WI_PNG_TOO_LARGE: throw ImageError(.pixelLimitExceeded, "PNG: \(message)")
+        case WI_PNG_OUT_OF_MEMORY: throw ImageError(.outOfMemory, "PNG: \(message)")
+        default: throw ImageError(.badImageData, "PNG: \(message.isEmpty ? "invalid data" : message)")
+        }
+    }
+}

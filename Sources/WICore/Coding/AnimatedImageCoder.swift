@@ -1,0 +1,45 @@
+import Foundation
+
+/// A coder whose format can hold animations, and that can hand out frames one at a time.
+///
+/// `decode` returns every frame composited; `makeAnimatedDecoder` lets a player produce frames on demand instead
+/// of holding all of them in memory.
+///
+/// Thread safety: the coder and its decoders are `Sendable`.
+public protocol AnimatedImageCoder: ImageCoder {
+    /// A frame-by-frame decoder over `data`. Errors as for `decode`.
+    func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+}
+
+/// Random access to the composited frames of one animated file.
+///
+/// Thread safety: `Sendable`; implementations serialize their own internal state.
+public protocol AnimatedImageDecoder: Sendable {
+    /// The canvas size every frame has.
+    var canvasSize: PixelSize { get }
+    /// The number of frames.
+    var frameCount: Int { get }
+    /// How many times the animation plays: 0 forever.
+    var loopCount: Int { get }
+    /// How long frame `index` shows, in seconds (browser rule applied: under 11 ms shows 100 ms).
+    func duration(at index: Int) -> Double
+    /// Frame `index`, composited onto the canvas.
+    func frame(at index: Int) throws(ImageError) -> PixelBuffer
+}
+
+extension AnimatedImageDecoder {
+    /// Decodes every frame (or the first only) into one `Image`.
+    public func makeImage(format: ImageFormat, options: DecodeOptions, metadata: ImageMetadata = .init())
+        throws(ImageError) -> Image
+    {
+        let count = options.firstFrameOnly ? Swift.min(1, frameCount) : frameCount
+        guard count > 0 else { throw ImageError(.badImageData, "the animation has no frames") }
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(count)
+        for index in 0..<count {
+            frames.append(ImageFrame(pixels: try frame(at: index), duration: count == 1 ? 0 : duration(at: index)))
+        }
+        return Image(frames: frames, loopCount: count == 1 ? 0 : loopCount, format: format,
+                     scale: options.scaleFactor, decodeOptions: options, metadata: metadata)
+    }
+}

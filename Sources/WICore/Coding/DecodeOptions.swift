@@ -1,0 +1,73 @@
+/// How to decode: target size, alpha form, depth, frames and limits.
+///
+/// The defaults decode the whole image, all frames, to straight-alpha RGBA8, upright.
+/// `Hashable`: the pipeline shares one decode among requests with equal options.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct DecodeOptions: Hashable, Sendable {
+    /// Decode no larger than this box (aspect kept by default; never upscaled). A width or height of 0 leaves
+    /// that dimension free. Coders use their own reduced decode first, then resample the rest.
+    public var thumbnailPixelSize: PixelSize?
+    /// With `thumbnailPixelSize`: fit inside the box (true) or become exactly that size (false).
+    public var preserveAspectRatio: Bool
+    /// The display scale recorded on the image (`Image.scale`).
+    public var scaleFactor: Double
+    /// Decode only the first frame of an animation.
+    public var firstFrameOnly: Bool
+    /// Keep the output at most this many bytes of pixels (aspect kept, at least 1x1); wins over
+    /// `thumbnailPixelSize`.
+    public var scaleDownLimitBytes: Int?
+    /// Keep 16 bits per component when the source has more than 8 (output `.rgba16`).
+    public var keep16Bit: Bool
+    /// Output premultiplied alpha instead of straight alpha.
+    public var premultipliedAlpha: Bool
+    /// Turn pixels upright for the file's EXIF or container orientation (default); false keeps them as stored and
+    /// reports `Image.orientation`.
+    public var applyOrientation: Bool
+    /// Refuse files whose width x height x frames exceeds this, before allocating (default 256 megapixels).
+    public var pixelLimit: Int
+
+    /// The default pixel limit: 256 megapixels over all frames.
+    public static let defaultPixelLimit = 256 * 1024 * 1024
+
+    public init(
+        thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleFactor: Double = 1,
+        firstFrameOnly: Bool = false, scaleDownLimitBytes: Int? = nil, keep16Bit: Bool = false,
+        premultipliedAlpha: Bool = false, applyOrientation: Bool = true, pixelLimit: Int = DecodeOptions.defaultPixelLimit
+    ) {
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleFactor = scaleFactor
+        self.firstFrameOnly = firstFrameOnly
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.keep16Bit = keep16Bit
+        self.premultipliedAlpha = premultipliedAlpha
+        self.applyOrientation = applyOrientation
+        self.pixelLimit = pixelLimit
+    }
+
+    /// The size to output for a source of `size` (after orientation), or nil to keep the full size.
+    public func targetSize(for size: PixelSize, bytesPerPixel: Int = 4) -> PixelSize? {
+        if let limit = scaleDownLimitBytes {
+            let scaled = ImageGeometry.scaledSize(of: size, limitBytes: limit, bytesPerPixel: bytesPerPixel)
+            return scaled == size ? nil : scaled
+        }
+        if let box = thumbnailPixelSize {
+            let scaled = ImageGeometry.scaledSize(of: size, toFit: box, preserveAspectRatio: preserveAspectRatio)
+            return scaled == size ? nil : scaled
+        }
+        return nil
+    }
+
+    /// Throws `.pixelLimitExceeded` when `size` x `frames` is over `pixelLimit`. Call before allocating.
+    public func checkPixelLimit(_ size: PixelSize, frames: Int = 1) throws(ImageError) {
+        let (total, overflow) = size.area.multipliedReportingOverflow(by: Swift.max(frames, 1))
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(.badImageData, "invalid image size \(size)")
+        }
+        guard !overflow, total <= pixelLimit else {
+            throw ImageError(.pixelLimitExceeded,
+                             "\(size) x \(frames) frame(s) exceeds the pixel limit of \(pixelLimit) pixels")
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+extension ImageFormat {
+    /// The format of `data`, from its magic bytes only (nothing is decoded); `.undefined` when unknown.
+    ///
+    /// JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a`/`GIF89a`; RIFF....WEBP; TIFF `II*\0`/`MM\0*`; BMP `BM`
+    /// with a known DIB header size; `%PDF`; SVG when `</svg>` appears in the last 100 bytes; HEIC, HEIF and AVIF
+    /// by the ftyp box's major and compatible brands.
+    public static func detect(_ data: Data) -> ImageFormat {
+        data.withUnsafeBytes { detect(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The format of the bytes, from their magic bytes only; `.undefined` when unknown.
+    public static func detect(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
+        let b = bytes.bindMemory(to: UInt8.self)
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            guard b.count >= offset + prefix.count else { return false }
+            for (i, byte) in prefix.enumerated() where b[offset + i] != byte { return false }
+            return true
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts(Array("ftyp".utf8), at: 4), let format = isoBrandFormat(b) { return format }
+        if starts(Array("BM".utf8)) && b.count >= 18 {
+            let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
+            if [12, 40, 52, 56, 64, 108, 124].contains(dibSize) { return .bmp }
+        }
+        if containsSVGEnd(b) { return .svg }
+        return .undefined
+    }
+
+    private static let heicBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    private static let avifBrands: Set<String> = ["avif", "avis"]
+    private static let heifBrands: Set<String> = ["mif1", "msf1", "mif2"]
+
+    /// Reads the ftyp box. The major brand decides as in SDWebImage (heic family -> HEIC, avif/avis -> AVIF,
+    /// mif1/msf1 -> HEIF); compatible brands are consulted to find AVIF under a generic mif1/msf1 major brand, and
+    /// to classify files whose major brand is none of these (e.g. miaf).
+    private static func isoBrandFormat(_ b: UnsafeBufferPointer<UInt8>) -> ImageFormat? {
+        guard b.count >= 12 else { return nil }
+        func brand(at offset: Int) -> String {
+            String(decoding: b[offset..<offset + 4], as: UTF8.self)
+        }
+        let boxSize = Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3])
+        var brands = [brand(at: 8)]
+        var offset = 16
+        while offset + 4 <= Swift.min(boxSize, b.count) {
+            brands.append(brand(at: offset))
+            offset += 4
+        }
+        let major = brands[0], compatible = brands.dropFirst()
+        if avifBrands.contains(major) { return .avif }
+        if heicBrands.contains(major) { return .heic }
+        if heifBrands.contains(major) { return compatible.contains(where: avifBrands.contains) ? .avif : .heif }
+        if compatible.contains(where: avifBrands.contains) { return .avif }
+        if compatible.contains(where: heicBrands.contains) { return .heic }
+        if compatible.contains(where: heifBrands.contains) { return .heif }
+        return nil
+    }
+
+    private static func containsSVGEnd(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let marker = Array("</svg>".utf8)
+        let start = Swift.max(0, b.count - 100)
+        guard b.count - start >= marker.count else { return false }
+        for i in start...(b.count - marker.count) where b[i] == 0x3C {
+            if (0..<marker.count).allSatisfy({ b[i + $0] == marker[$0] }) { return true }
+        }
+        return false
+    }
+}

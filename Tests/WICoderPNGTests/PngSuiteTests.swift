@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import WICore
+import WICoderPNG
+import WITestSupport
+
+/// One line of a committed reference table (Tests/Fixtures/pngsuite-reference*.tsv, made by
+/// Tests/Fixtures/make-pngsuite-reference.sh from ../shared/tools/refdecode.py and pypng).
+struct PixelReference: Sendable, CustomTestStringConvertible {
+    var file: String
+    var width: Int
+    var height: Int
+    var sha256: String
+    var testDescription: String { file }
+
+    static func load(_ table: String) -> [PixelReference] {
+        String(decoding: Fixtures.data(table), as: UTF8.self).split(separator: "\n")
+            .filter { !$0.hasPrefix("#") }
+            .map { line in
+                let f = line.split(separator: "\t").map(String.init)
+                return PixelReference(file: f[0], width: Int(f[1])!, height: Int(f[2])!, sha256: f[3])
+            }
+    }
+}
+
+@Suite struct PngSuiteTests {
+    static let references8 = PixelReference.load("pngsuite-reference.tsv")
+    static let references16 = PixelReference.load("pngsuite-reference16.tsv")
+    static let corrupt = Fixtures.files(in: "pngsuite", withExtension: "png").filter { $0.hasPrefix("x") }
+
+    @Test func theReferenceTablesCoverTheSuite() {
+        let valid = Fixtures.files(in: "pngsuite", withExtension: "png").filter { !$0.hasPrefix("x") }
+        #expect(Self.references8.map(\.file) == valid)
+        #expect(Self.references8.count == 161)
+        #expect(Self.references16.count == 33)
+        #expect(Self.corrupt.count == 14)
+    }
+
+    @Test(arguments: references8)
+    func decodesToTheReferenceRGBA8(reference: PixelReference) throws {
+        let image = try PNGCoder().decode(Fixtures.data("pngsuite/\(reference.file)"), options: .init())
+        #expect(image.size == PixelSize(width: reference.width, height: reference.height))
+        #expect(image.format == .png)
+        #expect(image.pixels.format == .rgba8)
+        #expect(SHA256.hex(image.pixels.packedBytes()) == reference.sha256)
+    }
+
+    @Test(arguments: references16)
+    func keepsSixteenBitsWhenAsked(reference: PixelReference) throws {
+        let image = try PNGCoder().decode(Fixtures.data("pngsuite/\(reference.file)"), options: .init(keep16Bit: true))
+        #expect(image.pixels.format == .rgba16)
+        #expect(image.size == PixelSize(width: reference.width, height: reference.height))
+        // The reference hashes little-endian samples; this host is little-endian (x86_64, arm64).
+        #expect(SHA256.hex(image.pixels.packedBytes()) == reference.sha256)
+    }
+
+    @Test func eightBitFilesStayEightBitWhenSixteenIsAllowed() throws {
+        let image = try PNGCoder().decode(Fixtures.data("pngsuite/basn2c08.png"), options: .init(keep16Bit: true))
+        #expect(image.pixels.format == .rgba8)
+    }
+
+    @Test(arguments: corrupt)
+    func corruptFilesGiveATypedError(file: String) {
+        let data = Fixtures.data("pngsuite/\(file)")
+        let error = #expect(throws: ImageError.self) { try PNGCoder().decode(data, options: .init()) }
+        #expect(error?.code == .badImageData)
+        // Through the manager too (the x*.png with a broken signature are not even recognised as PNG).
+        let viaManager = #expect(throws: ImageError.self) {
+            try ImageCodersManager(coders: [PNGCoder()]).decode(data, options: .init())
+        }
+        #expect(viaManager?.code == .badImageData)
+    }
+}

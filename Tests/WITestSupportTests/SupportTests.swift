@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import WICore
+import WITestSupport
+
+@Suite struct SupportTests {
+    @Test func sha256KnownVectors() {
+        #expect(SHA256.hex([UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(SHA256.hex(long) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func seededRandomRepeats() {
+        var a = SeededRandom(seed: 42), b = SeededRandom(seed: 42), c = SeededRandom(seed: 43)
+        let first = (0..<5).map { _ in a.next() }
+        #expect(first == (0..<5).map { _ in b.next() })
+        #expect(first != (0..<5).map { _ in c.next() })
+    }
+
+    @Test func fixturesAreFound() {
+        #expect(Fixtures.files(in: "pngsuite", withExtension: "png").count == 175)
+        #expect(Fixtures.data("formats/sample.png").starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    /// A progressive coder whose incremental path ends in a different image than its one-shot decode.
+    final class LyingCoder: ProgressiveImageCoder {
+        let inner = MockCoder(magic: "MOCK", marker: 1)
+        func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
+        func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image { try inner.decode(data, options: options) }
+        func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
+            MockCoder(magic: "MOCK", marker: 2).makeIncrementalDecoder(header: header, options: options)
+        }
+    }
+
+    @Test func verifierCatchesACoderWhoseIncrementalResultDiffers() throws {
+        #expect(throws: ProgressiveCoderVerifier.Failure.self) {
+            try ProgressiveCoderVerifier.verify(LyingCoder(), data: Data("MOCK and more bytes".utf8))
+        }
+        let report = try ProgressiveCoderVerifier.verify(MockCoder(magic: "MOCK", marker: 1), data: Data("MOCK bytes".utf8))
+        #expect(report.runs == 5)
+    }
+}

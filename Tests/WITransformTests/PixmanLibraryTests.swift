@@ -1,0 +1,8 @@
+import Testing
+import WITransform
+
+@Suite struct PixmanLibraryTests {
+    @Test func linksAndReportsDebianVersion() {
+        #expect(PixmanLibrary.version == "0.42.2")
+    }
+}

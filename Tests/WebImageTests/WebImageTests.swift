@@ -1,0 +1,13 @@
+import Testing
+import WebImage
+import WITestSupport
+
+@Suite struct WebImageTests {
+    @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
+        let coders = WebImage.makeCoders()
+        #expect(coders.decodingFormats == [.png])
+        let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
+        #expect(image.format == .png)
+        #expect(coders.canEncode(to: .png))
+    }
+}
