@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// What to load and how.
+///
+/// Thread safety: a value type (its cancellation relay is thread-safe); safe to send and share.
+public struct ImageLoadRequest: Sendable {
+    /// The URL to load.
+    public var url: URL
+    /// The load's options (progressive, cookies, invalid certificates...).
+    public var options: ImageOptions
+    /// The load's context (request/response modifiers, decryptor...).
+    public var context: ImageContext
+    /// How urgently to run it.
+    public var priority: ImageRequestPriority
+    /// Headers added to the loader's defaults (HTTP loaders).
+    public var headers: [String: String]
+    /// Validators of the cached copy, sent as If-None-Match / If-Modified-Since when revalidating (`.refreshCached`).
+    public var cachedETag: String?
+    public var cachedLastModified: String?
+
+    public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
+                priority: ImageRequestPriority? = nil, headers: [String: String] = [:]) {
+        self.url = url
+        self.options = options
+        self.context = context
+        self.priority = priority ?? ImageRequestPriority(options)
+        self.headers = headers
+    }
+
+    /// Whether the loader should send `.partialData` events (progressive decoding).
+    public var wantsPartialData: Bool { options.contains(.progressiveLoad) }
+}
+
+/// The head of a response: known before the body arrives.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct ImageLoadResponseHead: Sendable {
+    /// The URL that answered (after redirects).
+    public var url: URL
+    /// The HTTP status code (nil for non-HTTP loaders).
+    public var statusCode: Int?
+    /// Response headers, names lowercased.
+    public var headers: [String: String]
+    /// The announced body length, or -1 when unknown.
+    public var expectedContentLength: Int64
+
+    public init(url: URL, statusCode: Int?, headers: [String: String], expectedContentLength: Int64) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.expectedContentLength = expectedContentLength
+    }
+
+    /// The MIME type from Content-Type, lowercased, without parameters.
+    public var mimeType: String? {
+        headers["content-type"].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+}
+
+/// Something that happened during a load, before it completed.
+public enum ImageLoadEvent: Sendable {
+    /// The response head arrived.
+    case response(ImageLoadResponseHead)
+    /// Bytes received so far and the expected total (-1 when unknown). Starts with (0, -1).
+    case progress(received: Int64, expected: Int64)
+    /// The next chunk of the body (only when the request wants partial data).
+    case partialData(Data)
+}
+
+/// Timing and transport facts about one transfer.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct ImageLoadMetrics: Sendable, Hashable {
+    /// Seconds spent on name lookup, connecting, the TLS handshake; until the first byte; in total.
+    public var dnsDuration: Double = 0
+    public var connectDuration: Double = 0
+    public var tlsDuration: Double = 0
+    public var timeToFirstByte: Double = 0
+    public var totalDuration: Double = 0
+    /// Body bytes received.
+    public var bytesReceived: Int64 = 0
+    /// "1.1", "2"...
+    public var httpVersion: String?
+    /// Redirects followed.
+    public var redirectCount: Int = 0
+    /// The peer's IP address.
+    public var remoteAddress: String?
+
+    public init() {}
+}
+
+/// A finished load: the bytes and what is known about them.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct ImageLoadResult: Sendable {
+    /// The body (after any decryptor).
+    public var data: Data
+    /// The response head (nil for loaders without one).
+    public var response: ImageLoadResponseHead?
+    /// Transfer metrics, when the loader measures them.
+    public var metrics: ImageLoadMetrics?
+
+    public init(data: Data, response: ImageLoadResponseHead? = nil, metrics: ImageLoadMetrics? = nil) {
+        self.data = data
+        self.response = response
+        self.metrics = metrics
+    }
+}
+
+/// Forwards a cancellation that may arrive before or after the operation it targets exists.
+///
+/// Thread safety: `cancel` and `onCancel` may race; the handler runs exactly once if cancelled.
+package final class CancellationRelay: Sendable {
+    private let state = Mutex<(cancelled: Bool, handler: (@Sendable () -> Void)?)>((false, nil))
+
+    package init() {}
+
+    package func cancel() {
+        let handler = state.withLock { s -> (@Sendable () -> Void)? in
+            s.cancelled = true
+            defer { s.handler = nil }
+            return s.handler
+        }
+        handler?()
+    }
+
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { s -> Bool in
+            if s.cancelled { return true }
+            s.handler = handler
+            return false
+        }
+        if runNow { handler() }
+    }
+}

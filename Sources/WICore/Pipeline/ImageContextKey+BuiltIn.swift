@@ -1,0 +1,101 @@
+import Foundation
+
+// The context keys WICore and its plugins read. Each names the default that applies when it is unset.
+
+extension ImageContextKey where Value == any ImageCache {
+    /// The cache to use instead of the manager's.
+    public static var imageCache: Self { Self("imageCache") }
+    /// Where the original (untransformed) image is cached; the manager's cache by default.
+    public static var originalImageCache: Self { Self("originalImageCache") }
+}
+
+extension ImageContextKey where Value == any ImageLoader {
+    /// The loader to use instead of the manager's.
+    public static var imageLoader: Self { Self("imageLoader") }
+}
+
+extension ImageContextKey where Value == any ImageCoder {
+    /// The coder to use instead of the manager's coders.
+    public static var imageCoder: Self { Self("imageCoder") }
+}
+
+extension ImageContextKey where Value == any ImageTransformer {
+    /// Transforms the decoded image; its key becomes part of the cache key.
+    public static var imageTransformer: Self { Self("imageTransformer") }
+}
+
+extension ImageContextKey where Value == DecodeOptions {
+    /// Decode options as a whole; the individual keys below override their fields.
+    public static var decodeOptions: Self { Self("decodeOptions") }
+}
+
+extension ImageContextKey where Value == EncodeOptions {
+    /// How images are encoded when the cache needs bytes and has none (e.g. a transformed image for disk).
+    public static var encodeOptions: Self { Self("encodeOptions") }
+}
+
+extension ImageContextKey where Value == PixelSize {
+    /// Decode no larger than this box; becomes part of the cache key.
+    public static var thumbnailPixelSize: Self { Self("thumbnailPixelSize") }
+}
+
+extension ImageContextKey where Value == Bool {
+    /// With `thumbnailPixelSize`: keep the aspect ratio (default true).
+    public static var preserveAspectRatio: Self { Self("preserveAspectRatio") }
+}
+
+extension ImageContextKey where Value == Double {
+    /// The display scale recorded on images (default 1).
+    public static var scaleFactor: Self { Self("scaleFactor") }
+}
+
+extension ImageContextKey where Value == Int {
+    /// Decode at most this many bytes of pixels (with `.scaleDownLargeImages`, 60 MB when unset).
+    public static var scaleDownLimitBytes: Self { Self("scaleDownLimitBytes") }
+}
+
+extension ImageContextKey where Value == ImageCacheType {
+    /// Which caches to query (default `.all`).
+    public static var queryCacheType: Self { Self("queryCacheType") }
+    /// Which caches store the result (default `.all`).
+    public static var storeCacheType: Self { Self("storeCacheType") }
+    /// Which caches to query for the original of a transformed image (default `.disk`).
+    public static var originalQueryCacheType: Self { Self("originalQueryCacheType") }
+    /// Which caches store the original of a transformed image (default `.disk`).
+    public static var originalStoreCacheType: Self { Self("originalStoreCacheType") }
+}
+
+extension ImageContextKey where Value == any ImageRequestModifier {
+    /// Changes the request before it is sent (URL, method, headers), or cancels it.
+    public static var requestModifier: Self { Self("requestModifier") }
+}
+
+extension ImageContextKey where Value == any ImageResponseModifier {
+    /// Inspects the response head and may reject it.
+    public static var responseModifier: Self { Self("responseModifier") }
+}
+
+extension ImageContextKey where Value == any ImageDataDecryptor {
+    /// Turns the downloaded bytes into image bytes (e.g. decrypts them) before decoding.
+    public static var decryptor: Self { Self("decryptor") }
+}
+
+extension ImageContextKey where Value == any CacheKeyFilter {
+    /// Turns a URL into the cache key (default: the absolute string).
+    public static var cacheKeyFilter: Self { Self("cacheKeyFilter") }
+}
+
+extension ImageContextKey where Value == any CacheSerializer {
+    /// Chooses the bytes stored in data caches (default: the downloaded bytes).
+    public static var cacheSerializer: Self { Self("cacheSerializer") }
+}
+
+extension ImageContextKey where Value == any ImageCallbackExecutor {
+    /// Where callback-form completions and progress run (default: a global concurrent queue).
+    public static var callbackExecutor: Self { Self("callbackExecutor") }
+}
+
+extension ImageContextKey where Value == String {
+    /// Names a target's load slot: a new load with the same key cancels the previous one (target binding).
+    public static var operationKey: Self { Self("operationKey") }
+}
