@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 import WICore
 
-/// A coder for tests: accepts data starting with its `magic` bytes and decodes it to a solid 1x1 image whose red
-/// component is `marker`, counting every call. Optionally throws a fixed error instead.
+/// A coder for tests: accepts data starting with its `magic` bytes and decodes it to a solid image whose red
+/// component is `marker`, counting every call. The size is 1x1, or the one written by `data(width:height:)`;
+/// decode options (thumbnail, byte limit, alpha form) are honoured through `DecodeOptions.finish`. Optionally
+/// throws a fixed error instead.
 ///
 /// Thread safety: counters are under a lock; safe to call from many tasks at once.
 public final class MockCoder: ProgressiveImageCoder, Sendable {
@@ -23,6 +25,13 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
     /// How many times `encode` ran.
     public var encodeCount: Int { counters.withLock { $0.encodes } }
 
+    /// Bytes this coder decodes to a `width` x `height` image: magic, "SIZE", then both as big-endian UInt32
+    /// (`extra` makes distinct files of one size).
+    public func data(width: Int, height: Int, extra: String = "") -> Data {
+        func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return magic + Data("SIZE".utf8) + Data(be(width) + be(height)) + Data(extra.utf8)
+    }
+
     public var decodingFormats: [ImageFormat] { [ImageFormat("mock-\(marker)", mimeType: "image/x-mock", fileExtension: "mock")] }
 
     public func canDecode(_ data: Data) -> Bool { data.starts(with: magic) }
@@ -30,8 +39,25 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         counters.withLock { $0.decodes += 1 }
         if let failure { throw failure }
-        let pixels = try PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [marker, 0, 0, 255])
-        return Image(pixels: pixels, format: decodingFormats[0], decodeOptions: options)
+        guard data.starts(with: magic) else { throw ImageError(.badImageData, "not mock image data") }
+        var size = PixelSize(width: 1, height: 1)
+        let tail = [UInt8](data.dropFirst(magic.count).prefix(12))
+        if tail.count == 12, tail.starts(with: Array("SIZE".utf8)) {
+            func be(_ i: Int) -> Int { Int(tail[i]) << 24 | Int(tail[i + 1]) << 16 | Int(tail[i + 2]) << 8 | Int(tail[i + 3]) }
+            size = PixelSize(width: be(4), height: be(8))
+            guard size.width > 0, size.height > 0 else { throw ImageError(.badImageData, "mock image with zero size") }
+        }
+        try options.checkPixelLimit(size)
+        // Like a codec with a reduced decode, produce the target size directly (a solid image resamples to itself).
+        let output = options.targetSize(for: size) ?? size
+        var pixels = try PixelBuffer(width: output.width, height: output.height, format: .rgba8, zeroed: false)
+        let marker = self.marker
+        pixels.withUnsafeMutableBytes { bytes in
+            for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = marker; bytes[i + 1] = 0; bytes[i + 2] = 0; bytes[i + 3] = 255 }
+        }
+        let finished = try options.finish(pixels, orientation: .up, fullSize: size)
+        return Image(pixels: finished.pixels, format: decodingFormats[0], scale: options.scaleFactor,
+                     flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { format == decodingFormats[0] }

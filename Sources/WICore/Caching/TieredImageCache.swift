@@ -3,8 +3,8 @@ import Foundation
 /// The standard cache: a memory tier in front of data tiers (disk, then perhaps Redis), from any plugins.
 ///
 /// A query tries memory, then each data tier in order. A data hit is decoded once (on `WorkerPool.cpu`, with the
-/// context's coder and decode options), promoted to the memory tier and to the data tiers in front of the one
-/// that hit. An entry that fails to decode counts as a miss and is removed from its tier. Data tiers are called on
+/// context's coder and decode options), promoted to the memory tier (unless `context[.storeCacheType]` excludes
+/// memory) and to the data tiers in front of the one that hit. An entry that fails to decode counts as a miss and is removed from its tier. Data tiers are called on
 /// `WorkerPool.io` (they block), unless `.queryDiskDataSync` asks to read on the calling thread.
 ///
 /// ```swift
@@ -59,7 +59,11 @@ public final class TieredImageCache: ImageCache, Sendable {
                 let front = dataTiers[..<index]
                 await ioPool.run { for tier in front { tier.setData(data, forKey: key) } }
             }
-            if !image.flags.contains(.incremental) { memory?.setImage(image, forKey: key) }
+            // Promote unless the caller's store type excludes memory (a thumbnail decoded from a full-size entry
+            // must not land in memory under the full-size key).
+            if (context[.storeCacheType] ?? .all).includesMemory, !image.flags.contains(.incremental) {
+                memory?.setImage(image, forKey: key)
+            }
             return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
         }
         return nil

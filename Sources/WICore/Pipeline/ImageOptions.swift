@@ -41,6 +41,10 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let waitStoreCache = ImageOptions(rawValue: 1 << 16)
     /// Do not put the result into any cache.
     public static let avoidStoreCache = ImageOptions(rawValue: 1 << 17)
+    /// Target binding: show the placeholder only if the load fails, not while it runs.
+    public static let delayPlaceholder = ImageOptions(rawValue: 1 << 18)
+    /// Target binding: do not show the result; the completion handler decides.
+    public static let avoidAutoSetImage = ImageOptions(rawValue: 1 << 19)
 }
 
 /// How urgently a request should run; the maximum over all callers sharing work wins.

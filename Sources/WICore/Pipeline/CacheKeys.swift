@@ -1,0 +1,46 @@
+import Foundation
+
+/// SDWebImage's cache key rules: a thumbnail or transformer part is inserted before the path extension of URL
+/// keys (query and fragment kept), or appended with "-" when there is no extension.
+///
+/// `http://a.com/b/c.png?x=1` with transformer key `Blur(2)` gives `http://a.com/b/c-Blur(2).png?x=1`.
+public enum CacheKeys {
+    /// The key part SDWebImage uses for a thumbnail size: `Thumbnail({256.00,256.00},1)`.
+    public static func thumbnailPart(_ size: PixelSize, preserveAspectRatio: Bool) -> String {
+        "Thumbnail({" + String(format: "%.2f,%.2f", Double(size.width), Double(size.height)) + "},\(preserveAspectRatio ? 1 : 0))"
+    }
+
+    /// `key` for a thumbnail of `size`.
+    public static func thumbnailed(_ key: String, size: PixelSize, preserveAspectRatio: Bool) -> String {
+        inserting(thumbnailPart(size, preserveAspectRatio: preserveAspectRatio), into: key)
+    }
+
+    /// `key` for the output of a transformer whose key is `transformerKey`.
+    public static func transformed(_ key: String, transformerKey: String) -> String {
+        inserting(transformerKey, into: key)
+    }
+
+    /// Inserts `-part` before the path extension, or appends it when there is none.
+    static func inserting(_ part: String, into key: String) -> String {
+        // "scheme://authority/path?query#fragment": find the path by hand. (URLComponents' ranges point into its
+        // own percent-encoded copy, not into `key`, once the key holds characters such as "{".)
+        if let separator = key.range(of: "://") {
+            let afterAuthority = key[separator.upperBound...].firstIndex(of: "/") ?? key.endIndex
+            let pathEnd = key[afterAuthority...].firstIndex { $0 == "?" || $0 == "#" } ?? key.endIndex
+            let path = key[afterAuthority..<pathEnd]
+            guard let pathExtension = Self.pathExtension(of: path) else { return key + "-" + part }
+            let stemEnd = key.index(pathEnd, offsetBy: -(pathExtension.count + 1))
+            return String(key[..<stemEnd]) + "-" + part + "." + pathExtension + String(key[pathEnd...])
+        }
+        guard let pathExtension = Self.pathExtension(of: Substring(key)) else { return key + "-" + part }
+        return String(key.dropLast(pathExtension.count + 1)) + "-" + part + "." + pathExtension
+    }
+
+    /// The extension of the last path component ("png" of "/a/b.png"), nil when it has none.
+    private static func pathExtension(of path: Substring) -> Substring? {
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let pathExtension = name[name.index(after: dot)...]
+        return pathExtension.isEmpty ? nil : pathExtension
+    }
+}

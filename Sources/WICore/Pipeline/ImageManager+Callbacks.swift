@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// A caller's handle on one callback-form load.
+///
+/// Thread safety: all methods may be called from any thread, any number of times.
+public final class ImageRequestToken: Sendable {
+    private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageRequestPriority?)>((nil, nil, nil))
+    private let cancelHandler: @Sendable () -> Bool
+    private let manager: ImageManager
+
+    init(manager: ImageManager, cancel: @escaping @Sendable () -> Bool) {
+        self.manager = manager
+        self.cancelHandler = cancel
+    }
+
+    func attach(_ task: Task<Void, Never>) { state.withLock { $0.task = task } }
+
+    func attach(_ ticket: ImageManager.ImageTicket) {
+        let pending = state.withLock { s -> ImageRequestPriority? in
+            s.ticket = ticket
+            return s.priority
+        }
+        if let pending { manager.imageTasks.setPriority(pending, for: ticket) }
+    }
+
+    /// Cancels this caller's load: its completion gets 2002 now, unless it already completed. Other callers
+    /// sharing the work are not affected. Returns whether this call cancelled it (false: already done).
+    @discardableResult
+    public func cancel() -> Bool {
+        let cancelled = cancelHandler()
+        state.withLock { $0.task }?.cancel()
+        return cancelled
+    }
+
+    /// Changes this caller's priority while the load waits to start.
+    public func setPriority(_ priority: ImageRequestPriority) {
+        let ticket = state.withLock { s -> ImageManager.ImageTicket? in
+            s.priority = priority
+            return s.ticket
+        }
+        if let ticket { manager.imageTasks.setPriority(priority, for: ticket) }
+    }
+}
+
+extension ImageManager {
+    /// Loads the image for `url` and calls `completed` exactly once (twice with `.refreshCached` when the cached
+    /// image is delivered first and the revalidated one differs), on `context[.callbackExecutor]` or else on the
+    /// thread that finished the work. `progress` gets byte counts and partial images.
+    ///
+    /// ```swift
+    /// let token = manager.loadImage(with: url) { result in print(result) }
+    /// token.cancel()   // completed(.failure(2002)) unless it already completed
+    /// ```
+    @discardableResult
+    public func loadImage(
+        with url: URL?, options: ImageOptions = [], context: ImageContext = .init(),
+        progress: (@Sendable (ImageLoadProgress) -> Void)? = nil,
+        completed: @escaping @Sendable (Result<ImageResult, ImageError>) -> Void
+    ) -> ImageRequestToken {
+        let executor = context[.callbackExecutor]
+        let deliver: @Sendable (Result<ImageResult, ImageError>) -> Void = { result in
+            if let executor { executor.execute { completed(result) } } else { completed(result) }
+        }
+        let first = OnceCallback<Result<ImageResult, ImageError>>(deliver)
+        let cancelledResult: Result<ImageResult, ImageError> = .failure(ImageManager.cancelled)
+        let token = ImageRequestToken(manager: self, cancel: { first.call(cancelledResult) })
+        var onProgress: (@Sendable (ImageLoadProgress) -> Void)?
+        if let progress {
+            onProgress = { event in
+                if let executor { executor.execute { progress(event) } } else { progress(event) }
+            }
+        }
+        let reportProgress = onProgress
+        let task = Task { [self] in
+            let prepared = Result { () throws(ImageError) -> ResolvedRequest in
+                try prepare(url: url, options: options, context: context)
+            }
+            guard case .success(let request) = prepared else {
+                if case .failure(let error) = prepared { first.call(.failure(error)) }
+                return
+            }
+            emit(request.url, .started)
+            let result = await run(request, priorityTicket: { token.attach($0) }, progress: reportProgress)
+            switch result {
+            case .success(let value): emit(request.url, .finished(value.cacheType))
+            case .failure(let error): emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
+            }
+            guard first.call(result), case .success(let cached) = result, cached.cacheType != .none,
+                  request.options.contains(.refreshCached), !Task.isCancelled else { return }
+            // Revalidate: a second completion only when the server's image differs from the cached one.
+            var refresh = request.options
+            refresh.remove(.refreshCached)
+            refresh.insert(.fromLoaderOnly)
+            guard let fresh = try? await loadImage(with: request.url, options: refresh, context: context),
+                  !Task.isCancelled, fresh.data != cached.data else { return }
+            deliver(.success(fresh))
+        }
+        token.attach(task)
+        return token
+    }
+}

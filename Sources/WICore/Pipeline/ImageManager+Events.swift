@@ -1,0 +1,44 @@
+import Foundation
+
+/// Something that happened to one load, for observers of `ImageManager.events()`.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct ImageManagerEvent: Sendable {
+    public enum Kind: Sendable {
+        case started
+        case response(statusCode: Int?)
+        case progress(received: Int64, expected: Int64)
+        case partialImage(PixelSize)
+        case finished(ImageCacheType)
+        case failed(ImageError)
+        case cancelled
+    }
+
+    /// The URL of the load.
+    public var url: URL
+    /// What happened.
+    public var kind: Kind
+}
+
+extension ImageManager {
+    /// A stream of every load's events from now on; ends when the consumer stops iterating.
+    ///
+    /// Events of one caller arrive in order; a slow consumer gets the newest 1,000 events.
+    public func events() -> AsyncStream<ImageManagerEvent> {
+        let (stream, continuation) = AsyncStream<ImageManagerEvent>.makeStream(bufferingPolicy: .bufferingNewest(1000))
+        let id = nextObserverID.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        observers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func emit(_ url: URL, _ kind: ImageManagerEvent.Kind) {
+        let sinks = observers.withLock { Array($0.values) }
+        guard !sinks.isEmpty else { return }
+        let event = ImageManagerEvent(url: url, kind: kind)
+        for sink in sinks { sink.yield(event) }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Synchronization
+
+/// Turns a URL into an image through caches, a loader, coders and transformers (SDWebImage's
+/// `SDWebImageManager`, with Nuke-style coalescing).
+///
+/// A load queries the cache (final key, then the original key for thumbnails and transforms), loads on a miss,
+/// decodes, transforms and stores. Identical in-flight requests share one query and load; requests that differ
+/// only in thumbnail size or transformer share the load, and each distinct decode or transform runs once. Each
+/// caller can cancel only itself; shared work stops when its last caller leaves.
+///
+/// ```swift
+/// let manager = ImageManager(cache: cache, loader: loaders, coders: coders)
+/// var context = ImageContext()
+/// context[.thumbnailPixelSize] = PixelSize(width: 256, height: 256)
+/// let result = try await manager.loadImage(with: url, context: context)
+/// ```
+///
+/// Thread safety: every method may be called from any task or thread at once.
+public final class ImageManager: Sendable {
+    /// The cache queried and stored into (per request: `context[.imageCache]`).
+    public let cache: any ImageCache
+    /// Loads on a cache miss (per request: `context[.imageLoader]`).
+    public let loader: any ImageLoader
+    /// Decodes loaded bytes (per request: `context[.imageCoder]`).
+    public let coders: any ImageCoder
+    /// Applied to every load without its own `context[.imageTransformer]`.
+    public let transformer: (any ImageTransformer)?
+    /// Turns URLs into cache keys when the context has none.
+    public let cacheKeyFilter: (any CacheKeyFilter)?
+    /// Chooses the bytes stored in data caches when the context has none.
+    public let cacheSerializer: (any CacheSerializer)?
+    /// Rewrites options and context of every load.
+    public let optionsProcessor: (any ImageOptionsProcessor)?
+    /// The app's decisions about loading and failed URLs.
+    public let delegate: (any ImageManagerDelegate)?
+
+    let failedURLs = Mutex<Set<String>>([])
+    let imageTasks = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>()
+    let loadTasks = WorkRegistry<LoadKey, ImageLoadResult, ImageLoadEvent>()
+    let decodeTasks = WorkRegistry<DecodeKey, Image, Never>()
+    let transformTasks = WorkRegistry<TransformKey, Image, Never>()
+    let observers = Mutex<[Int: AsyncStream<ImageManagerEvent>.Continuation]>([:])
+    let nextObserverID = Mutex(0)
+    let cpuPool: WorkerPool
+
+    public init(
+        cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,
+        transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
+        cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
+        delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool = .cpu
+    ) {
+        self.cache = cache
+        self.loader = loader
+        self.coders = coders
+        self.transformer = transformer
+        self.cacheKeyFilter = cacheKeyFilter
+        self.cacheSerializer = cacheSerializer
+        self.optionsProcessor = optionsProcessor
+        self.delegate = delegate
+        self.cpuPool = cpuPool
+    }
+
+    // MARK: Loading
+
+    /// Loads the image for `url`; throws `ImageError` (1000 invalid URL, 1003 blocked, 2002 cancelled, loader and
+    /// decode errors). Cancelling the calling task cancels this caller only.
+    ///
+    /// With `.refreshCached`, a cached image is returned at once and the URL is revalidated in the background
+    /// (the caches get the new image if it changed); the callback form reports both.
+    /// Progress and partial images: use the callback form, or observe `events()`.
+    public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
+        -> ImageResult
+    {
+        let request = try prepare(url: url, options: options, context: context)
+        emit(request.url, .started)
+        let result = await run(request, priorityTicket: { _ in }, progress: nil)
+        switch result {
+        case .success(let value):
+            emit(request.url, .finished(value.cacheType))
+            if request.options.contains(.refreshCached) && value.cacheType != .none {
+                // Revalidate in the background; identical revalidations share one load.
+                var refresh = request.options
+                refresh.remove(.refreshCached)
+                refresh.insert(.fromLoaderOnly)
+                let (manager, url, context) = (self, request.url, request.context)
+                Task { _ = try? await manager.loadImage(with: url, options: refresh, context: context) }
+            }
+            return value
+        case .failure(let error):
+            emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
+            throw error
+        }
+    }
+
+    /// The cache key `url` gets with `context` (filter, thumbnail part, transformer part), or nil when the key
+    /// filter says not to cache.
+    public func cacheKey(for url: URL, options: ImageOptions = [], context: ImageContext = .init()) -> String? {
+        guard let request = try? prepare(url: url, options: options, context: context) else { return nil }
+        return request.finalKey
+    }
+
+    // MARK: Failed URLs
+
+    /// Whether `url` is on the failed-URL list.
+    public func isFailedURL(_ url: URL) -> Bool { failedURLs.withLock { $0.contains(url.absoluteString) } }
+    /// Takes `url` off the failed-URL list.
+    public func removeFailedURL(_ url: URL) { _ = failedURLs.withLock { $0.remove(url.absoluteString) } }
+    /// Empties the failed-URL list.
+    public func removeAllFailedURLs() { failedURLs.withLock { $0.removeAll() } }
+
+    // MARK: Running work
+
+    /// Cancels every load in flight; each caller gets 2002.
+    public func cancelAll() { imageTasks.cancelAll() }
+    /// Whether any load is in flight.
+    public var isRunning: Bool { imageTasks.activeCount > 0 }
+
+    /// How many shared works of each stage were started so far (loads, decodes, transforms): for tests and stats.
+    public var statistics: (loads: Int, decodes: Int, transforms: Int) {
+        (loadTasks.startedCount, decodeTasks.startedCount, transformTasks.startedCount)
+    }
+}

@@ -1,0 +1,157 @@
+import Synchronization
+
+/// Shares one piece of async work among every caller that asks for the same key (Nuke's task coalescing).
+///
+/// Each caller waits for the shared result and receives the work's events; a caller that is cancelled gets
+/// `.cancelled` at once without disturbing the others; the work is cancelled when its last caller leaves. The
+/// work sees the highest priority among its callers and is told when that changes.
+///
+/// Thread safety: all methods may be called from any task; one lock guards the table of work and waiters.
+package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Event: Sendable>: Sendable {
+    /// What the work closure gets: a way to talk to its waiters.
+    package struct Context: Sendable {
+        fileprivate let registry: WorkRegistry
+        fileprivate let key: Key
+        fileprivate let entry: Entry
+
+        /// Sends `event` to every current waiter.
+        package func broadcast(_ event: Event) {
+            let handlers = registry.state.withLock { _ in entry.waiters.values.map(\.onEvent) }
+            for handler in handlers { handler(event) }
+        }
+
+        /// The highest priority among the current waiters.
+        package var priority: ImageRequestPriority { registry.state.withLock { _ in entry.priority } }
+
+        /// Runs `handler` whenever the highest priority changes.
+        package func onPriorityChange(_ handler: @escaping @Sendable (ImageRequestPriority) -> Void) {
+            registry.state.withLock { _ in entry.priorityHandler = handler }
+        }
+    }
+
+    fileprivate struct Waiter {
+        var continuation: CheckedContinuation<Result<Value, ImageError>, Never>
+        var priority: ImageRequestPriority
+        var onEvent: @Sendable (Event) -> Void
+    }
+
+    // @unchecked Sendable: every stored property is read and written only while `WorkRegistry.state` is locked.
+    fileprivate final class Entry: @unchecked Sendable {
+        var waiters: [Int: Waiter] = [:]
+        var task: Task<Void, Never>?
+        var priority = ImageRequestPriority.low
+        var priorityHandler: (@Sendable (ImageRequestPriority) -> Void)?
+
+        /// Recomputes the highest priority; returns the handler to call (outside the lock) when it changed.
+        func refreshPriority() -> (@Sendable () -> Void)? {
+            let highest = waiters.values.map(\.priority).max() ?? .low
+            guard highest != priority else { return nil }
+            priority = highest
+            guard let handler = priorityHandler else { return nil }
+            return { handler(highest) }
+        }
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var nextWaiterID = 0
+        var started = 0
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// A caller's handle, for changing its priority while it waits.
+    package struct Ticket: Sendable {
+        package let key: Key
+        package let waiterID: Int
+    }
+
+    /// Joins (or starts) the work for `key` and waits for its result.
+    ///
+    /// `ticket` receives the caller's handle before waiting starts; `work` runs once per key at a time.
+    package func run(
+        key: Key, priority: ImageRequestPriority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
+        ticket: @Sendable (Ticket) -> Void = { _ in },
+        work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
+    ) async -> Result<Value, ImageError> {
+        let waiterID = state.withLock { s -> Int in
+            s.nextWaiterID += 1
+            return s.nextWaiterID
+        }
+        ticket(Ticket(key: key, waiterID: waiterID))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let (entry, isNew, notify) = state.withLock { s -> (Entry, Bool, (@Sendable () -> Void)?) in
+                    let existing = s.entries[key]
+                    let entry = existing ?? Entry()
+                    if existing == nil {
+                        s.entries[key] = entry
+                        s.started += 1
+                    }
+                    entry.waiters[waiterID] = Waiter(continuation: continuation, priority: priority, onEvent: onEvent)
+                    return (entry, existing == nil, entry.refreshPriority())
+                }
+                notify?()
+                if isNew {
+                    let context = Context(registry: self, key: key, entry: entry)
+                    let task = Task { [self] in
+                        let result = await work(context)
+                        finish(key: key, entry: entry, result: result)
+                    }
+                    state.withLock { _ in entry.task = task }
+                }
+                if Task.isCancelled { leave(key: key, waiterID: waiterID) }
+            }
+        } onCancel: {
+            leave(key: key, waiterID: waiterID)
+        }
+    }
+
+    /// Changes one waiter's priority.
+    package func setPriority(_ priority: ImageRequestPriority, for ticket: Ticket) {
+        let notify = state.withLock { s -> (@Sendable () -> Void)? in
+            guard let entry = s.entries[ticket.key], entry.waiters[ticket.waiterID] != nil else { return nil }
+            entry.waiters[ticket.waiterID]!.priority = priority
+            return entry.refreshPriority()
+        }
+        notify?()
+    }
+
+    /// Removes a waiter (it gets `.cancelled`); cancels the work when it was the last.
+    private func leave(key: Key, waiterID: Int) {
+        let (waiter, task, notify) = state.withLock { s -> (Waiter?, Task<Void, Never>?, (@Sendable () -> Void)?) in
+            guard let entry = s.entries[key], let waiter = entry.waiters.removeValue(forKey: waiterID) else {
+                return (nil, nil, nil)
+            }
+            if entry.waiters.isEmpty {
+                s.entries[key] = nil
+                return (waiter, entry.task, nil)
+            }
+            return (waiter, nil, entry.refreshPriority())
+        }
+        waiter?.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled")))
+        task?.cancel()
+        notify?()
+    }
+
+    private func finish(key: Key, entry: Entry, result: Result<Value, ImageError>) {
+        let waiters = state.withLock { s -> [Waiter] in
+            if s.entries[key] === entry { s.entries[key] = nil }
+            defer { entry.waiters.removeAll() }
+            return Array(entry.waiters.values)
+        }
+        for waiter in waiters { waiter.continuation.resume(returning: result) }
+    }
+
+    /// Work currently running.
+    package var activeCount: Int { state.withLock { $0.entries.count } }
+    /// How many times work was started (for tests and statistics).
+    package var startedCount: Int { state.withLock { $0.started } }
+    /// Cancels every running work; its waiters get `.cancelled`.
+    package func cancelAll() {
+        let entries = state.withLock { s -> [(Key, [Int])] in s.entries.map { ($0.key, Array($0.value.waiters.keys)) } }
+        for (key, ids) in entries { for id in ids { leave(key: key, waiterID: id) } }
+    }
+}

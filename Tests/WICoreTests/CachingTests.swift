@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import Testing
+import WICore
+import WITestSupport
+
+@Suite struct TieredImageCacheTests {
+    let coder = MockCoder(magic: "MOCK", marker: 5)
+
+    @Test func dataHitIsDecodedOncePromotedAndAHitInAFrontTier() async throws {
+        let memory = MockMemoryCache(), disk = MockDataCache(), remote = MockDataCache()
+        remote.setData(coder.data(width: 3, height: 3), forKey: "k")
+        let cache = TieredImageCache(memory: memory, dataTiers: [disk, remote], coders: coder)
+        let hit = try #require(await cache.query(key: "k", options: [], context: .init(), cacheType: .all))
+        #expect(hit.cacheType == .disk)
+        #expect(hit.image?.size == PixelSize(width: 3, height: 3))
+        #expect(disk.keys == ["k"])          // promoted to the front data tier
+        #expect(memory.keys == ["k"])        // and to memory
+        #expect(coder.decodeCount == 1)
+        let again = try #require(await cache.query(key: "k", options: [], context: .init(), cacheType: .all))
+        #expect(again.cacheType == .memory)
+        #expect(coder.decodeCount == 1)
+        #expect(await cache.contains(key: "k", cacheType: .disk) == .disk)
+        #expect(await cache.contains(key: "k", cacheType: .all) == .memory)
+        #expect(await cache.query(key: "k", options: [], context: .init(), cacheType: .none) == nil)
+    }
+
+    @Test func anUndecodableEntryIsAMissAndIsRemoved() async {
+        let disk = MockDataCache(entries: ["bad": Data("garbage".utf8)])
+        let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [disk], coders: coder)
+        #expect(await cache.query(key: "bad", options: [], context: .init(), cacheType: .all) == nil)
+        #expect(disk.keys.isEmpty)
+    }
+
+    @Test func storeEncodesImagesWithoutBytesAndSkipsPartialImages() async throws {
+        let memory = MockMemoryCache(), disk = MockDataCache()
+        let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coder)
+        let image = try coder.decode(coder.data(width: 2, height: 2), options: .init())
+        await cache.store(image: image, data: nil, key: "a", cacheType: .all, context: .init())
+        #expect(disk.data(forKey: "a") == Data("MOCK".utf8) + Data([5]))   // encoded by the coder
+        #expect(memory.keys == ["a"])
+        await cache.store(image: image.with(flags: .incremental), data: nil, key: "p", cacheType: .all, context: .init())
+        #expect(!memory.keys.contains("p") && !disk.keys.contains("p"))
+        await cache.remove(key: "a", cacheType: .disk)
+        #expect(disk.keys.isEmpty && memory.keys == ["a"])
+        await cache.clear(cacheType: .all)
+        #expect(memory.keys.isEmpty)
+    }
+
+    @Test func queryMemoryDataReadsTheBytesToo() async throws {
+        let memory = MockMemoryCache(), disk = MockDataCache()
+        let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coder)
+        let data = coder.data(width: 2, height: 2)
+        await cache.store(image: try coder.decode(data, options: .init()), data: data, key: "a", cacheType: .all, context: .init())
+        let plain = try #require(await cache.query(key: "a", options: [], context: .init(), cacheType: .all))
+        #expect(plain.data == nil)
+        let withData = try #require(await cache.query(key: "a", options: .queryMemoryData, context: .init(), cacheType: .all))
+        #expect(withData.cacheType == .memory && withData.data == data)
+    }
+
+    @Test func callbackQueryCompletesExactlyOnceEvenWhenCancelled() async throws {
+        let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [MockDataCache()], coders: coder)
+        let calls = Mutex(0)
+        for _ in 0..<200 {
+            let token = cache.query(key: "missing", options: [], context: .init(), cacheType: .all) { _ in calls.withLock { $0 += 1 } }
+            token.cancel()
+            token.cancel()
+            #expect(token.isCancelled)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(calls.withLock { $0 } == 200)
+    }
+}
+
+@Suite struct ImageCachesManagerTests {
+    /// A cache that answers every query with an image of its own marker, after `delay`.
+    final class Marked: ImageCache {
+        let marker: UInt8
+        let delay: Duration
+        let stores = Mutex(0)
+        init(_ marker: UInt8, delay: Duration = .zero) { self.marker = marker; self.delay = delay }
+        func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
+            try? await Task.sleep(for: delay)
+            guard key != "miss" else { return nil }
+            let pixels = try! PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [marker, 0, 0, 255])
+            return ImageCacheQueryResult(image: Image(pixels: pixels), data: nil, cacheType: .memory)
+        }
+        func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async { stores.withLock { $0 += 1 } }
+        func remove(key: String, cacheType: ImageCacheType) async {}
+        func contains(key: String, cacheType: ImageCacheType) async -> ImageCacheType { key == "miss" ? .none : .disk }
+        func clear(cacheType: ImageCacheType) async {}
+    }
+
+    func red(_ manager: ImageCachesManager) async -> UInt8? {
+        await manager.query(key: "k", options: [], context: .init(), cacheType: .all)?.image?.pixels.color(x: 0, y: 0).red
+    }
+
+    @Test func policies() async {
+        let (low, high) = (Marked(1), Marked(2, delay: .milliseconds(200)))
+        let manager = ImageCachesManager(caches: [low])
+        manager.addCache(high)
+        #expect(await red(manager) == 2)            // serial: highest priority first
+        manager.queryPolicy = .lowestOnly
+        #expect(await red(manager) == 1)
+        manager.queryPolicy = .concurrent
+        #expect(await red(manager) == 1)            // the first answer wins (the high one is slow)
+        manager.queryPolicy = .highestOnly
+        #expect(await manager.query(key: "miss", options: [], context: .init(), cacheType: .all) == nil)
+        await manager.store(image: nil, data: Data([1]), key: "k", cacheType: .all, context: .init())
+        #expect(high.stores.withLock { $0 } == 1 && low.stores.withLock { $0 } == 0)   // store: highest only
+        manager.storePolicy = .concurrent
+        await manager.store(image: nil, data: Data([1]), key: "k", cacheType: .all, context: .init())
+        #expect(high.stores.withLock { $0 } == 2 && low.stores.withLock { $0 } == 1)
+        #expect(await manager.contains(key: "k", cacheType: .all) == .disk)
+        #expect(await manager.contains(key: "miss", cacheType: .all) == .none)
+        #expect(manager.caches.count == 2)
+    }
+}
+
+@Suite struct ImageLoadersManagerTests {
+    @Test func lastAddedLoaderThatAcceptsTheURLLoads() async throws {
+        let general = MockLoader(scheme: "mock"), special = MockLoader(scheme: "mock")
+        let other = MockLoader(scheme: "asset")
+        let url = URL(string: "mock://h/a")!
+        general.register(url, data: Data([1]))
+        special.register(url, data: Data([2]))
+        let manager = ImageLoadersManager(loaders: [general, other])
+        manager.addLoader(special)
+        #expect(try await manager.load(ImageLoadRequest(url: url)).data == Data([2]))
+        #expect(general.loadCount == 0)
+        #expect(manager.canLoad(URL(string: "asset:x")!))
+        #expect(!manager.canLoad(URL(string: "ftp://x")!))
+        let error = await #expect(throws: ImageError.self) { try await manager.load(ImageLoadRequest(url: URL(string: "ftp://x")!)) }
+        #expect(error?.code == .invalidURL)
+    }
+
+    @Test func cancellingTheTaskCancelsTheLoad() async throws {
+        let loader = MockLoader()
+        let url = URL(string: "mock://h/a")!
+        loader.register(url, data: Data([1]))
+        loader.close()
+        let task = Task { try await loader.load(ImageLoadRequest(url: url)) }
+        #expect(await eventually { loader.waitingCount == 1 })
+        task.cancel()
+        let error = await #expect(throws: ImageError.self) { try await task.value }
+        #expect(error?.code == .cancelled)
+        #expect(loader.cancelCount == 1)
+    }
+}
+
+@Suite struct WorkerPoolTests {
+    @Test func runsJobsOffTheCallingTaskAndReturnsResults() async throws {
+        let pool = WorkerPool(name: "test", threads: 2)
+        let results = await withTaskGroup(of: Int.self) { group in
+            for i in 0..<100 { group.addTask { await pool.run { i * 2 } } }
+            return await group.reduce(0, +)
+        }
+        #expect(results == 9900)
+        let error = await #expect(throws: ImageError.self) {
+            try await pool.run { () throws(ImageError) -> Int in throw ImageError(.badImageData, "x") }
+        }
+        #expect(error?.code == .badImageData)
+        #expect(pool.pendingCount == 0)
+    }
+}

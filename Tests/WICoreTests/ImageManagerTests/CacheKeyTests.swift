@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import WICore
+import WITestSupport
+
+@Suite struct CacheKeyTests {
+    @Test func transformerPartGoesBeforeThePathExtension() {
+        #expect(CacheKeys.transformed("http://a.com/b/c.png", transformerKey: "T") == "http://a.com/b/c-T.png")
+        #expect(CacheKeys.transformed("http://a.com/b/c.png?x=1.jpg#f", transformerKey: "T") == "http://a.com/b/c-T.png?x=1.jpg#f")
+        #expect(CacheKeys.transformed("http://a.com/b/c?x=1", transformerKey: "T") == "http://a.com/b/c?x=1-T")
+        #expect(CacheKeys.transformed("file:///tmp/a.gif", transformerKey: "T") == "file:///tmp/a-T.gif")
+        #expect(CacheKeys.transformed("plain-key", transformerKey: "T") == "plain-key-T")
+        #expect(CacheKeys.transformed("photo.jpeg", transformerKey: "T") == "photo-T.jpeg")
+        #expect(CacheKeys.transformed("http://a.com", transformerKey: "T") == "http://a.com-T")
+        #expect(CacheKeys.transformed("http://a.com/.hidden", transformerKey: "T") == "http://a.com/.hidden-T")
+        // Keys already holding a part (braces, commas) must not confuse URL parsing.
+        let thumb = CacheKeys.thumbnailed("https://a.com/p/c.jpg?q=1", size: .init(width: 8, height: 8), preserveAspectRatio: true)
+        #expect(CacheKeys.transformed(thumb, transformerKey: "T") == "https://a.com/p/c-Thumbnail({8.00,8.00},1)-T.jpg?q=1")
+    }
+
+    @Test func thumbnailPartFollowsSDWebImage() {
+        #expect(CacheKeys.thumbnailPart(.init(width: 256, height: 128), preserveAspectRatio: true) == "Thumbnail({256.00,128.00},1)")
+        #expect(CacheKeys.thumbnailed("http://a.com/c.png", size: .init(width: 10, height: 10), preserveAspectRatio: false)
+                == "http://a.com/c-Thumbnail({10.00,10.00},0).png")
+    }
+
+    @Test func managerKeysCombineFilterThumbnailAndTransformer() {
+        let filter = BlockCacheKeyFilter { url in url.absoluteString.replacingOccurrences(of: "?token=secret", with: "") }
+        let h = Harness(transformer: MockTransformer(key: "Tint"), cacheKeyFilter: filter)
+        let url = URL(string: "https://a.com/p/cat.jpg?token=secret")!
+        #expect(h.manager.cacheKey(for: url) == "https://a.com/p/cat-Tint.jpg")
+        var context = ImageContext()
+        context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
+        context[.imageTransformer] = PipelineTransformer([MockTransformer(key: "A"), MockTransformer(key: "B")])
+        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-Thumbnail({64.00,64.00},1)-A-B.jpg")
+        let noCache = Harness(cacheKeyFilter: BlockCacheKeyFilter { _ in nil })
+        #expect(noCache.manager.cacheKey(for: url) == nil)
+    }
+
+    @Test func aNilKeyMeansNothingIsCached() async throws {
+        let h = Harness(cacheKeyFilter: BlockCacheKeyFilter { _ in nil })
+        let url = h.serve("a.png")
+        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
+        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
+        #expect(h.loader.loadCount == 2)
+        #expect(h.memory.keys.isEmpty && h.disk.keys.isEmpty)
+    }
+}

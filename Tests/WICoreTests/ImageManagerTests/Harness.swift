@@ -1,0 +1,56 @@
+import Foundation
+import Synchronization
+import WICore
+import WITestSupport
+
+/// A manager over mocks: memory + data tier, a gated loader, a sized mock coder.
+struct Harness {
+    let memory = MockMemoryCache()
+    let disk = MockDataCache()
+    let loader = MockLoader()
+    let coder = MockCoder(magic: "MOCK", marker: 7)
+    let cache: TieredImageCache
+    let manager: ImageManager
+
+    /// Pools for tests that flood them (the cancellation storm), so other tests running in parallel keep theirs.
+    static let stormIO = WorkerPool(name: "storm.io", threads: 2)
+    static let stormCPU = WorkerPool(name: "storm.cpu", threads: 2)
+
+    init(transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
+         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
+         delegate: (any ImageManagerDelegate)? = nil, privatePools: Bool = false) {
+        let coders = ImageCodersManager(coders: [coder])
+        let (io, cpu) = privatePools ? (Self.stormIO, Self.stormCPU) : (WorkerPool.io, WorkerPool.cpu)
+        cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders, ioPool: io, cpuPool: cpu)
+        manager = ImageManager(cache: cache, loader: loader, coders: coders, transformer: transformer,
+                               cacheKeyFilter: cacheKeyFilter, cacheSerializer: cacheSerializer,
+                               optionsProcessor: optionsProcessor, delegate: delegate, cpuPool: cpu)
+    }
+
+    /// A mock URL serving a `width` x `height` image.
+    func serve(_ name: String, width: Int = 40, height: Int = 20) -> URL {
+        let url = URL(string: "mock://host/\(name)")!
+        loader.register(url, data: coder.data(width: width, height: height, extra: name))
+        return url
+    }
+}
+
+/// Counts completions per key from many threads.
+final class Tally: Sendable {
+    private let counts = Mutex([String: Int]())
+    func add(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
+    subscript(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
+    var total: Int { counts.withLock { $0.values.reduce(0, +) } }
+}
+
+/// Waits (polling, bounded) until `condition` holds; for state reached on other threads. The bound is generous
+/// because the whole suite runs in parallel on 2 cores; it returns as soon as the condition holds.
+/// It runs on the caller's actor (e.g. the main actor for target-binding tests).
+func eventually(_ seconds: Double = 30, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return condition()
+}
