@@ -221,6 +221,7 @@ static wi_jpeg_status wi_jpeg_process(wi_jpeg_decoder *d) {
         case STAGE_DONE:
             return WI_JPEG_OK;
         case STAGE_SCANLINES:
+            if (d->info.arithmetic && !d->end_of_data) return WI_JPEG_OK;  // see STAGE_BUFFERED
             while (cinfo->output_scanline < cinfo->output_height) {
                 JDIMENSION got = wi_jpeg_read_rows(d);
                 if (got == 0) return WI_JPEG_OK;
@@ -233,10 +234,14 @@ static wi_jpeg_status wi_jpeg_process(wi_jpeg_decoder *d) {
                 if (!jpeg_finish_output(cinfo)) return WI_JPEG_OK;
                 d->pending_finish_output = 0;
             }
+            // libjpeg's arithmetic decoder cannot suspend: such files are decoded once all their data is there.
+            if (d->info.arithmetic && !d->end_of_data) return WI_JPEG_OK;
             int result;
             do {
                 result = jpeg_consume_input(cinfo);
-                if (result == JPEG_SCAN_COMPLETED) d->last_completed_scan = cinfo->input_scan_number;
+                // A scan counts as complete once the next one has begun: an output pass of it then never waits
+                // for input (block smoothing would otherwise want rows of the scan after it).
+                if (result == JPEG_REACHED_SOS) d->last_completed_scan = cinfo->input_scan_number - 1;
                 if (cinfo->input_scan_number > WI_JPEG_MAX_SCANS) wi_jpeg_fail(d, "too many scans (over 1000)");
             } while (result != JPEG_SUSPENDED && result != JPEG_REACHED_EOI);
             if (result == JPEG_SUSPENDED) return WI_JPEG_OK;

@@ -63,7 +63,9 @@ wi_jpeg_status wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_num);
 int wi_jpeg_decoder_is_started(const wi_jpeg_decoder *decoder);
 /// Non-zero once the whole image is in the buffer (EOI reached, or padded after end_of_data).
 int wi_jpeg_decoder_is_complete(const wi_jpeg_decoder *decoder);
-/// Grows whenever more of the image can be shown: rows delivered (single scan) or scans completed (multi-scan).
+/// Grows whenever more of the image can be shown: rows delivered (single scan) or scans completed (multi-scan; a
+/// scan counts once the next one has begun, or at EOI). Arithmetic-coded files show nothing before end_of_data:
+/// libjpeg's arithmetic decoder cannot suspend, so their data is decoded once it is all there.
 uint64_t wi_jpeg_decoder_progress(const wi_jpeg_decoder *decoder);
 /// Multi-scan files: draws the image as of the last completed scan into the buffer (a no-op otherwise).
 wi_jpeg_status wi_jpeg_decoder_render(wi_jpeg_decoder *decoder);
