@@ -24,7 +24,7 @@ struct JPEGEncoder {
         // Binary search for the highest quality that fits; the lowest quality's file when none does.
         var (low, high) = (1, quality - 1)
         var best: Data?
-        var lowest: Data?
+        var lowest: Data? = quality == 1 ? first : nil
         while low <= high {
             let middle = (low + high) / 2
             let data = try prepared.write(quality: middle)
