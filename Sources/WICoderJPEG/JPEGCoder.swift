@@ -11,6 +11,11 @@ import WICore
 /// 12-bit and lossless (SOF3) files are refused with `.badImageData` (libjpeg-turbo 2.1 decodes 8-bit DCT only).
 ///
 /// Incremental decoding shows rows as they arrive (baseline) or the image after each completed scan (progressive).
+/// Arithmetic-coded files show nothing before the end: libjpeg's arithmetic decoder cannot suspend.
+///
+/// Encodes the first frame as 8-bit YCbCr (`EncodeOptions.lossless` does not apply: JPEG here is always lossy),
+/// compositing alpha onto `backgroundColor` (white by default), with the EXIF block whose orientation tag says what
+/// the pixels still need (1 for upright pixels), and the ICC profile. `maxFileSize` binary-searches the quality.
 ///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [PNGCoder(), JPEGCoder()])
