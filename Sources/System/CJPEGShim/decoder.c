@@ -369,7 +369,6 @@ uint8_t *wi_jpeg_decoder_take_pixels(wi_jpeg_decoder *d) {
     return pixels;
 }
 
-int wi_jpeg_decoder_warning_count(const wi_jpeg_decoder *d) { return d->error.warnings; }
 int wi_jpeg_decoder_is_truncated(const wi_jpeg_decoder *d) { return d->eof_in_image || d->error.data_ended_early; }
 const char *wi_jpeg_decoder_message(const wi_jpeg_decoder *d) { return d->error.message; }
 

@@ -75,8 +75,6 @@ const uint8_t *wi_jpeg_decoder_pixels(const wi_jpeg_decoder *decoder);
 /// Hands the output buffer to the caller, who frees it with free(); the decoder forgets it.
 uint8_t *wi_jpeg_decoder_take_pixels(wi_jpeg_decoder *decoder);
 
-/// libjpeg's warnings so far (corrupt data it worked around); none is ever printed.
-int wi_jpeg_decoder_warning_count(const wi_jpeg_decoder *decoder);
 /// Non-zero when the data ended (or a scan broke off) before the image was complete, so part of it is padding.
 int wi_jpeg_decoder_is_truncated(const wi_jpeg_decoder *decoder);
 /// libjpeg's message for the failure (or the first warning when there was no failure).
