@@ -61,8 +61,9 @@ public struct JPEGCoder: ProgressiveImageCoder {
         let handle = try JPEGDecoderHandle(options: options)
         try handle.feed(data)
         try handle.endOfData()
-        let decodedSize = handle.decodedSize
-        return (try handle.finalImage(), decodedSize ?? .init(width: 0, height: 0))
+        let image = try handle.finalImage()
+        // finalImage() succeeds only once libjpeg has started, which sets decodedSize.
+        return (image, handle.decodedSize ?? image.size)
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
