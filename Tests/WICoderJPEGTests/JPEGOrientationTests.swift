@@ -19,8 +19,9 @@ import WITestSupport
         #expect(image.orientation == .up)
         #expect(image.size == PixelSize(width: 225, height: 150))
         #expect(image.metadata.exif.flatMap(ExifReader.orientation(in:)) == orientation)
-        // Within JPEG noise (two lossy generations) of the orientation-1 file; a wrong turn scores under 20 dB.
-        #expect(psnr(image.pixels, Self.upright.pixels) > 30)
+        // Within JPEG noise (each file was encoded separately, then again at 1/8) of the orientation-1 file; a wrong
+        // turn scores 8 to 10 dB.
+        #expect(psnr(image.pixels, Self.upright.pixels) > 29)   // 30.6 to 31.9 dB
         if orientation != .up {
             // Not turned at all, or (5-8) turned the wrong way.
             let wrong = orientation.swapsDimensions ? try raw.pixels.applying(orientation == .right ? .left : .right) : raw.pixels
