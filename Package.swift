@@ -43,8 +43,9 @@ let package = Package(
         // in the default include path, so the target does without pkg-config.
         systemLibrary("CHiredis", pkgConfig: nil, apt: ["libhiredis-dev"]),
 
-        // C shims: libpng reports errors by longjmp, which Swift cannot host.
+        // C shims: libpng and libjpeg report errors by longjmp, which Swift cannot host.
         .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
+        .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
         .target(name: "WICore"),
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "WICacheDisk", dependencies: ["WICore"]),
         .target(name: "WILoaderCurl", dependencies: ["WICore", "CCurl"]),
         .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
-        .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG"]),
+        .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG", "CJPEGShim"]),
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
         .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
         .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),

@@ -41,3 +41,15 @@ import WITestSupport
         #expect(report.runs == 5)
     }
 }
+
+@Suite struct DataMutationsTests {
+    @Test func mutationsAreSeededAndDamaged() {
+        let data = Data((0..<200).map { UInt8($0) })
+        let flipped = DataMutations.bitFlipped(data, copies: 10)
+        #expect(flipped == DataMutations.bitFlipped(data, copies: 10))
+        #expect(flipped.count == 10 && flipped.allSatisfy { $0.count == 200 && $0 != data })
+        let cuts = DataMutations.truncated(data, count: 20, below: 150)
+        #expect(cuts.count == 20 && cuts.allSatisfy { $0.count < 150 && data.starts(with: $0) })
+        #expect(cuts == DataMutations.truncated(data, count: 20, below: 150))
+    }
+}

@@ -5,9 +5,12 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.png])
+        #expect(coders.decodingFormats == [.jpeg, .png])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
+        let jpeg = try coders.decode(Fixtures.data("formats/sample.jpg"), options: .init())
+        #expect(jpeg.format == .jpeg)
+        #expect(coders.canEncode(to: .jpeg))
     }
 }

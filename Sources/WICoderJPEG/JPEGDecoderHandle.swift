@@ -1,0 +1,124 @@
+import Foundation
+import WICore
+internal import CJPEGShim
+
+/// Owns one libjpeg decoder (through CJPEGShim) and turns its state into images.
+///
+/// After the header it checks the pixel limit and picks the DCT scale for the requested size before libjpeg
+/// allocates anything image-sized. Not thread-safe: owned by one decode or one incremental decoder at a time.
+final class JPEGDecoderHandle {
+    private let decoder: OpaquePointer
+    let options: DecodeOptions
+    private var orientation = ImageOrientation.up
+    private var metadata = ImageMetadata()
+    private var storedSize = PixelSize(width: 0, height: 0)
+    /// The size libjpeg decodes to (DCT-scaled), once started.
+    private(set) var decodedSize: PixelSize?
+
+    init(options: DecodeOptions) throws(ImageError) {
+        guard let decoder = wi_jpeg_decoder_create() else {
+            throw ImageError(.outOfMemory, "cannot create a libjpeg decoder")
+        }
+        self.decoder = decoder
+        self.options = options
+    }
+
+    deinit { wi_jpeg_decoder_destroy(decoder) }
+
+    var isStarted: Bool { wi_jpeg_decoder_is_started(decoder) != 0 }
+    var isComplete: Bool { wi_jpeg_decoder_is_complete(decoder) != 0 }
+    /// Grows whenever more of the image can be shown (rows, or completed scans).
+    var progress: UInt64 { wi_jpeg_decoder_progress(decoder) }
+
+    /// Feeds bytes; a libjpeg failure becomes a typed error (and is final).
+    func feed(_ data: Data) throws(ImageError) {
+        let status = data.withUnsafeBytes { bytes in
+            wi_jpeg_decoder_feed(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+        }
+        try check(status)
+        try startIfReady()
+    }
+
+    /// No more bytes: a truncated file is padded by libjpeg and completes (flagged), or fails.
+    func endOfData() throws(ImageError) {
+        try check(wi_jpeg_decoder_end_of_data(decoder))
+        try startIfReady()
+    }
+
+    /// Once the header is read: metadata, orientation, the pixel limit, then the DCT scale for the target size.
+    private func startIfReady() throws(ImageError) {
+        guard wi_jpeg_decoder_has_header(decoder) != 0, !isStarted else { return }
+        let info = wi_jpeg_decoder_info(decoder)!.pointee
+        storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        metadata = readMetadata()
+        orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
+        try options.checkPixelLimit(storedSize)
+        let swaps = orientation.swapsDimensions
+        let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
+        let target = options.targetSize(for: displayed).map { swaps ? PixelSize(width: $0.height, height: $0.width) : $0 }
+        try check(wi_jpeg_decoder_start(decoder, Int32(JPEGScale.numerator(for: storedSize, target: target))))
+        let started = wi_jpeg_decoder_info(decoder)!.pointee
+        decodedSize = PixelSize(width: Int(started.output_width), height: Int(started.output_height))
+    }
+
+    private func readMetadata() -> ImageMetadata {
+        var metadata = ImageMetadata()
+        var size = 0
+        if let exif = wi_jpeg_decoder_exif(decoder, &size) { metadata.exif = Data(bytes: exif, count: size) }
+        if let xmp = wi_jpeg_decoder_xmp(decoder, &size) { metadata.xmp = Data(bytes: xmp, count: size) }
+        if let icc = wi_jpeg_decoder_icc(decoder, &size) { metadata.iccProfile = Data(bytes: icc, count: size) }
+        return metadata
+    }
+
+    /// The complete image; the pixel memory moves from libjpeg's side to the image without a copy.
+    func finalImage() throws(ImageError) -> Image {
+        guard isComplete, let decodedSize else {
+            throw ImageError(.badImageData, "truncated JPEG: the data ends before the image is complete")
+        }
+        guard let pixels = wi_jpeg_decoder_take_pixels(decoder) else {
+            throw ImageError(.badImageData, "the JPEG decoder holds no pixels")
+        }
+        let buffer = PixelBuffer(adopting: UnsafeMutableRawPointer(pixels), width: decodedSize.width,
+                                 height: decodedSize.height, bytesPerRow: decodedSize.width * 4, format: .rgba8)
+        let incomplete = wi_jpeg_decoder_is_truncated(decoder) != 0
+        return try makeImage(buffer, flags: incomplete ? .incomplete : [])
+    }
+
+    /// A copy of the image as decoded so far, at the final size and flagged incremental; nil before the start.
+    func partialImage() -> Image? {
+        guard wi_jpeg_decoder_render(decoder) == WI_JPEG_OK, let decodedSize,
+              let source = wi_jpeg_decoder_pixels(decoder) else { return nil }
+        do {
+            var buffer = try PixelBuffer(width: decodedSize.width, height: decodedSize.height, format: .rgba8,
+                                         zeroed: false)
+            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
+            return try makeImage(buffer, flags: .incremental)
+        } catch {
+            return nil
+        }
+    }
+
+    private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
+        let finished = try options.finish(buffer, orientation: orientation, fullSize: storedSize)
+        return Image(pixels: finished.pixels, format: .jpeg, scale: options.scaleFactor,
+                     orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
+                     decodeOptions: options, metadata: metadata)
+    }
+
+    /// The one place CJPEGShim decoder statuses become errors.
+    private func check(_ status: wi_jpeg_status) throws(ImageError) {
+        let message = String(cString: wi_jpeg_decoder_message(decoder))
+        switch status {
+        case WI_JPEG_OK: return
+        case WI_JPEG_OUT_OF_MEMORY: throw ImageError(.outOfMemory, "JPEG: \(message)")
+        default:
+            var text = message.isEmpty ? "invalid data" : message
+            if text.hasPrefix("Unsupported JPEG data precision") {
+                text += " (libjpeg-turbo \(JPEGLibrary.version) decodes 8-bit JPEG only)"
+            } else if text.hasPrefix("Unsupported JPEG process") {
+                text += " (libjpeg-turbo \(JPEGLibrary.version) has no lossless or hierarchical JPEG)"
+            }
+            throw ImageError(.badImageData, "JPEG: \(text)")
+        }
+    }
+}
