@@ -25,9 +25,7 @@ struct DirectoryScan {
         let fd = dirfd(stream)
         let staleSeconds = staleBefore.map { $0.timeIntervalSince1970 }
         while let item = readdir(stream) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
+            let name = Self.name(of: item)
             if name.utf8.first == UInt8(ascii: ".") {
                 if name.hasPrefix(EntryFiles.sidecarPrefix) {
                     sidecars.insert(String(name.dropFirst(EntryFiles.sidecarPrefix.count)))
@@ -47,6 +45,13 @@ struct DirectoryScan {
             } else {
                 obstructed.insert(name)
             }
+        }
+    }
+
+    /// The name of a `readdir` result.
+    static func name(of item: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafePointer(to: &item.pointee.d_name) {
+            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
         }
     }
 }

@@ -16,36 +16,39 @@ extension DiskCache {
     /// generation is a memory load. While it shows entries added elsewhere, each miss looks on disk (one `open`);
     /// once such misses outnumber the entries, the directory is scanned again, so the scan's cost is amortized.
     func lookup(_ name: String) -> Lookup {
-        enum Answer { case known(Lookup), unbuilt, rescan }
-        let answer = state.withLock { state -> Answer in
-            guard let index = state.index else { return .unbuilt }
-            if index[name] != nil || index.obstructed.contains(name) { return .known(.present) }
-            if let seen = state.seenGeneration, let generation, generation.load() == seen { return .known(.absent) }
+        let answer = state.withLock { state -> Lookup? in
+            guard let index = state.index else { return nil }
+            let lookup = classify(name, in: state)
+            if lookup != .unknown { return lookup }
             state.staleMisses += 1
-            return state.staleMisses > max(256, index.count) && state.seenGeneration != nil ? .rescan : .known(.unknown)
+            return state.staleMisses > max(256, index.count) && state.seenGeneration != nil ? nil : .unknown
         }
-        switch answer {
-        case .known(let lookup): return lookup
-        case .unbuilt, .rescan:
-            rebuildIndex()
-            return state.withLock { state in
-                if state.index?[name] != nil || state.index?.obstructed.contains(name) == true { return .present }
-                if let seen = state.seenGeneration, let generation, generation.load() == seen { return .absent }
-                return .unknown
-            }
-        }
+        if let answer { return answer }
+        rebuildIndex(onlyIfMissing: state.withLock { $0.index == nil })   // first use, or time to rescan
+        return state.withLock { classify(name, in: $0) }
+    }
+
+    private func classify(_ name: String, in state: State) -> Lookup {
+        guard let index = state.index else { return .unknown }
+        if index[name] != nil || index.obstructed.contains(name) { return .present }
+        if let seen = state.seenGeneration, let generation, generation.load() == seen { return .absent }
+        return .unknown
     }
 
     /// Runs `body` on the index, building it first when needed.
     func withIndex<T: Sendable>(_ body: (DiskIndex) -> T) -> T {
         if let result = state.withLock({ state in state.index.map(body) }) { return result }
-        rebuildIndex()
+        rebuildIndex(onlyIfMissing: true)
         return state.withLock { body($0.index ?? DiskIndex()) }
     }
 
     /// Scans the directory and installs a fresh index. The shared generation is read before the scan, so an entry
-    /// added during it counts as possibly missing (and a miss then looks on disk).
-    func rebuildIndex() {
+    /// added during it counts as possibly missing (and a miss then looks on disk). One scan at a time: threads
+    /// that need the first index wait for the scan in progress instead of starting their own.
+    func rebuildIndex(onlyIfMissing: Bool) {
+        scanGate.lock()
+        defer { scanGate.unlock() }
+        if onlyIfMissing && state.withLock({ $0.index != nil }) { return }
         let before = generation?.load()
         let scan = try? DirectoryScan(directory, staleBefore: staleTemporaryCutoff())
         var index = DiskIndex()

@@ -51,9 +51,7 @@ extension DiskCache {
         guard let stream = opendir(path) else { throw POSIX.fail("opendir", path) }
         var names: [String] = []
         while let item = readdir(stream) {
-            let name = withUnsafePointer(to: &item.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-            }
+            let name = DirectoryScan.name(of: item)
             if name != "." && name != ".." { names.append(name) }
         }
         closedir(stream)

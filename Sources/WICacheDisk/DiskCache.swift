@@ -27,7 +27,7 @@ import Glibc
 ///
 /// Thread safety: every method may be called from any number of threads and processes at once.
 // @unchecked Sendable: mutable state lives in `state` (a Mutex); `lockFile` and `generation` are set once in init,
-// `timer` is set once in init, and `trimGate` serializes trims within the process.
+// `timer` is set once in init; `trimGate` serializes trims and `scanGate` index scans within the process.
 public final class DiskCache: DataCaching, @unchecked Sendable {
     /// The directory holding the entries.
     public let directory: String
@@ -50,6 +50,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     let generation: SharedGeneration?
     let lockFile: Int32
     let trimGate = NSLock()
+    let scanGate = NSLock()
     private let timer: (any DispatchSourceTimer)?
 
     static let lockFileName = ".lock"

@@ -33,6 +33,22 @@ import WICore
         #expect(root.names() == [".generation", ".lock"])
     }
 
+    /// ramfs has no `user.` extended attributes (EOPNOTSUPP): the automatic storage falls back to sidecars.
+    @Test(.enabled(if: Tmpfs.available, "needs root to mount a ramfs"))
+    func fileSystemsWithoutExtendedAttributesUseSidecars() throws {
+        let mountPoint = TestDirectory()
+        #expect(Tmpfs.mount(mountPoint.path, options: "size=1m", type: "ramfs"))
+        defer { Tmpfs.unmount(mountPoint.path) }
+        let cache = try DiskCache(directory: mountPoint.path, configuration: .testing())
+        try cache.store(Data([1]), forKey: "k")
+        try cache.setExtendedData(Data([9, 9]), forKey: "k")
+        #expect(cache.extendedData(forKey: "k") == Data([9, 9]))
+        #expect(mountPoint.names().contains(".ext-" + DiskCache.fileName(forKey: "k")))
+        try cache.setExtendedData(nil, forKey: "k")
+        #expect(cache.extendedData(forKey: "k") == nil)
+        #expect(mountPoint.names() == [".generation", ".lock", DiskCache.fileName(forKey: "k")])
+    }
+
     @Test func needsAnEntry() throws {
         let root = TestDirectory()
         let cache = try DiskCache(directory: root.path, configuration: .testing())

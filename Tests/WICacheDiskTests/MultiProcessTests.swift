@@ -24,6 +24,30 @@ import Glibc
         #expect(first.totalCount == 0)
     }
 
+    @Test func aMissIsAnsweredByTheIndexUntilTheGenerationMoves() throws {
+        let root = TestDirectory()
+        let first = try DiskCache(directory: root.path, configuration: .testing())
+        let second = try DiskCache(directory: root.path, configuration: .testing())
+        #expect(try first.readData(forKey: "warm-up") == nil)
+        // A file dropped in by hand does not bump the shared generation: the index answers the miss by itself,
+        // without looking on disk.
+        let sneaked = DiskCache.fileName(forKey: "sneaked")
+        #expect(FileManager.default.createFile(atPath: root(sneaked), contents: Data([1])))
+        #expect(try first.readData(forKey: "sneaked") == nil)
+        #expect(!first.containsData(forKey: "sneaked"))
+        // Once another opener stores something, misses look on disk and find it.
+        try second.store(Data([2]), forKey: "other")
+        #expect(try first.readData(forKey: "sneaked") == Data([1]))
+        try FileManager.default.removeItem(atPath: root(sneaked))
+        // After more such misses than max(256, entries), the directory is scanned again and misses are free again.
+        for index in 0..<300 { #expect(!first.containsData(forKey: "absent\(index)")) }
+        #expect(FileManager.default.createFile(atPath: root(sneaked), contents: Data([3])))
+        #expect(try first.readData(forKey: "sneaked") == nil)
+        #expect(first.totalCount == 1)
+        try first.removeExpired()   // a trim rescans too
+        #expect(try first.readData(forKey: "sneaked") == Data([3]))
+    }
+
     @Test func twoProcessesWriteAndTrimTheSameDirectory() throws {
         let root = TestDirectory()
         let processes = try (1...2).map { seed in

@@ -59,8 +59,8 @@ enum Tmpfs {
     }()
 
     @discardableResult
-    static func mount(_ path: String, options: String) -> Bool {
-        run(["/bin/mount", "-t", "tmpfs", "-o", options, "tmpfs", path])
+    static func mount(_ path: String, options: String, type: String = "tmpfs") -> Bool {
+        run(["/bin/mount", "-t", type, "-o", options, type, path])
     }
 
     @discardableResult
