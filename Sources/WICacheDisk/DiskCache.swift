@@ -11,7 +11,8 @@ import Glibc
 /// process) sees the old bytes or the new bytes, never a mix, and a crash or `kill -9` leaves at worst a
 /// temporary file, removed by a later scan. An in-memory index (file name -> size and date), built lazily from one
 /// directory scan, answers misses without a system call and keeps `totalSize` O(1). Another process that adds an
-/// entry bumps a counter in a shared memory-mapped file; when it moved, a miss costs one `open` to look on disk.
+/// entry bumps a counter in a shared memory-mapped file; when it moved, a miss costs one `open` to look on disk
+/// until the next scan (a trim, or once such misses outnumber the entries).
 /// Trims (age, then size, oldest first) take an exclusive `flock`, so one process trims at a time, and never break
 /// a read in progress elsewhere (an open descriptor survives the unlink).
 ///
@@ -160,8 +161,8 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     /// Removes the entry for `key` (and its extended data). A missing entry is not an error.
     public func remove(forKey key: String) throws(ImageError) {
         let name = Self.fileName(forKey: key)
-        defer { state.withLock { _ = $0.index?.remove(name) } }
         try EntryFiles.remove(directory + "/" + name)
+        state.withLock { _ = $0.index?.remove(name) }
         if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }
     }
 
