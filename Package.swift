@@ -42,6 +42,8 @@ let package = Package(
         // hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits (a warning on every build); its header sits
         // in the default include path, so the target does without pkg-config.
         systemLibrary("CHiredis", pkgConfig: nil, apt: ["libhiredis-dev"]),
+        // <sys/xattr.h>, part of libc: the disk cache's extended data.
+        systemLibrary("CXattr", pkgConfig: nil, apt: ["libc6-dev"]),
 
         // C shims: libpng and libjpeg report errors by longjmp, which Swift cannot host.
         .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
@@ -52,7 +54,7 @@ let package = Package(
 
         // Plugins.
         .target(name: "WICacheMemory", dependencies: ["WICore"]),
-        .target(name: "WICacheDisk", dependencies: ["WICore"]),
+        .target(name: "WICacheDisk", dependencies: ["WICore", "CXattr"]),
         .target(name: "WILoaderCurl", dependencies: ["WICore", "CCurl"]),
         .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
         .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG", "CJPEGShim"]),
@@ -77,8 +79,12 @@ let package = Package(
             path: "Examples/wi"
         ),
 
+        // A helper the disk cache tests start as separate processes (two writers, a writer killed with SIGKILL).
+        .executableTarget(name: "wi-disk-stress", dependencies: ["WICacheDisk"], path: "Tests/DiskStress"),
+
         // Tests: one target per source target.
         .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
+        .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
         .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport"]),
         .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),

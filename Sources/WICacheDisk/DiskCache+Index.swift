@@ -1,0 +1,106 @@
+import Foundation
+import WICore
+
+extension DiskCache {
+    /// What the index knows about a file name.
+    enum Lookup {
+        /// Indexed: the file existed when last seen.
+        case present
+        /// Not indexed, and no process added an entry since the index was complete: a sure miss.
+        case absent
+        /// Not indexed, but another process may have added it: look on disk.
+        case unknown
+    }
+
+    /// Looks `name` up in the index, building the index on first use. Costs no system call: the shared
+    /// generation is a memory load. While it shows entries added elsewhere, each miss looks on disk (one `open`);
+    /// once such misses outnumber the entries, the directory is scanned again, so the scan's cost is amortized.
+    func lookup(_ name: String) -> Lookup {
+        let answer = state.withLock { state -> Lookup? in
+            guard let index = state.index else { return nil }
+            let lookup = classify(name, in: state)
+            if lookup != .unknown { return lookup }
+            state.staleMisses += 1
+            return state.staleMisses > max(256, index.count) && state.seenGeneration != nil ? nil : .unknown
+        }
+        if let answer { return answer }
+        rebuildIndex(onlyIfMissing: state.withLock { $0.index == nil })   // first use, or time to rescan
+        return state.withLock { classify(name, in: $0) }
+    }
+
+    private func classify(_ name: String, in state: State) -> Lookup {
+        guard let index = state.index else { return .unknown }
+        if index[name] != nil || index.obstructed.contains(name) { return .present }
+        if let seen = state.seenGeneration, let generation, generation.load() == seen { return .absent }
+        return .unknown
+    }
+
+    /// Runs `body` on the index, building it first when needed.
+    func withIndex<T: Sendable>(_ body: (DiskIndex) -> T) -> T {
+        if let result = state.withLock({ state in state.index.map(body) }) { return result }
+        rebuildIndex(onlyIfMissing: true)
+        return state.withLock { body($0.index ?? DiskIndex()) }
+    }
+
+    /// Scans the directory and installs a fresh index. The shared generation is read before the scan, so an entry
+    /// added during it counts as possibly missing (and a miss then looks on disk). One scan at a time: threads
+    /// that need the first index wait for the scan in progress instead of starting their own.
+    func rebuildIndex(onlyIfMissing: Bool) {
+        scanGate.lock()
+        defer { scanGate.unlock() }
+        if onlyIfMissing && state.withLock({ $0.index != nil }) { return }
+        let before = generation?.load()
+        let scan = try? DirectoryScan(directory, staleBefore: staleTemporaryCutoff())
+        var index = DiskIndex()
+        for entry in scan?.entries ?? [] { index.set(entry.name, indexEntry(entry.status)) }
+        index.obstructed = scan?.obstructed ?? []
+        install(index, seen: scan == nil ? nil : before)
+    }
+
+    /// Replaces the index with a fresh one, complete for the shared generation `seen`.
+    func install(_ index: DiskIndex, seen: UInt64?) {
+        state.withLock { state in
+            state.index = index
+            state.seenGeneration = seen
+            state.staleMisses = 0
+        }
+    }
+
+    /// Records what a read, a write or a stat learnt about `name`.
+    func record(_ name: String, _ status: EntryStatus) {
+        state.withLock { $0.index?.set(name, indexEntry(status)) }
+    }
+
+    /// The index entry for a file status, per the configuration's accounting and expiry date.
+    func indexEntry(_ status: EntryStatus) -> DiskIndex.Entry {
+        DiskIndex.Entry(size: configuration.sizeAccounting == .allocated ? status.allocatedSize : status.logicalSize,
+                        date: configuration.expiryDate == .access ? status.accessed : status.modified)
+    }
+
+    /// Temporary files last modified before this instant belong to a writer that died.
+    func staleTemporaryCutoff() -> Date {
+        configuration.now().addingTimeInterval(-configuration.staleTemporaryFileAge)
+    }
+
+    // MARK: Additional read-only paths
+
+    /// The first additional read-only directory that has `name` (from listings read once).
+    func extraDirectory(containing name: String) -> String? {
+        let paths = configuration.additionalReadOnlyPaths
+        guard !paths.isEmpty else { return nil }
+        let listings = state.withLock { $0.extraNames } ?? {
+            let listings = paths.map { path in
+                Set(((try? DirectoryScan(path, staleBefore: nil))?.entries ?? []).map(\.name))
+            }
+            state.withLock { $0.extraNames = listings }
+            return listings
+        }()
+        return zip(paths, listings).first { $0.1.contains(name) }?.0
+    }
+
+    /// The bytes of `name` from an additional read-only path, or nil.
+    func readExtra(_ name: String) -> Data? {
+        guard let path = extraDirectory(containing: name) else { return nil }
+        return (try? EntryFiles.read(path + "/" + name, touch: nil))??.data
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Synchronization
+import WICore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The on-disk data cache: one file per key under `<root>/<name>/`, safe against crashes and shared by processes.
+///
+/// Writes go to a temporary file in the same directory and are renamed over the final name, so a reader (in any
+/// process) sees the old bytes or the new bytes, never a mix, and a crash or `kill -9` leaves at worst a
+/// temporary file, removed by a later scan. An in-memory index (file name -> size and date), built lazily from one
+/// directory scan, answers misses without a system call and keeps `totalSize` O(1). Another process that adds an
+/// entry bumps a counter in a shared memory-mapped file; when it moved, a miss costs one `open` to look on disk
+/// until the next scan (a trim, or once such misses outnumber the entries).
+/// Trims (age, then size, oldest first) take an exclusive `flock`, so one process trims at a time, and never break
+/// a read in progress elsewhere (an open descriptor survives the unlink).
+///
+/// ```swift
+/// let cache = try DiskCache(name: "images")
+/// try cache.store(bytes, forKey: url.absoluteString)
+/// let hit = try cache.readData(forKey: url.absoluteString)
+/// ```
+///
+/// The `DataCaching` methods report failures as misses and dropped writes; the throwing methods report them as
+/// `ImageError` with codes 3000-3099 (`.diskFull`, `.diskPermissionDenied`, `.diskReadOnly`, ...). The async
+/// overloads run on `WorkerPool.io`, never on the cooperative pool.
+///
+/// Thread safety: every method may be called from any number of threads and processes at once.
+// @unchecked Sendable: mutable state lives in `state` (a Mutex); `lockFile` and `generation` are set once in init,
+// `timer` is set once in init; `trimGate` serializes trims and `scanGate` index scans within the process.
+public final class DiskCache: DataCaching, @unchecked Sendable {
+    /// The directory holding the entries.
+    public let directory: String
+    /// The settings this cache was opened with.
+    public let configuration: Configuration
+
+    struct State {
+        var index: DiskIndex?
+        /// The shared generation the index is known to be complete for; nil when it may miss entries for good
+        /// (no shared counter: a read-only directory).
+        var seenGeneration: UInt64?
+        /// Misses that had to look on disk since the last scan.
+        var staleMisses = 0
+        /// The listings of `additionalReadOnlyPaths`, read once.
+        var extraNames: [Set<String>]?
+        var usesSidecars: Bool
+    }
+
+    let state: Mutex<State>
+    let generation: SharedGeneration?
+    let lockFile: Int32
+    let trimGate = NSLock()
+    let scanGate = NSLock()
+    private let timer: (any DispatchSourceTimer)?
+
+    static let lockFileName = ".lock"
+    static let generationFileName = ".generation"
+
+    /// The default root: `$XDG_CACHE_HOME/WebImage`, else `~/.cache/WebImage`.
+    public static var defaultRoot: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/WebImage" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/WebImage"
+    }
+
+    /// Opens (creating when needed) the cache `<root>/<name>`.
+    public convenience init(name: String, root: String? = nil, configuration: Configuration = .init())
+        throws(ImageError)
+    {
+        try self.init(directory: (root ?? Self.defaultRoot) + "/" + name, configuration: configuration)
+    }
+
+    /// Opens (creating when needed) the cache in `directory`. An existing directory on a read-only file system
+    /// opens for reading; writes then throw `.diskReadOnly`.
+    public init(directory: String, configuration: Configuration = .init()) throws(ImageError) {
+        self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.configuration = configuration
+        try POSIX.makeDirectories(self.directory)
+        lockFile = open(self.directory + "/" + Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        generation = SharedGeneration(path: self.directory + "/" + Self.generationFileName)
+        let sidecars = configuration.extendedDataStorage == .sidecar
+            || (lockFile >= 0 && !Self.supportsExtendedAttributes(fd: lockFile))
+        state = Mutex(State(index: nil, seenGeneration: nil, extraNames: nil, usesSidecars: sidecars))
+        let owner = WeakCache()
+        timer = configuration.trimInterval.map { Self.startTrimTimer(every: $0, owner: owner) }
+        owner.cache = self
+    }
+
+    deinit {
+        timer?.cancel()
+        if lockFile >= 0 { close(lockFile) }
+    }
+
+    /// The path the entry for `key` has (whether or not it exists).
+    public func path(forKey key: String) -> String { directory + "/" + Self.fileName(forKey: key) }
+
+    // MARK: Reading
+
+    /// The bytes stored for `key`, from this directory or else from an additional read-only path; nil on a miss.
+    /// With `expiryDate == .access`, a hit sets the entry's access date.
+    public func readData(forKey key: String) throws(ImageError) -> Data? {
+        let name = Self.fileName(forKey: key)
+        if lookup(name) != .absent {
+            let touch = configuration.expiryDate == .access ? configuration.now() : nil
+            if let (data, status) = try EntryFiles.read(directory + "/" + name, touch: touch) {
+                record(name, status)
+                return data
+            }
+            state.withLock { _ = $0.index?.remove(name) }
+        }
+        return readExtra(name)
+    }
+
+    /// Whether an entry for `key` exists here or in an additional read-only path, without reading it.
+    public func containsData(forKey key: String) -> Bool {
+        let name = Self.fileName(forKey: key)
+        if lookup(name) != .absent {
+            if let status = EntryFiles.status(directory + "/" + name) {
+                record(name, status)
+                return true
+            }
+            state.withLock { _ = $0.index?.remove(name) }
+        }
+        return extraDirectory(containing: name) != nil
+    }
+
+    /// The number of entries (from the index: no system call once it is built).
+    public var totalCount: Int { withIndex { $0.count } }
+
+    /// The bytes the entries take, counted per `sizeAccounting` (from the index).
+    public var totalSize: Int64 { withIndex { $0.totalSize } }
+
+    // MARK: Writing
+
+    /// Stores `data` for `key`, atomically replacing any previous entry (and its extended data).
+    public func store(_ data: Data, forKey key: String) throws(ImageError) {
+        let name = Self.fileName(forKey: key)
+        let date = configuration.now()
+        let status: EntryStatus
+        do {
+            status = try EntryFiles.write(data, directory: directory, name: name, date: date,
+                                          durable: configuration.durableWrites)
+        } catch {
+            // The directory itself went away (removed by hand, or moved): recreate it once.
+            guard error.code == .diskEntryNotFound else { throw error }
+            try POSIX.makeDirectories(directory)
+            status = try EntryFiles.write(data, directory: directory, name: name, date: date,
+                                          durable: configuration.durableWrites)
+        }
+        if state.withLock({ $0.usesSidecars }) { try? EntryFiles.remove(sidecarPath(name)) }
+        state.withLock { state in
+            if let generation {
+                let before = generation.increment()
+                if state.seenGeneration == before { state.seenGeneration = before &+ 1 }
+            }
+            state.index?.set(name, indexEntry(status))
+        }
+    }
+
+    /// Removes the entry for `key` (and its extended data). A missing entry is not an error.
+    public func remove(forKey key: String) throws(ImageError) {
+        let name = Self.fileName(forKey: key)
+        try EntryFiles.remove(directory + "/" + name)
+        state.withLock { _ = $0.index?.remove(name) }
+        if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }
+    }
+
+    // MARK: DataCaching
+
+    /// `readData(forKey:)`, with every failure reported as a miss.
+    public func data(forKey key: String) -> Data? { try? readData(forKey: key) }
+
+    /// `store(_:forKey:)`, with a failed write dropped.
+    public func setData(_ data: Data, forKey key: String) { try? store(data, forKey: key) }
+
+    /// `remove(forKey:)`, ignoring failures.
+    public func removeData(forKey key: String) { try? remove(forKey: key) }
+
+    /// `removeAll()`, ignoring failures.
+    public func removeAllData() { try? removeAll() }
+}

@@ -1,0 +1,50 @@
+import Testing
+import WICacheDisk
+
+@Suite struct FileNameTests {
+    @Test func nilAndPlainKeysAreMD5Hex() {
+        #expect(DiskCache.fileName(forKey: nil) == "d41d8cd98f00b204e9800998ecf8427e")   // MD5 of ""
+        #expect(DiskCache.fileName(forKey: "") == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(DiskCache.fileName(forKey: "abc") == "900150983cd24fb0d6963f7d28e17f72")
+    }
+
+    @Test func urlWithJPEGExtensionKeepsIt() {
+        #expect(DiskCache.fileName(forKey: "https://example.com/image.jpg") == "18867d45576d8283d6fabb82406789c8.jpg")
+    }
+
+    @Test func dotsOnlyInTheQueryGiveNoExtension() {
+        #expect(DiskCache.fileName(forKey: "https://example.com/image?format=png.v2")
+            == "800d568248834a78896949118c0b8768")
+        #expect(!DiskCache.fileName(forKey: "https://example.com/a#frag.png").contains("."))
+    }
+
+    @Test func longQueryDoesNotLengthenTheName() {
+        let key = "https://example.com/photo.webp?" + String(repeating: "token=abc.def&", count: 100)
+        let name = DiskCache.fileName(forKey: key)
+        #expect(name.hasSuffix(".webp"))
+        #expect(name.count == 32 + 5)
+    }
+
+    @Test func extensionLongerThan222IsDropped() {
+        let kept = DiskCache.fileName(forKey: "https://example.com/a." + String(repeating: "x", count: 222))
+        #expect(kept.count == 32 + 1 + 222)
+        #expect(kept.count == 255)   // NAME_MAX exactly
+        let dropped = DiskCache.fileName(forKey: "https://example.com/a." + String(repeating: "x", count: 223))
+        #expect(dropped.count == 32)
+        // The limit counts UTF-8 bytes: 112 two-byte characters (224 bytes) are too long.
+        #expect(DiskCache.fileName(forKey: "a." + String(repeating: "é", count: 112)).count == 32)
+    }
+
+    @Test func percentEncodedNULAndColonAreRemoved() {
+        #expect(DiskCache.fileName(forKey: "https://example.com/image.jpg00%00") == "e06b0e5d1bc52cb4fc9f7001fe4e9636.jpg00")
+        #expect(DiskCache.fileName(forKey: "a.jp:g") == "3630569f202b1ab259fc441f1c5aa1f3.jpg")
+        #expect(!DiskCache.fileName(forKey: "https://example.com/a.b%2Fc").dropFirst(32).contains("/"))
+        #expect(DiskCache.fileName(forKey: "https://example.com/a.%3A").count == 32)   // only ":" -> no extension
+    }
+
+    @Test func namesAreStableAndDistinct() {
+        let names = (0..<1000).map { DiskCache.fileName(forKey: "https://example.com/\($0).png") }
+        #expect(Set(names).count == 1000)
+        #expect(names[7] == DiskCache.fileName(forKey: "https://example.com/7.png"))
+    }
+}
