@@ -5,9 +5,11 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.png])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .png])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
+        #expect(try coders.decode(Fixtures.data("formats/sample-heix.heic"), options: .init()).format == .heic)
+        #expect(coders.canEncode(to: .heic) && coders.canEncode(to: .avif))
     }
 }
