@@ -32,28 +32,18 @@ import WITestSupport
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {
-        let data = Fixtures.data(file)
-        var random = SeededRandom(seed: 32)
         var failed = 0
-        for _ in 0..<32 {
-            let cut = Int.random(in: 0..<data.count, using: &random)
-            failed += Self.attempt(data.prefix(cut), "\(file) cut at \(cut)").failed
+        for (cut, truncated) in CorruptedCopies.truncated(Fixtures.data(file), count: 32, seed: 32) {
+            failed += Self.attempt(truncated, "\(file) cut at \(cut)").failed
         }
         #expect(failed == 64)   // libheif never shows part of a truncated item
     }
 
     @Test(arguments: files)
     func hundredBitFlippedCopies(file: String) {
-        let data = Fixtures.data(file)
-        var random = SeededRandom(seed: 100)
         var decoded = 0, failed = 0
-        for copyIndex in 0..<100 {
-            var copy = [UInt8](data)
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let index = Int.random(in: 0..<copy.count, using: &random)
-                copy[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-            }
-            let result = Self.attempt(Data(copy), "\(file) copy \(copyIndex)")
+        for (index, copy) in CorruptedCopies.bitFlipped(Fixtures.data(file), copies: 100, seed: 100).enumerated() {
+            let result = Self.attempt(copy, "\(file) copy \(index)")
             decoded += result.decoded
             failed += result.failed
         }
