@@ -46,6 +46,15 @@ import WITestSupport
         let opaque = try decode("formats/sample-heix.heic", .init(keep16Bit: true))
         let maximumAlpha = opaque.pixels.withUnsafeBytes { $0.bindMemory(to: UInt16.self)[3] }
         #expect(maximumAlpha == 65535)
+        // 10- and 12-bit files made from a 16-bit PNG: samples scaled by their own range (1023 or 4095).
+        let source = try PixelComparison.png("heic/source-gradient16-alpha.png", keep16Bit: true)
+        // Measured 44.76 and 44.84 dB at 16 bits, 44.60 and 44.59 dB decoded to 8 bits; a range mix-up costs tens.
+        for (file, minimum) in [("heic/gradient16-10bit.heic", 44.5), ("heic/gradient16-12bit.heic", 44.5)] {
+            let image = try decode(file, .init(keep16Bit: true))
+            #expect(image.pixels.format == .rgba16)
+            #expect(try PixelComparison.psnr16(image.pixels, source) >= minimum, "\(file)")
+            #expect(try PixelComparison.psnr(decode(file).pixels, source) >= 44.3, "\(file)")
+        }
         // An 8-bit source stays 8-bit even when 16 bits are allowed.
         #expect(try decode("heic/hat.heic", .init(keep16Bit: true)).pixels.format == .rgba8)
     }

@@ -64,6 +64,7 @@ import WITestSupport
             #expect(try PixelComparison.psnr(image.pixels, reference) >= c.psnr, "\(c.file)")
             #expect(try PixelComparison.maxDifference(image.pixels, reference) <= c.maxDifference, "\(c.file)")
         }
+        // sample.heic is a 3x2 grid of 512x512 tiles cropped to 1440x960; the crop straddles the row boundary at y 512.
         let big = try decode("formats/sample.heic")
         let crop = try PixelComparison.crop(big.pixels, x: 672, y: 432, width: 96, height: 96)
         let reference = try PixelComparison.png("heic/reference/formats-sample-crop672x432.heic.png")

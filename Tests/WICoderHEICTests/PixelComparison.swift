@@ -22,6 +22,23 @@ enum PixelComparison {
         return sum == 0 ? .infinity : 10 * log10(255 * 255 / (sum / Double(count)))
     }
 
+    /// PSNR in dB over the 16-bit RGBA components (peak 65535), for depth-preserving decodes.
+    static func psnr16(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
+        precondition(a.size == b.size, "sizes differ: \(a.size) vs \(b.size)")
+        let x = try a.converted(to: .rgba16), y = try b.converted(to: .rgba16)
+        var sum = 0.0
+        x.withUnsafeBytes { p in
+            y.withUnsafeBytes { q in
+                let (u, v) = (p.bindMemory(to: UInt16.self), q.bindMemory(to: UInt16.self))
+                for i in 0..<(a.width * a.height * 4) {
+                    let d = Double(u[i]) - Double(v[i])
+                    sum += d * d
+                }
+            }
+        }
+        return sum == 0 ? .infinity : 10 * log10(65535 * 65535 / (sum / Double(a.width * a.height * 4)))
+    }
+
     /// The largest difference of any component.
     static func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Int {
         let x = try a.converted(to: .rgba8).packedBytes(), y = try b.converted(to: .rgba8).packedBytes()
@@ -29,8 +46,8 @@ enum PixelComparison {
     }
 
     /// A PNG fixture's pixels (references and the sources the generated fixtures were encoded from).
-    static func png(_ path: String) throws -> PixelBuffer {
-        try PNGCoder().decode(Fixtures.data(path), options: .init()).pixels
+    static func png(_ path: String, keep16Bit: Bool = false) throws -> PixelBuffer {
+        try PNGCoder().decode(Fixtures.data(path), options: .init(keep16Bit: keep16Bit)).pixels
     }
 
     /// A `width` x `height` region of `buffer` starting at (`x`, `y`).

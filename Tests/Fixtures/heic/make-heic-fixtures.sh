@@ -8,6 +8,7 @@ OUT=Tests/Fixtures/heic
 CORPUS=../shared/corpus
 HAT=$CORPUS/wuffs/test/data/hat.png                                             # 90x112 RGB8
 GRADIENT=$CORPUS/kingfisher/Tests/KingfisherTests/PixelFormats/gradient-8b-srgb-alpha.png   # 64x64 RGBA8
+GRADIENT16=$CORPUS/kingfisher/Tests/KingfisherTests/PixelFormats/gradient-16b-srgb-alpha.png # 64x64 RGBA16
 [ -d "$OUT" ] && [ -f "$HAT" ] || { echo "run from the project root with ../shared present" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -15,6 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 # The sources the lossy fixtures are compared against (PSNR).
 cp "$HAT" "$OUT/source-hat.png"
 cp "$GRADIENT" "$OUT/source-gradient-alpha.png"
+cp "$GRADIENT16" "$OUT/source-gradient16-alpha.png"
 python3 - "$HAT" "$tmp" <<'PY'
 import sys
 from PIL import Image
@@ -34,6 +36,10 @@ heif-enc -q 90 -A "$GRADIENT" -o "$OUT/gradient-alpha.avif"
 # stored values are read as premultiplied colour. (heif-enc's lossless is within 1 level of the PNG, not exact.)
 heif-enc -L -p chroma=444 --matrix_coefficients=0 -A "$GRADIENT" -o "$OUT/straight-lossless.avif"
 heif-enc -L -p chroma=444 --matrix_coefficients=0 --premultiplied-alpha -A "$GRADIENT" -o "$OUT/premultiplied-lossless.avif"
+# 10- and 12-bit HEVC from the 16-bit PNG (heif-enc -b). 10-bit AVIF cannot be made here: aom 3.6.0 under libheif
+# 1.15 fails ("Failed to encode frame"), and without alpha hits an assertion in write_color_config that aborts.
+heif-enc -q 90 -b 10 "$GRADIENT16" -o "$OUT/gradient16-10bit.heic"
+heif-enc -q 90 -b 12 "$GRADIENT16" -o "$OUT/gradient16-12bit.heic"
 # Two top-level images: the first (the gradient) is the primary one.
 heif-enc -q 50 "$GRADIENT" "$HAT" -o "$OUT/two-images.heic"
 # Odd sizes: heif-enc wraps the padded 90x112 HEVC image in a 89x111 grid item (libheif's default workaround).
