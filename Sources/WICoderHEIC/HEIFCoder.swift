@@ -32,6 +32,7 @@ public struct HEIFCoder: ImageCoder {
     /// The box an embedded thumbnail fits in (`EncodeOptions.embedThumbnail`), in pixels.
     public var thumbnailBoxSize: Int
 
+    /// A coder with the given encoder settings (decoding has none); `av1Speed` is clamped to 0-9.
     public init(hevcPreset: String = "fast", av1Speed: Int = 8, thumbnailBoxSize: Int = 256) {
         self.hevcPreset = hevcPreset
         self.av1Speed = min(9, max(0, av1Speed))

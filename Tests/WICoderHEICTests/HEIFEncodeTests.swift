@@ -50,6 +50,22 @@ import WITestSupport
         }
     }
 
+    @Test(arguments: [PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 5), PixelSize(width: 1, height: 100),
+                      PixelSize(width: 65, height: 33)])
+    func tinyAndOddSizesRoundTripLosslessly(size: PixelSize) throws {
+        // libheif pads odd and tiny images for the codecs and crops them back (grid or clap).
+        var bytes = [UInt8](repeating: 0, count: size.area * 4)
+        for i in 0..<size.area {
+            bytes.replaceSubrange(i * 4..<i * 4 + 4, with: [UInt8(i % 256), 128, UInt8(i * 7 % 256), i % 3 == 0 ? 100 : 255])
+        }
+        let image = Image(pixels: try PixelBuffer(width: size.width, height: size.height, format: .rgba8, bytes: bytes))
+        for format in [ImageFormat.heic, .avif] {
+            let (_, lossless) = try roundTrip(image, format, .init(lossless: true))
+            #expect(lossless.pixels == image.pixels, "\(size) \(format)")
+            #expect(try roundTrip(image, format).image.size == size)
+        }
+    }
+
     @Test func maxPixelSizeScalesDown() throws {
         let (_, decoded) = try roundTrip(try source("hat"), .heic, .init(maxPixelSize: .init(width: 50, height: 50)))
         #expect(decoded.size == PixelSize(width: 40, height: 50))
