@@ -19,8 +19,8 @@ import WICore
 /// let avif = try coders.encode(image, as: .avif, options: EncodeOptions(quality: 0.7))
 /// ```
 ///
-/// HEIF image sequences (msf1/avis animations) are not supported by libheif 1.15: such files give their primary
-/// (still) image. `.heif` encodes as HEVC, so the file's brand is heic.
+/// HEIF image sequences (msf1/avis animations) are not supported by libheif 1.15: such files give their still
+/// primary image when they carry one, else `.badImageData`. `.heif` encodes as HEVC, so the file's brand is heic.
 ///
 /// Thread safety: an immutable value; decode and encode from any number of threads at once (each call has its own
 /// libheif context).

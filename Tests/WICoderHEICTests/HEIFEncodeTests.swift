@@ -143,6 +143,7 @@ import WITestSupport
     @Test func refusesOtherFormats() throws {
         #expect(coder.canEncode(to: .heic) && coder.canEncode(to: .heif) && coder.canEncode(to: .avif))
         #expect(!coder.canEncode(to: .png))
+        #expect(ImageFormat.detect(try coder.encode(try source("gradient-alpha"), as: .heif, options: .init())) == .heic)
         let error = #expect(throws: ImageError.self) { try coder.encode(try source("hat"), as: .png, options: .init()) }
         #expect(error?.code == .unsupportedFormat)
     }
