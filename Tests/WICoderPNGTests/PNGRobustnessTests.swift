@@ -11,13 +11,11 @@ import WITestSupport
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {
-        let data = Fixtures.data(file)
-        var random = SeededRandom(seed: 32)
-        for _ in 0..<32 {
-            let cut = Int.random(in: 0..<data.count, using: &random)
+        for truncated in DataMutations.truncated(Fixtures.data(file)) {
+            let cut = truncated.count
             let clock = ContinuousClock()
             let started = clock.now
-            let error = #expect(throws: ImageError.self) { try PNGCoder().decode(data.prefix(cut), options: .init()) }
+            let error = #expect(throws: ImageError.self) { try PNGCoder().decode(truncated, options: .init()) }
             #expect(error?.code == .badImageData, "cut at \(cut)")
             #expect(clock.now - started < .seconds(1))
         }
@@ -25,19 +23,12 @@ import WITestSupport
 
     @Test(arguments: files)
     func hundredBitFlippedCopies(file: String) {
-        let data = Fixtures.data(file)
-        var random = SeededRandom(seed: 100)
         var decoded = 0, failed = 0
-        for _ in 0..<100 {
-            var copy = [UInt8](data)
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let index = Int.random(in: 0..<copy.count, using: &random)
-                copy[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-            }
+        for copy in DataMutations.bitFlipped(Fixtures.data(file)) {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let image = try PNGCoder().decode(Data(copy), options: .init())
+                let image = try PNGCoder().decode(copy, options: .init())
                 #expect(image.width > 0 && image.height > 0)
                 decoded += 1
             } catch {

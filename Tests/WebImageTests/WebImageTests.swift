@@ -5,12 +5,14 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.jpeg, .png])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .jpeg, .png])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
         let jpeg = try coders.decode(Fixtures.data("formats/sample.jpg"), options: .init())
         #expect(jpeg.format == .jpeg)
         #expect(coders.canEncode(to: .jpeg))
+        #expect(try coders.decode(Fixtures.data("formats/sample-heix.heic"), options: .init()).format == .heic)
+        #expect(coders.canEncode(to: .heic) && coders.canEncode(to: .avif))
     }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import WICore
+internal import CHeif
+
+/// One decode of a HEIF file: the primary image (or an embedded thumbnail big enough for the requested size) to
+/// RGBA, with libheif applying the container's transformations (irot, imir, clap) and assembling grids.
+///
+/// Not thread-safe: one value per decode call.
+struct HEIFDecoding {
+    let options: DecodeOptions
+    let format: ImageFormat
+
+    func decode(_ data: Data) throws(ImageError) -> Image {
+        // libheif reads straight from our bytes; every use of them stays inside this closure.
+        let result = data.withUnsafeBytes { bytes in
+            Result { () throws(ImageError) -> Image in try decode(bytes) }
+        }
+        return try result.get()
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Image {
+        let context = try HEIFContext()
+        try HEIFStatus.check(heif_context_read_from_memory_without_copy(context.pointer, bytes.baseAddress,
+                                                                        bytes.count, nil), "read")
+        var primaryPointer: OpaquePointer?
+        try HEIFStatus.check(heif_context_get_primary_image_handle(context.pointer, &primaryPointer), "primary image")
+        guard let primaryPointer else { throw ImageError(.badImageData, "libheif: the file has no primary image") }
+        let primary = HEIFImageHandle(primaryPointer)
+
+        // Displayed size (after irot/clap) and coded size (ispe); libheif allocates the larger, so both are limited.
+        let displayed = PixelSize(width: Int(heif_image_handle_get_width(primary.pointer)),
+                                  height: Int(heif_image_handle_get_height(primary.pointer)))
+        let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(primary.pointer)),
+                              height: Int(heif_image_handle_get_ispe_height(primary.pointer)))
+        try options.checkPixelLimit(displayed)
+        if coded.width > 0 && coded.height > 0 { try options.checkPixelLimit(coded) }
+
+        let metadata = HEIFMetadata.read(primary)
+        let source = try thumbnail(of: primary, displayed: displayed) ?? primary
+        let pixels = try decodePixels(source)
+        guard source !== primary || pixels.size == displayed else {
+            throw ImageError(.badImageData, "libheif decoded \(pixels.size), the file says \(displayed)")
+        }
+        // The container's orientation is already applied by libheif and is authoritative over EXIF's (HEIF readers
+        // must ignore the EXIF orientation tag), so nothing is left to turn.
+        let finished = try options.finish(pixels, orientation: .up, fullSize: displayed)
+        return Image(pixels: finished.pixels, format: format, scale: options.scaleFactor, orientation: .up,
+                     flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options, metadata: metadata)
+    }
+
+    /// The smallest embedded thumbnail at least as big as the requested output in both dimensions, if any.
+    private func thumbnail(of primary: HEIFImageHandle, displayed: PixelSize) throws(ImageError) -> HEIFImageHandle? {
+        guard let target = options.targetSize(for: displayed) else { return nil }
+        let count = Int(heif_image_handle_get_number_of_thumbnails(primary.pointer))
+        guard count > 0 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary.pointer, &ids, Int32(count)))
+        var best: (handle: HEIFImageHandle, area: Int)?
+        for id in ids.prefix(listed) {
+            var pointer: OpaquePointer?
+            guard heif_image_handle_get_thumbnail(primary.pointer, id, &pointer).code == heif_error_Ok,
+                  let pointer else { continue }
+            let handle = HEIFImageHandle(pointer)
+            let size = PixelSize(width: Int(heif_image_handle_get_width(pointer)),
+                                 height: Int(heif_image_handle_get_height(pointer)))
+            // Big enough, smaller than the image, and a scaled copy of it: some cameras store letterboxed
+            // thumbnails of another aspect ratio (the height must match the image's aspect within a pixel).
+            let expectedHeight = Double(displayed.height) * Double(size.width) / Double(displayed.width)
+            guard size.width >= target.width, size.height >= target.height, size.area < displayed.area,
+                  abs(Double(size.height) - expectedHeight) <= 1, size.area < best?.area ?? .max else { continue }
+            best = (handle, size.area)
+        }
+        return best?.handle
+    }
+
+    /// Decodes `handle` to interleaved RGBA: 8 bits, or 16 bits (samples scaled to full range) when the source has
+    /// more than 8 bits and `keep16Bit` asks for them.
+    private func decodePixels(_ handle: HEIFImageHandle) throws(ImageError) -> PixelBuffer {
+        let wide = options.keep16Bit && heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8
+        guard let decodingOptions = heif_decoding_options_alloc() else {
+            throw ImageError(.outOfMemory, "cannot allocate heif_decoding_options")
+        }
+        defer { heif_decoding_options_free(decodingOptions) }
+        decodingOptions.pointee.ignore_transformations = 0
+        decodingOptions.pointee.convert_hdr_to_8bit = wide ? 0 : 1
+        var imagePointer: OpaquePointer?
+        try HEIFStatus.check(heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB,
+                                               wide ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA,
+                                               decodingOptions), "decode")
+        guard let imagePointer else { throw ImageError(.badImageData, "libheif decoded no image") }
+        let image = HEIFPixelImage(imagePointer)
+        let size = PixelSize(width: Int(heif_image_get_width(image.pointer, heif_channel_interleaved)),
+                             height: Int(heif_image_get_height(image.pointer, heif_channel_interleaved)))
+        try options.checkPixelLimit(size)
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(image.pointer, heif_channel_interleaved, &stride) else {
+            throw ImageError(.badImageData, "libheif decoded no interleaved plane")
+        }
+        let bits = Int(heif_image_get_bits_per_pixel_range(image.pointer, heif_channel_interleaved))
+        // Files that flag their alpha premultiplied ('prem') come out premultiplied; `finish` gives the asked form.
+        let premultiplied = heif_image_is_premultiplied_alpha(image.pointer) != 0
+        let format: PixelFormat = switch (wide, premultiplied) {
+        case (false, false): .rgba8
+        case (false, true): .premultipliedRGBA8
+        case (true, false): .rgba16
+        case (true, true): .premultipliedRGBA16
+        }
+        var pixels = try PixelBuffer(width: size.width, height: size.height, format: format, zeroed: false)
+        let rowBytes = size.width * pixels.format.bytesPerPixel
+        let outputStride = pixels.bytesPerRow
+        guard Int(stride) >= rowBytes else { throw ImageError(.badImageData, "libheif plane stride \(stride) too small") }
+        pixels.withUnsafeMutableBytes { output in
+            for y in 0..<size.height {
+                let from = UnsafeRawPointer(plane) + y * Int(stride)
+                let to = output.baseAddress! + y * outputStride
+                if wide {
+                    Self.widen(from, to, count: size.width * 4, bits: bits)
+                } else {
+                    to.copyMemory(from: from, byteCount: rowBytes)
+                }
+            }
+        }
+        return pixels
+    }
+
+    /// Little-endian samples of `bits` bits to host-endian 16-bit full range, rounded: round(v * 65535 / max).
+    private static func widen(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, count: Int, bits: Int) {
+        let maximum = (1 << min(16, max(1, bits))) - 1
+        let output = to.assumingMemoryBound(to: UInt16.self)
+        for i in 0..<count {
+            let value = Int(UInt16(littleEndian: from.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
+            output[i] = UInt16(min(65535, (min(value, maximum) * 65535 + maximum / 2) / maximum))
+        }
+    }
+}
