@@ -29,6 +29,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation` (DocC catalog in Sources/WICore/WICore.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -82,6 +84,9 @@ let package = Package(
         // A helper the disk cache tests start as separate processes (two writers, a writer killed with SIGKILL).
         .executableTarget(name: "wi-disk-stress", dependencies: ["WICacheDisk"], path: "Tests/DiskStress"),
 
+        // Examples: extending the framework from outside (a coder and a loader of an app's own).
+        .target(name: "CustomPlugins", dependencies: ["WICore"], path: "Examples/CustomPlugins"),
+
         // Tests: one target per source target.
         .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
@@ -95,7 +100,8 @@ let package = Package(
         .testTarget(name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WITestSupport"]),
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport"]),
         .testTarget(name: "WITestSupportTests", dependencies: ["WITestSupport"]),
-        .testTarget(name: "wiTests", dependencies: ["WITestSupport"], path: "Tests/wiTests"),
+        .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
+        .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk"], path: "Tests/wiTests"),
     ],
     swiftLanguageModes: [.v6]
 )

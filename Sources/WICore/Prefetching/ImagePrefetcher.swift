@@ -6,11 +6,25 @@ import Synchronization
 ///
 /// ```swift
 /// let prefetcher = ImagePrefetcher(manager: manager)
-/// let token = prefetcher.prefetch(urls) { finished, skipped in ... } progress: { done, total in ... }
+/// let token = prefetcher.prefetch(urls) { finished, skipped in ... } progress: { print($0.finished, $0.total) }
 /// ```
 ///
 /// Thread safety: all methods may be called from any thread at once.
 public final class ImagePrefetcher: Sendable {
+    /// One URL of a prefetch finished.
+    public struct Progress: Sendable {
+        /// The URL that finished.
+        public var url: URL
+        /// What its load gave.
+        public var result: Result<ImageResult, ImageError>
+        /// How long its load took.
+        public var duration: Duration
+        /// URLs finished so far, this one included.
+        public var finished: Int
+        /// URLs in the prefetch.
+        public var total: Int
+    }
+
     /// The manager that loads.
     public let manager: ImageManager
     /// Loads running at once per prefetch (default 3).
@@ -29,32 +43,40 @@ public final class ImagePrefetcher: Sendable {
         self.context = context
     }
 
-    /// Prefetches `urls`. `progress(finished, total)` runs after each URL; `completion(finished, skipped)` runs once
+    /// Prefetches `urls`. `progress` runs after each URL with its result; `completion(finished, skipped)` runs once
     /// at the end: finished counts every URL (loaded, failed, or never started because of cancellation), skipped
     /// the ones that did not load. `completion` comes first so that a trailing closure is the completion.
     /// Returns a token that cancels the rest of this prefetch.
     @discardableResult
     public func prefetch(_ urls: [URL], completion: (@Sendable (Int, Int) -> Void)? = nil,
-                         progress: (@Sendable (Int, Int) -> Void)? = nil) -> CancellationToken {
+                         progress: (@Sendable (Progress) -> Void)? = nil) -> CancellationToken {
         let (manager, options, context, width) = (self.manager, self.options, self.context, maxConcurrentLoads)
         let task = Task {
             let counts = Mutex((finished: 0, skipped: 0))
-            await withTaskGroup(of: Bool.self) { group in
+            await withTaskGroup(of: (URL, Result<ImageResult, ImageError>, Duration).self) { group in
                 var next = 0
                 func startNext() {
                     guard next < urls.count else { return }
                     let url = urls[next]
                     next += 1
-                    group.addTask { (try? await manager.loadImage(with: url, options: options, context: context)) != nil }
+                    group.addTask {
+                        let started = ContinuousClock.now
+                        do throws(ImageError) {
+                            let result = try await manager.loadImage(with: url, options: options, context: context)
+                            return (url, .success(result), ContinuousClock.now - started)
+                        } catch {
+                            return (url, .failure(error), ContinuousClock.now - started)
+                        }
+                    }
                 }
                 for _ in 0..<min(width, urls.count) { startNext() }
-                for await succeeded in group {
-                    let (finished, _) = counts.withLock { c -> (Int, Int) in
+                for await (url, result, duration) in group {
+                    let finished = counts.withLock { c -> Int in
                         c.finished += 1
-                        if !succeeded { c.skipped += 1 }
-                        return (c.finished, c.skipped)
+                        if case .failure = result { c.skipped += 1 }
+                        return c.finished
                     }
-                    progress?(finished, urls.count)
+                    progress?(Progress(url: url, result: result, duration: duration, finished: finished, total: urls.count))
                     if !Task.isCancelled { startNext() }
                 }
             }

@@ -83,9 +83,10 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
         let summary = Mutex<(Int, Int)?>(nil)
         prefetcher.prefetch(urls) { finished, skipped in
             summary.withLock { $0 = (finished, skipped) }
-        } progress: { finished, total in
-            #expect(total == 11)
-            progress.withLock { $0.append(finished) }
+        } progress: { event in
+            #expect(event.total == 11)
+            #expect((try? event.result.get()) != nil || event.url.lastPathComponent == "missing.png")
+            progress.withLock { $0.append(event.finished) }
         }
         #expect(await eventually { summary.withLock { $0 != nil } })
         #expect(summary.withLock { $0 }! == (11, 1))
