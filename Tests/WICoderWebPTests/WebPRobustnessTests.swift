@@ -9,38 +9,29 @@ import WITestSupport
     @Test(arguments: WebPReference.all)
     func truncatedAt32Offsets(reference: WebPReference) {
         let data = reference.data
-        var random = SeededRandom(seed: 32)
-        for _ in 0..<32 {
-            let cut = Int.random(in: 0..<data.count, using: &random)
+        for truncated in DataMutations.truncated(data) {
             let clock = ContinuousClock()
             let started = clock.now
-            let error = #expect(throws: ImageError.self) { try WebPCoder().decode(data.prefix(cut), options: .init()) }
-            #expect(error?.code == .badImageData, "cut at \(cut)")
+            let error = #expect(throws: ImageError.self) { try WebPCoder().decode(truncated, options: .init()) }
+            #expect(error?.code == .badImageData, "cut at \(truncated.count)")
             // The incremental decoder takes the same bytes and fails the same way at the end (or declines).
-            if let decoder = WebPCoder().makeIncrementalDecoder(header: data.prefix(min(cut, 64)), options: .init()) {
-                _ = try? decoder.append(data.prefix(cut))
+            if let decoder = WebPCoder().makeIncrementalDecoder(header: truncated.prefix(64), options: .init()) {
+                _ = try? decoder.append(truncated)
                 _ = decoder.currentImage()
                 #expect(throws: ImageError.self) { try decoder.finish() }
             }
-            #expect(clock.now - started < .seconds(1), "cut at \(cut)")
+            #expect(clock.now - started < .seconds(1), "cut at \(truncated.count)")
         }
     }
 
     @Test(arguments: WebPReference.all)
     func hundredBitFlippedCopies(reference: WebPReference) {
-        let data = reference.data
-        var random = SeededRandom(seed: 100)
         var decoded = 0, failed = 0
-        for _ in 0..<100 {
-            var copy = [UInt8](data)
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let index = Int.random(in: 0..<copy.count, using: &random)
-                copy[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-            }
+        for copy in DataMutations.bitFlipped(reference.data) {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let image = try WebPCoder().decode(Data(copy), options: .init())
+                let image = try WebPCoder().decode(copy, options: .init())
                 #expect(image.width > 0 && image.height > 0)
                 decoded += 1
             } catch {
