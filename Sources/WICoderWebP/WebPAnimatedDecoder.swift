@@ -59,8 +59,11 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         guard (0..<frameCount).contains(index) else {
             throw ImageError(.badImageData, "WebP: frame \(index) of \(frameCount) does not exist")
         }
-        let canvas = try state.withLock { playback throws(ImageError) -> PixelBuffer in try playback.canvas(at: index) }
-        return try options.finish(canvas, orientation: orientation).pixels
+        return try state.withLock { playback throws(ImageError) -> PixelBuffer in
+            try playback.frame(at: index) { canvas throws(ImageError) in
+                try options.finish(canvas, orientation: orientation).pixels
+            }
+        }
     }
 
     /// Every frame (or the first only) as one image, flagged and with metadata.
@@ -78,7 +81,7 @@ private final class Playback {
     private let format: PixelFormat
     /// The index of the frame `WebPAnimDecoderGetNext` returns next.
     private var next = 0
-    /// The last frame handed out, full canvas size.
+    /// The last frame handed out, as finished for the options.
     private var cached: (index: Int, pixels: PixelBuffer)?
 
     init(container: WebPContainer, format: PixelFormat) throws(ImageError) {
@@ -100,8 +103,9 @@ private final class Playback {
 
     deinit { WebPAnimDecoderDelete(decoder) }
 
-    /// The composited canvas of frame `index`, decoding forwards from the last position (or from 0).
-    func canvas(at index: Int) throws(ImageError) -> PixelBuffer {
+    /// Frame `index`: the composited canvas, decoded forwards from the last position (or from 0), passed through
+    /// `finish`; the last result is kept, so asking again costs nothing.
+    func frame(at index: Int, finish: (PixelBuffer) throws(ImageError) -> PixelBuffer) throws(ImageError) -> PixelBuffer {
         if let cached, cached.index == index { return cached.pixels }
         if index < next {
             WebPAnimDecoderReset(decoder)
@@ -121,7 +125,8 @@ private final class Playback {
         }
         var buffer = try PixelBuffer(width: size.width, height: size.height, format: format, zeroed: false)
         buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: pixels!, byteCount: $0.count) }
-        cached = (index, buffer)
-        return buffer
+        let finished = try finish(buffer)
+        cached = (index, finished)
+        return finished
     }
 }

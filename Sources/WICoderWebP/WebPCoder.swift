@@ -20,6 +20,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// The encoder settings this coder uses.
     public var configuration: Configuration
 
+    /// A coder that encodes with `configuration` (decoding takes no settings beyond `DecodeOptions`).
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }

@@ -37,6 +37,15 @@ import WITestSupport
         #expect(outOfRange?.code == .badImageData)
     }
 
+    @Test func oneDecoderServesManyThreadsAtOnce() throws {
+        let decoder = try WebPCoder().makeAnimatedDecoder(reference.data, options: .init())
+        let expected = reference.frameSHA256
+        DispatchQueue.concurrentPerform(iterations: 32) { iteration in
+            let index = (iteration * 7) % 4
+            #expect((try? decoder.frame(at: index)).map { SHA256.hex($0.packedBytes()) } == expected[index])
+        }
+    }
+
     @Test func thumbnailsResampleEachCompositedFrame() throws {
         let options = DecodeOptions(thumbnailPixelSize: .init(width: 24, height: 24))
         let full = try WebPCoder().decode(reference.data, options: .init())

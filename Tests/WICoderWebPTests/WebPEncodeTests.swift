@@ -93,6 +93,15 @@ import WITestSupport
         #expect(try alpha(reduced) < alpha(full))
     }
 
+    @Test func premultipliedAndSixteenBitInputIsWrittenStraight() throws {
+        let straight = try fixture("lossy_alpha4.webp")
+        let premultiplied = Image(pixels: try straight.pixels.converted(to: .premultipliedRGBA8))
+        let decoded = try decode(try WebPCoder().encode(premultiplied, as: .webp, options: .init(lossless: true)))
+        #expect(decoded.pixels == (try premultiplied.pixels.converted(to: .rgba8)))
+        let wide = Image(pixels: try straight.pixels.converted(to: .rgba16))
+        #expect(try decode(try WebPCoder().encode(wide, as: .webp, options: .init(lossless: true))).pixels == straight.pixels)
+    }
+
     @Test func maxPixelSizeScalesDown() throws {
         let source = try fixture("lossless4.webp")   // 256x256
         let data = try WebPCoder().encode(source, as: .webp, options: .init(maxPixelSize: .init(width: 100, height: 50)))
