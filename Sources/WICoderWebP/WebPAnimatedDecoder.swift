@@ -11,7 +11,8 @@ internal import CWebP
 /// an earlier one rewinds to frame 0 and replays up to it. Sequential playback therefore never replays.
 ///
 /// Frames come out as `DecodeOptions` ask: thumbnail or byte-limited size (each composited frame resampled with
-/// `ImageResampling`), orientation, straight or premultiplied alpha.
+/// `ImageResampling`), orientation, straight or premultiplied alpha. `scaleDownLimitBytes` bounds all frames
+/// together (as SDWebImage does): each frame gets the limit divided by the number of frames decoded.
 ///
 /// Thread safety: `Sendable`; calls are serialized by a lock around libwebp's decoder.
 final class WebPAnimatedDecoder: AnimatedImageDecoder {
@@ -25,7 +26,10 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
     /// Whether frames are smaller than the file's canvas.
     let isThumbnail: Bool
     private let durations: [Double]
+    /// The caller's options (recorded on the image).
     private let options: DecodeOptions
+    /// The options each frame is finished with: the byte limit shared among the frames.
+    private let frameOptions: DecodeOptions
     private let orientation: ImageOrientation
     private let state: Mutex<Playback>
 
@@ -36,9 +40,12 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         let canvas = container.canvasSize
         let count = container.frameCount
         guard count > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
-        try options.checkPixelLimit(canvas, frames: options.firstFrameOnly ? 1 : count)
+        let decodedFrames = options.firstFrameOnly ? 1 : count
+        try options.checkPixelLimit(canvas, frames: decodedFrames)
+        var frameOptions = options
+        frameOptions.scaleDownLimitBytes = options.scaleDownLimitBytes.map { max(1, $0 / decodedFrames) }
         orientation = container.orientation
-        let plan = WebPOutputPlan(stored: canvas, orientation: orientation, options: options)
+        let plan = WebPOutputPlan(stored: canvas, orientation: orientation, options: frameOptions)
         let turned = options.applyOrientation && orientation.swapsDimensions
         canvasSize = turned ? PixelSize(width: plan.output.height, height: plan.output.width) : plan.output
         frameCount = count
@@ -48,6 +55,7 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         isThumbnail = plan.isScaled
         durations = container.durationsInMilliseconds().map(ImageFrame.browserDuration(milliseconds:))
         self.options = options
+        self.frameOptions = frameOptions
         state = Mutex(try Playback(container: container, format: plan.format))
     }
 
@@ -61,7 +69,7 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         }
         return try state.withLock { playback throws(ImageError) -> PixelBuffer in
             try playback.frame(at: index) { canvas throws(ImageError) in
-                try options.finish(canvas, orientation: orientation).pixels
+                try frameOptions.finish(canvas, orientation: orientation).pixels
             }
         }
     }

@@ -45,7 +45,12 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return WebPIncrementalDecoder(coder: self, options: options)
     }
 
-    /// Frames on demand, composited; stills give one frame. See `AnimatedImageDecoder`.
+    /// Frames on demand, composited, finished as `options` ask; stills give one frame.
+    ///
+    /// libwebp decodes forwards only: playing frames in order decodes each once, asking for the same frame again is
+    /// free (the last frame is kept), and asking for an earlier frame replays the animation from frame 0.
+    /// `scaleDownLimitBytes` is shared among the frames, as in `decode`. Safe to use from several threads (calls are
+    /// serialized).
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
         guard canDecode(data) else { throw ImageError(.unsupportedFormat, "WebP: not a RIFF WEBP file") }
         return try WebPAnimatedDecoder(data, options: options)

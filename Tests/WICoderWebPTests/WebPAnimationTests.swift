@@ -60,6 +60,18 @@ import WITestSupport
         #expect(try decoder.frame(at: 3) == image.frames[3].pixels)
     }
 
+    @Test func scaleDownLimitBytesCoversAllFrames() throws {
+        let data = WebPReference.named("animated-blend.webp").data   // 12 frames of 400x400
+        let image = try WebPCoder().decode(data, options: .init(scaleDownLimitBytes: 12 * 100 * 100 * 4))
+        #expect(image.frames.count == 12)
+        #expect(image.size == PixelSize(width: 100, height: 100))
+        #expect(image.cost == 12 * 100 * 100 * 4)
+        #expect(image.flags.contains(.thumbnail))
+        #expect(image.decodeOptions?.scaleDownLimitBytes == 12 * 100 * 100 * 4)
+        let first = try WebPCoder().decode(data, options: .init(firstFrameOnly: true, scaleDownLimitBytes: 12 * 100 * 100 * 4))
+        #expect(first.size == PixelSize(width: 346, height: 346))   // the whole limit for one frame
+    }
+
     @Test func premultipliedFramesStayCloseToStraightOnes() throws {
         let straight = try WebPCoder().decode(reference.data, options: .init())
         let premultiplied = try WebPCoder().decode(reference.data, options: .init(premultipliedAlpha: true))
