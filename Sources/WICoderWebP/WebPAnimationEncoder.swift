@@ -5,9 +5,10 @@ internal import CWebP
 /// Animated WebP encode with libwebp's `WebPAnimEncoder`, which picks sub-rectangles, blending and disposal per
 /// frame, places key frames and (when allowed) mixes lossy and lossless frames.
 enum WebPAnimationEncoder {
-    /// An animated WebP of `frames` (all resampled to `size`), playing `loopCount` times (0 forever).
-    static func encode(_ frames: [ImageFrame], size: PixelSize, loopCount: Int, config: WebPConfig,
+    /// An animated WebP of `frames` (all the same size), playing `loopCount` times (0 forever).
+    static func encode(_ frames: [ImageFrame], loopCount: Int, config: WebPConfig,
                        settings: WebPCoder.Configuration) throws(ImageError) -> Data {
+        let size = frames[0].pixels.size
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else {
             throw ImageError(.encodingFailed, "WebP: libwebp rejected its animation options (ABI mismatch)")
@@ -27,8 +28,7 @@ enum WebPAnimationEncoder {
         var config = config
         var timestamp = 0
         for (index, frame) in frames.enumerated() {
-            let pixels = try ImageResampling.resampler.resample(frame.pixels, to: size)
-            let added = try WebPPictureEncoder.withPicture(pixels) { picture throws(ImageError) -> Int32 in
+            let added = try WebPPictureEncoder.withPicture(frame.pixels) { picture throws(ImageError) -> Int32 in
                 WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config)
             }
             guard added != 0 else { throw failure(encoder, "frame \(index)") }

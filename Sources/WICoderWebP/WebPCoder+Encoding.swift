@@ -11,19 +11,22 @@ extension WebPCoder {
     /// not above `options.quality` whose file fits, or the quality-0 file when even that is larger.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .webp else { throw ImageError(.unsupportedFormat, "WebPCoder encodes WebP, not \(format)") }
-        let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
         var size = image.size
         if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
+        var frames: [ImageFrame] = []
+        for frame in options.firstFrameOnly ? [image.frames[0]] : image.frames {
+            frames.append(ImageFrame(pixels: try ImageResampling.resampler.resample(frame.pixels, to: size),
+                                     duration: frame.duration))
+        }
         var metadata = image.metadata
         metadata.exif = metadata.exif.map { ExifReader.replacingOrientation(in: $0, with: image.orientation) }
         let settings = configuration
         let encodeAt = { (quality: Double) throws(ImageError) -> Data in
             let config = try WebPPictureEncoder.config(quality: quality, lossless: options.lossless, settings)
             let file = if frames.count == 1 {
-                try WebPPictureEncoder.encode(try ImageResampling.resampler.resample(frames[0].pixels, to: size), config: config)
+                try WebPPictureEncoder.encode(frames[0].pixels, config: config)
             } else {
-                try WebPAnimationEncoder.encode(frames, size: size, loopCount: image.loopCount, config: config,
-                                                settings: settings)
+                try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, config: config, settings: settings)
             }
             return try WebPMetadataWriter.attach(metadata, to: file)
         }

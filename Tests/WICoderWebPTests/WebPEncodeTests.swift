@@ -161,6 +161,21 @@ import WITestSupport
         #expect(lossy.frames.count == 4)
         #expect(lossy.loopCount == 0)
         #expect(lossy.frames.map(\.duration) == [0.15, 0.15, 0.15, 0.15])
+        // Scaled into a box, every frame.
+        let small = try decode(try coder.encode(source, as: .webp, options: .init(maxPixelSize: .init(width: 24, height: 24))))
+        #expect(small.frames.count == 4)
+        #expect(small.size == PixelSize(width: 24, height: 20))
+    }
+
+    @Test func maxFileSizeAppliesToAnimations() throws {
+        let source = try fixture("animated-random-lossy.webp")   // 4 frames of 99x87
+        let coder = WebPCoder(configuration: .init(method: 0))
+        let smallest = try coder.encode(source, as: .webp, options: .init(quality: 0))
+        let largest = try coder.encode(source, as: .webp, options: .init(quality: 0.9))
+        let limit = (smallest.count + largest.count) / 2
+        let fitted = try coder.encode(source, as: .webp, options: .init(quality: 0.9, maxFileSize: limit))
+        #expect(fitted.count <= limit && fitted.count >= smallest.count)
+        #expect(try decode(fitted).frames.count == 4)
     }
 
     @Test func keyframeIntervalAndMixedFrames() throws {
