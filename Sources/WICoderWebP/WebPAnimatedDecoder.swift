@@ -33,10 +33,9 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
     private let orientation: ImageOrientation
     private let state: Mutex<Playback>
 
-    /// Parses the container, checks canvas x frames against the pixel limit, then creates libwebp's decoder
+    /// Reads the parsed container, checks canvas x frames against the pixel limit, then creates libwebp's decoder
     /// (which allocates the canvas).
-    init(_ data: Data, options: DecodeOptions) throws(ImageError) {
-        let container = try WebPContainer(data)
+    init(_ container: sending WebPContainer, options: DecodeOptions) throws(ImageError) {
         let canvas = container.canvasSize
         let count = container.frameCount
         guard count > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }

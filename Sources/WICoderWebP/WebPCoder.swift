@@ -29,11 +29,14 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data.prefix(16)) == .webp }
 
+    /// Decodes a still or every frame of an animation (or the first only). Errors: `.badImageData` with libwebp's
+    /// reason (malformed or truncated), `.pixelLimitExceeded` (canvas x frames, checked before allocating),
+    /// `.outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard canDecode(data) else { throw ImageError(.badImageData, "WebP: not a RIFF WEBP file") }
         let container = try WebPContainer(data)
         if container.isAnimated {
-            return try WebPAnimatedDecoder(data, options: options).makeImage()
+            return try WebPAnimatedDecoder(container, options: options).makeImage()
         }
         return try WebPStillDecoder.decode(container, options: options)
     }
@@ -53,7 +56,7 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// serialized).
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
         guard canDecode(data) else { throw ImageError(.unsupportedFormat, "WebP: not a RIFF WEBP file") }
-        return try WebPAnimatedDecoder(data, options: options)
+        return try WebPAnimatedDecoder(WebPContainer(data), options: options)
     }
 
     /// The VP8X header's flags (byte 20: 0x02 animation, 0x04 XMP, 0x08 EXIF, 0x10 alpha, 0x20 ICC), nil when the
