@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.heic, .heif, .avif, .jpeg, .png])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -14,5 +14,8 @@ import WITestSupport
         #expect(coders.canEncode(to: .jpeg))
         #expect(try coders.decode(Fixtures.data("formats/sample-heix.heic"), options: .init()).format == .heic)
         #expect(coders.canEncode(to: .heic) && coders.canEncode(to: .avif))
+        let webp = try coders.decode(Fixtures.data("formats/sample.webp"), options: .init())
+        #expect(webp.format == .webp)
+        #expect(coders.canEncode(to: .webp))
     }
 }

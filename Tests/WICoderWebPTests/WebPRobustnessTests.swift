@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import WICore
+import WICoderWebP
+import WITestSupport
+
+/// Truncated and bit-flipped copies of every fixture: a typed error or an image, never a crash, never slow.
+@Suite struct WebPRobustnessTests {
+    @Test(arguments: WebPReference.all)
+    func truncatedAt32Offsets(reference: WebPReference) {
+        let data = reference.data
+        for truncated in DataMutations.truncated(data) {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let error = #expect(throws: ImageError.self) { try WebPCoder().decode(truncated, options: .init()) }
+            #expect(error?.code == .badImageData, "cut at \(truncated.count)")
+            // The incremental decoder takes the same bytes and fails the same way at the end (or declines).
+            if let decoder = WebPCoder().makeIncrementalDecoder(header: truncated.prefix(64), options: .init()) {
+                _ = try? decoder.append(truncated)
+                _ = decoder.currentImage()
+                #expect(throws: ImageError.self) { try decoder.finish() }
+            }
+            #expect(clock.now - started < .seconds(1), "cut at \(truncated.count)")
+        }
+    }
+
+    @Test(arguments: WebPReference.all)
+    func hundredBitFlippedCopies(reference: WebPReference) {
+        var decoded = 0, failed = 0
+        for copy in DataMutations.bitFlipped(reference.data) {
+            let clock = ContinuousClock()
+            let started = clock.now
+            do {
+                let image = try WebPCoder().decode(copy, options: .init())
+                #expect(image.width > 0 && image.height > 0)
+                decoded += 1
+            } catch {
+                #expect([.badImageData, .pixelLimitExceeded].contains(error.code), "\(error)")
+                failed += 1
+            }
+            #expect(clock.now - started < .seconds(1))
+        }
+        #expect(decoded + failed == 100)
+    }
+}
