@@ -1,0 +1,127 @@
+/// Plays an animation's frames onto a canvas: disposal (none, background, previous) and blending (source, over),
+/// producing full-canvas, straight-alpha RGBA8 frames in any order.
+///
+/// The canvas starts fully transparent, as in browsers. Frame N needs the canvas as frames 0..<N left it; the
+/// compositor keeps a few keyframes (canvas states before a frame draws) so that random access replays at most
+/// about `frameCount / maxKeyframes` frames, and it knows without decoding which frames start from a clear
+/// canvas (after a full-canvas clear) or hide everything below them. Playing frames in order costs one draw each.
+///
+/// ```swift
+/// var compositor = try FrameCompositor(canvasSize: size, frames: infos)
+/// let third = try compositor.frame(at: 2) { index throws(ImageError) in try decodeFramePixels(index) }
+/// ```
+///
+/// Thread safety: a value type with mutating methods; use one compositor from one thread at a time (wrap it in a
+/// lock to share it, as `CompositedAnimationDecoder` does).
+public struct FrameCompositor: Sendable {
+    /// The canvas size of every frame produced.
+    public let canvasSize: PixelSize
+    /// The frames, as given.
+    public let frames: [AnimationFrameInfo]
+    /// Every how many frames a canvas state is kept while replaying.
+    public let keyframeInterval: Int
+
+    /// Whether frame i starts from a fully transparent canvas (known from the frame layout alone).
+    private let startsClear: [Bool]
+    /// Canvas states before frame i draws (after frame i-1's disposal), kept every `keyframeInterval` frames.
+    private var keyframes: [Int: PixelBuffer] = [:]
+    /// The canvas state before frame `next.index` draws, left by the last call (sequential playback).
+    private var next: (index: Int, canvas: PixelBuffer)?
+
+    /// A compositor for `frames` on a canvas of `canvasSize`, keeping at most about `maxKeyframes` canvas states.
+    ///
+    /// Throws `.badImageData` when a frame's rectangle is not inside the canvas.
+    public init(canvasSize: PixelSize, frames: [AnimationFrameInfo], maxKeyframes: Int = 32) throws(ImageError) {
+        for (index, frame) in frames.enumerated() where !frame.isEmpty {
+            guard frame.x >= 0, frame.y >= 0, frame.x + frame.width <= canvasSize.width,
+                  frame.y + frame.height <= canvasSize.height else {
+                throw ImageError(.badImageData, "frame \(index) (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) "
+                                 + "is outside the \(canvasSize) canvas")
+            }
+        }
+        self.canvasSize = canvasSize
+        self.frames = frames
+        self.keyframeInterval = Swift.max(4, (frames.count + Swift.max(1, maxKeyframes) - 1) / Swift.max(1, maxKeyframes))
+        var clear = [Bool](repeating: false, count: frames.count)
+        for index in frames.indices {
+            guard index > 0 else { clear[0] = true; continue }
+            let previous = frames[index - 1]
+            switch previous.disposal {
+            case .none: clear[index] = false
+            case .background: clear[index] = clear[index - 1] || previous.covers(canvasSize)
+            case .previous: clear[index] = clear[index - 1]
+            }
+        }
+        self.startsClear = clear
+    }
+
+    /// Frame `index` composited onto the full canvas (RGBA8, straight alpha).
+    ///
+    /// `decode` returns a frame's own pixels: exactly its rectangle's size, RGBA8 straight alpha. It is called only
+    /// for the frames that must be replayed; errors it throws are passed on.
+    public mutating func frame(at index: Int, decode: (Int) throws(ImageError) -> PixelBuffer)
+        throws(ImageError) -> PixelBuffer
+    {
+        precondition(frames.indices.contains(index), "frame \(index) of \(frames.count)")
+        var (position, canvas) = try startingPoint(for: index)
+        while true {
+            let info = frames[position]
+            var output = canvas
+            if !info.isEmpty {
+                let pixels = try decode(position)
+                guard pixels.width == info.width, pixels.height == info.height else {
+                    throw ImageError(.badImageData, "frame \(position) decoded to \(pixels.size), expected \(info.width)x\(info.height)")
+                }
+                try output.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
+            }
+            let following = try disposed(output, before: canvas, by: info)
+            if position + 1 < frames.count, (position + 1) % keyframeInterval == 0, !startsClear[position + 1] {
+                keyframes[position + 1] = following
+            }
+            if position == index {
+                next = position + 1 < frames.count ? (position + 1, following) : nil
+                return output
+            }
+            canvas = following
+            position += 1
+        }
+    }
+
+    /// Drops every kept canvas state (they are rebuilt on demand).
+    public mutating func discardKeyframes() {
+        keyframes.removeAll()
+        next = nil
+    }
+
+    /// The latest frame at or before `index` whose canvas state is known without replaying, and that state.
+    private func startingPoint(for index: Int) throws(ImageError) -> (Int, PixelBuffer) {
+        var position = index
+        while position > 0 {
+            if let next, next.index == position { return (position, next.canvas) }
+            if let kept = keyframes[position] { return (position, kept) }
+            if startsClear[position] { break }
+            // A frame that hides the whole canvas does not depend on it, unless its disposal restores it later.
+            let info = frames[position]
+            if info.covers(canvasSize), info.blend == .source || info.isOpaque,
+               position == index || info.disposal != .previous {
+                break
+            }
+            position -= 1
+        }
+        return (position, try PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8))
+    }
+
+    /// The canvas the next frame starts from, after `info`'s disposal of `output` (`before`: the canvas before it drew).
+    private func disposed(_ output: PixelBuffer, before: PixelBuffer, by info: AnimationFrameInfo)
+        throws(ImageError) -> PixelBuffer
+    {
+        switch info.disposal {
+        case .none: return output
+        case .previous: return before
+        case .background:
+            var cleared = output
+            if !info.isEmpty { try cleared.clear(info) }
+            return cleared
+        }
+    }
+}
