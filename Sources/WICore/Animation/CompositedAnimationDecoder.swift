@@ -53,18 +53,28 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
         return try options.finish(composited, orientation: .up).pixels
     }
 
-    /// The first `count` frames (all by default; one with `options.firstFrameOnly`) as one `Image`, flagged a
-    /// thumbnail when the options scaled it, plus `flags`.
-    public func image(format: ImageFormat, metadata: ImageMetadata = .init(), frameCount count: Int? = nil,
-                      flags: Image.Flags = []) throws(ImageError) -> Image {
-        let total = Swift.min(count ?? frameCount, options.firstFrameOnly ? 1 : frameCount)
+    /// Every frame (the first only with `options.firstFrameOnly`) as one `Image`, flagged a thumbnail when the
+    /// options scaled it, plus `flags`.
+    ///
+    /// A damaged file keeps what decoded: when a frame after the first fails with `.badImageData`, the image holds
+    /// the frames before it and is flagged `.incomplete`. An error in the first frame is thrown.
+    public func image(format: ImageFormat, metadata: ImageMetadata = .init(), flags: Image.Flags = [])
+        throws(ImageError) -> Image
+    {
+        let total = options.firstFrameOnly ? 1 : frameCount
         var frames: [ImageFrame] = []
+        var flags = flags.union(canvasSize != fullCanvasSize ? .thumbnail : [])
         frames.reserveCapacity(total)
         for index in 0..<total {
-            frames.append(ImageFrame(pixels: try frame(at: index), duration: total == 1 ? 0 : duration(at: index)))
+            do {
+                frames.append(ImageFrame(pixels: try frame(at: index), duration: duration(at: index)))
+            } catch where index > 0 && error.code == .badImageData {
+                flags.insert(.incomplete)
+                break
+            }
         }
-        return Image(frames: frames, loopCount: total == 1 ? 0 : loopCount, format: format,
-                     scale: options.scaleFactor, flags: flags.union(canvasSize != fullCanvasSize ? .thumbnail : []),
-                     decodeOptions: options, metadata: metadata)
+        if frames.count == 1 { frames[0].duration = 0 }
+        return Image(frames: frames, loopCount: frames.count == 1 ? 0 : loopCount, format: format,
+                     scale: options.scaleFactor, flags: flags, decodeOptions: options, metadata: metadata)
     }
 }
