@@ -1,0 +1,59 @@
+import Foundation
+import WICore
+
+/// Decodes a GIF as it arrives, frame by frame.
+///
+/// The partial image is the latest complete frame, composited; before the first frame is complete it is the first
+/// frame as far as its rows have arrived (the rest transparent). `finish()` decodes every byte received exactly as
+/// a one-shot decode does.
+///
+/// Not thread-safe: one transfer's decoder, used from one task at a time.
+final class GIFIncrementalDecoder: IncrementalImageDecoder {
+    private let options: DecodeOptions
+    private var data = Data()
+    private var structure = GIFStructure()
+    private var framesShown = 0
+    private var unfinishedDataShown = 0
+    private var partialFirstFrame: Image?
+
+    init(options: DecodeOptions) {
+        self.options = options
+    }
+
+    func append(_ chunk: Data) throws(ImageError) -> Bool {
+        data.append(chunk)
+        try structure.advance(data)
+        if structure.frames.count > framesShown { return true }
+        // Before the first frame is complete, each complete data sub-block may show more rows.
+        guard structure.frames.isEmpty, structure.unfinishedFrame != nil,
+              structure.unfinishedDataEnd > unfinishedDataShown else { return false }
+        unfinishedDataShown = structure.unfinishedDataEnd
+        partialFirstFrame = latestFrame()
+        return partialFirstFrame != nil
+    }
+
+    func currentImage() -> Image? {
+        framesShown = structure.frames.count
+        return structure.frames.isEmpty ? partialFirstFrame : latestFrame()
+    }
+
+    /// The latest complete frame, or the first one as far as it arrived; nil when nothing can be shown.
+    private func latestFrame() -> Image? {
+        guard structure.hasHeader, let animation = try? GIFAnimation(data: data, structure: structure) else { return nil }
+        do {
+            try options.checkPixelLimit(animation.canvas)
+            let decoder = try CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
+                                                         loopCount: animation.loopCount, source: animation, options: options)
+            let pixels = try decoder.frame(at: animation.infos.count - 1)
+            return Image(pixels: pixels, format: .gif, scale: options.scaleFactor,
+                         flags: decoder.canvasSize != decoder.fullCanvasSize ? [.incremental, .thumbnail] : .incremental,
+                         decodeOptions: options)
+        } catch {
+            return nil
+        }
+    }
+
+    func finish() throws(ImageError) -> Image {
+        try GIFCoder().decode(data, options: options)
+    }
+}
