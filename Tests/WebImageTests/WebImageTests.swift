@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.heic, .heif, .avif, .jpeg, .png])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .jpeg, .png, .gif])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
