@@ -13,7 +13,7 @@ internal import CPNGShim
 /// ```
 ///
 /// Thread safety: stateless; decode and encode from any number of threads at once.
-public struct PNGCoder: ProgressiveImageCoder {
+public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// zlib effort, 0 (none) to 9 (smallest); 6 by default, as libpng.
     public var compressionLevel: Int
 
@@ -29,9 +29,30 @@ public struct PNGCoder: ProgressiveImageCoder {
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data.prefix(16)) == .png }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        if let structure = try APNGStructure.read(data) {
+            let decoder = try makeAnimatedDecoder(data, structure: structure, options: options)
+            return try decoder.image(format: .png, flags: structure.isTruncated ? .incomplete : [])
+        }
         let handle = try PNGDecoderHandle(options: options)
         try handle.feed(data)
         return try handle.finalImage()
+    }
+
+    /// Frames on demand for an APNG; `.unsupportedFormat` for a still PNG.
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+        guard let structure = try APNGStructure.read(data) else {
+            throw ImageError(.unsupportedFormat, "PNG: not an animated PNG")
+        }
+        return try makeAnimatedDecoder(data, structure: structure, options: options)
+    }
+
+    private func makeAnimatedDecoder(_ data: Data, structure: APNGStructure, options: DecodeOptions)
+        throws(ImageError) -> CompositedAnimationDecoder
+    {
+        try options.checkPixelLimit(structure.canvas, frames: options.firstFrameOnly ? 1 : structure.frames.count)
+        let source = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit)
+        return try CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
+                                              loopCount: structure.plays, source: source, options: options)
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
@@ -81,3 +102,4 @@ public struct PNGCoder: ProgressiveImageCoder {
         return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)
     }
 }
+
