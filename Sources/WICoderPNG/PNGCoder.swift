@@ -7,6 +7,7 @@ internal import CPNGShim
 /// Decodes every standard PNG (bit depths 1-16, grey, grey+alpha, palette, RGB, RGBA, tRNS, Adam7) to RGBA8, or
 /// RGBA16 with `keep16Bit`; applies eXIf orientation; keeps iCCP and eXIf as metadata; decodes incrementally.
 /// Encodes to the smallest lossless layout that holds the pixels (grey, grey+alpha, RGB or RGBA; 8 or 16 bits).
+/// Decodes APNG animations (composited as browsers show them) and encodes images with several frames as APNG.
 ///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [PNGCoder()])
@@ -64,6 +65,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .png else { throw ImageError(.unsupportedFormat, "PNGCoder encodes PNG, not \(format)") }
+        if image.frames.count > 1 && !options.firstFrameOnly {
+            return try APNGEncoder.encode(image, options: options, compressionLevel: compressionLevel)
+        }
         var pixels = image.pixels
         if let box = options.maxPixelSize {
             let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
@@ -79,7 +83,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return try Self.write(rows, layout: layout, bitDepth: wide ? 16 : 8, level: compressionLevel, icc: icc, exif: exif)
     }
 
-    private static func write(_ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
+    static func write(_ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
                               exif: Data?) throws(ImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
