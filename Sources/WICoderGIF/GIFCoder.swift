@@ -44,6 +44,10 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         let animation = try GIFAnimation(data: data, structure: structure)
         let count = options.firstFrameOnly ? 1 : animation.infos.count
         try options.checkPixelLimit(animation.canvas, frames: count)
+        // A frame is decoded row by row at its full width, however much of it the screen clips.
+        for frame in animation.frames.prefix(count) {
+            try options.checkPixelLimit(PixelSize(width: frame.width, height: frame.height))
+        }
         let decoder = try CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
                                                      loopCount: animation.loopCount, source: animation, options: options)
         return (animation, decoder)
