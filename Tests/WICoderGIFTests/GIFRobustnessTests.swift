@@ -13,18 +13,18 @@ import WITestSupport
     func truncatedAt32Offsets(file: String) throws {
         let data = Fixtures.data(file)
         let complete = try GIFCoder().decode(data, options: .init())
-        var random = SeededRandom(seed: 32)
-        for _ in 0..<32 {
-            let cut = Int.random(in: 0..<data.count, using: &random)
+        for truncated in DataMutations.truncated(data) {
+            let cut = truncated.count
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let image = try GIFCoder().decode(data.prefix(cut), options: .init())
-                // The frames that are complete (or the first one as far as it arrived), flagged incomplete.
+                let image = try GIFCoder().decode(truncated, options: .init())
+                // The frames that are complete, flagged incomplete (or the first frame as far as it arrived).
                 #expect(image.flags.contains(.incomplete) || image.frames.count < complete.frames.count, "cut at \(cut)")
                 #expect(image.frames.count <= complete.frames.count)
                 #expect(image.size == complete.size)
-                for index in 0..<(image.frames.count - (image.flags.contains(.incomplete) ? 1 : 0)) where image.frames.count > 1 {
+                let partialFirst = image.frames.count == 1 && image.flags.contains(.incomplete)
+                for index in image.frames.indices where !partialFirst {
                     #expect(image.frames[index].pixels == complete.frames[index].pixels, "cut at \(cut), frame \(index)")
                 }
             } catch {
@@ -49,19 +49,12 @@ import WITestSupport
 
     @Test(arguments: files)
     func hundredBitFlippedCopies(file: String) {
-        let data = Fixtures.data(file)
-        var random = SeededRandom(seed: 100)
         var decoded = 0, failed = 0
-        for _ in 0..<100 {
-            var copy = [UInt8](data)
-            for _ in 0..<Int.random(in: 1...8, using: &random) {
-                let index = Int.random(in: 0..<copy.count, using: &random)
-                copy[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-            }
+        for copy in DataMutations.bitFlipped(Fixtures.data(file)) {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let image = try GIFCoder().decode(Data(copy), options: .init())
+                let image = try GIFCoder().decode(copy, options: .init())
                 #expect(image.width > 0 && image.height > 0)
                 decoded += 1
             } catch {

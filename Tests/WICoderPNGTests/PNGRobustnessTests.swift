@@ -21,7 +21,7 @@ import WITestSupport
         }
     }
 
-    @Test(arguments: files)
+    @Test(arguments: files + APNGRobustnessTests.files)
     func hundredBitFlippedCopies(file: String) {
         var decoded = 0, failed = 0
         for copy in DataMutations.bitFlipped(Fixtures.data(file)) {
