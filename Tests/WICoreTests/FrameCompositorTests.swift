@@ -82,6 +82,24 @@ private final class SolidFrames: AnimationFrameSource {
         #expect(source.decodes.withLock { $0 } == [56])
     }
 
+    @Test func framesAddedLaterPlayOnWithABoundedKeyframeBudget() throws {
+        let frames = (0..<40).map { i in AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
+        let source = SolidFrames(frames: frames, colors: (0..<40).map { [UInt8($0), 0, 0, 255] })
+        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: [frames[0]], maxKeyframes: 2)
+        let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
+        for index in 1..<40 {
+            try compositor.appendFrames([frames[index]])
+            _ = try compositor.frame(at: index, decode: decode)
+        }
+        #expect(source.decodes.withLock { $0 } == Array(0..<40))   // one draw per new frame
+        #expect(compositor.keyframeInterval == 16)                  // 4 -> 8 -> 16 to keep at most 2 states
+        source.decodes.withLock { $0.removeAll() }
+        let frame = try compositor.frame(at: 20, decode: decode)
+        #expect((0..<4).map { frame.color(x: $0, y: 0).red } == [20, 17, 18, 19])
+        #expect(source.decodes.withLock { $0 } == Array(16...20))
+        #expect(throws: ImageError.self) { try compositor.appendFrames([AnimationFrameInfo(x: 4, y: 0, width: 1, height: 1)]) }
+    }
+
     @Test func framesAfterAFullClearDoNotReplay() throws {
         let frames = [AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .none, blend: .source),
                       AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .background, blend: .over),

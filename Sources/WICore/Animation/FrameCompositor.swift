@@ -17,12 +17,15 @@ public struct FrameCompositor: Sendable {
     /// The canvas size of every frame produced.
     public let canvasSize: PixelSize
     /// The frames, as given.
-    public let frames: [AnimationFrameInfo]
-    /// Every how many frames a canvas state is kept while replaying.
-    public let keyframeInterval: Int
+    public private(set) var frames: [AnimationFrameInfo]
+    /// Every how many frames a canvas state is kept while replaying (doubles when more frames arrive than the
+    /// keyframe budget covers).
+    public private(set) var keyframeInterval: Int
+    /// The most canvas states kept at once.
+    public let maxKeyframes: Int
 
     /// Whether frame i starts from a fully transparent canvas (known from the frame layout alone).
-    private let startsClear: [Bool]
+    private var startsClear: [Bool]
     /// Canvas states before frame i draws (after frame i-1's disposal), kept every `keyframeInterval` frames.
     private var keyframes: [Int: PixelBuffer] = [:]
     /// The canvas state before frame `next.index` draws, left by the last call (sequential playback).
@@ -32,27 +35,33 @@ public struct FrameCompositor: Sendable {
     ///
     /// Throws `.badImageData` when a frame's rectangle is not inside the canvas.
     public init(canvasSize: PixelSize, frames: [AnimationFrameInfo], maxKeyframes: Int = 32) throws(ImageError) {
-        for (index, frame) in frames.enumerated() where !frame.isEmpty {
+        self.canvasSize = canvasSize
+        self.frames = []
+        self.startsClear = []
+        self.maxKeyframes = Swift.max(1, maxKeyframes)
+        self.keyframeInterval = Swift.max(4, (frames.count + self.maxKeyframes - 1) / self.maxKeyframes)
+        try appendFrames(frames)
+    }
+
+    private static func validate(_ frames: [AnimationFrameInfo], on canvasSize: PixelSize, firstIndex: Int)
+        throws(ImageError)
+    {
+        for (offset, frame) in frames.enumerated() where !frame.isEmpty {
             guard frame.x >= 0, frame.y >= 0, frame.x + frame.width <= canvasSize.width,
                   frame.y + frame.height <= canvasSize.height else {
-                throw ImageError(.badImageData, "frame \(index) (\(frame.width)x\(frame.height) at \(frame.x),\(frame.y)) "
-                                 + "is outside the \(canvasSize) canvas")
+                throw ImageError(.badImageData, "frame \(firstIndex + offset) (\(frame.width)x\(frame.height) at "
+                                 + "\(frame.x),\(frame.y)) is outside the \(canvasSize) canvas")
             }
         }
-        self.canvasSize = canvasSize
-        self.frames = frames
-        self.keyframeInterval = Swift.max(4, (frames.count + Swift.max(1, maxKeyframes) - 1) / Swift.max(1, maxKeyframes))
-        var clear = [Bool](repeating: false, count: frames.count)
-        for index in frames.indices {
-            guard index > 0 else { clear[0] = true; continue }
-            let previous = frames[index - 1]
-            switch previous.disposal {
-            case .none: clear[index] = false
-            case .background: clear[index] = clear[index - 1] || previous.covers(canvasSize)
-            case .previous: clear[index] = clear[index - 1]
-            }
+    }
+
+    /// Whether the frame after `previous` starts from a clear canvas, given whether `previous` did.
+    private static func startsClear(after previous: AnimationFrameInfo, clear: Bool, canvas: PixelSize) -> Bool {
+        switch previous.disposal {
+        case .none: false
+        case .background: clear || previous.covers(canvas)
+        case .previous: clear
         }
-        self.startsClear = clear
     }
 
     /// Frame `index` composited onto the full canvas (RGBA8, straight alpha).
@@ -75,11 +84,12 @@ public struct FrameCompositor: Sendable {
                 try output.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
             }
             let following = try disposed(output, before: canvas, by: info)
-            if position + 1 < frames.count, (position + 1) % keyframeInterval == 0, !startsClear[position + 1] {
-                keyframes[position + 1] = following
+            // A state past the last frame is kept too: an incremental decoder appends frames after it.
+            if (position + 1) % keyframeInterval == 0, position + 1 == frames.count || !startsClear[position + 1] {
+                keep(following, before: position + 1)
             }
             if position == index {
-                next = position + 1 < frames.count ? (position + 1, following) : nil
+                next = (position + 1, following)   // also valid for frames appended later
                 return output
             }
             canvas = following
@@ -87,10 +97,28 @@ public struct FrameCompositor: Sendable {
         }
     }
 
-    /// Drops every kept canvas state (they are rebuilt on demand).
-    public mutating func discardKeyframes() {
-        keyframes.removeAll()
-        next = nil
+    /// Adds frames at the end (an incremental decoder learning of frames as they arrive); what is kept for the
+    /// earlier frames stays valid, so showing each new frame costs one draw.
+    ///
+    /// Throws `.badImageData` when a frame's rectangle is not inside the canvas.
+    public mutating func appendFrames(_ more: [AnimationFrameInfo]) throws(ImageError) {
+        try Self.validate(more, on: canvasSize, firstIndex: frames.count)
+        for frame in more {
+            let index = frames.count
+            frames.append(frame)
+            startsClear.append(index == 0 ? true : Self.startsClear(after: frames[index - 1], clear: startsClear[index - 1],
+                                                                     canvas: canvasSize))
+        }
+    }
+
+    /// Keeps a canvas state; past the budget, every other one goes and the interval doubles.
+    private mutating func keep(_ canvas: PixelBuffer, before index: Int) {
+        keyframes[index] = canvas
+        while keyframes.count > maxKeyframes {
+            keyframeInterval *= 2
+            let interval = keyframeInterval
+            keyframes = keyframes.filter { $0.key % interval == 0 }
+        }
     }
 
     /// The latest frame at or before `index` whose canvas state is known without replaying, and that state.
