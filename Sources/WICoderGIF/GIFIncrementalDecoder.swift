@@ -15,6 +15,8 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     private var framesShown = 0
     private var unfinishedDataShown = 0
     private var partialFirstFrame: Image?
+    /// Plays the complete frames as they arrive.
+    private var compositor: FrameCompositor?
 
     init(options: DecodeOptions) {
         self.options = options
@@ -38,16 +40,25 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     }
 
     /// The latest complete frame, or the first one as far as it arrived; nil when nothing can be shown.
+    ///
+    /// Complete frames go through one compositor kept for the whole transfer, so each new frame costs one draw.
     private func latestFrame() -> Image? {
         guard structure.hasHeader, let animation = try? GIFAnimation(data: data, structure: structure) else { return nil }
         do {
             try options.checkPixelLimit(animation.canvas)
-            let decoder = try CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
-                                                         loopCount: animation.loopCount, source: animation, options: options)
-            let pixels = try decoder.frame(at: animation.infos.count - 1)
-            return Image(pixels: pixels, format: .gif, scale: options.scaleFactor,
-                         flags: decoder.canvasSize != decoder.fullCanvasSize ? [.incremental, .thumbnail] : .incremental,
-                         decodeOptions: options)
+            let last = animation.infos.count - 1
+            var composited: PixelBuffer
+            if animation.lastFrameUnfinished {
+                var partial = try FrameCompositor(canvasSize: animation.canvas, frames: animation.infos)
+                composited = try partial.frame(at: last) { index throws(ImageError) in try animation.pixels(ofFrame: index) }
+            } else {
+                if compositor == nil { compositor = try FrameCompositor(canvasSize: animation.canvas, frames: []) }
+                try compositor!.appendFrames(Array(animation.infos[compositor!.frames.count...]))
+                composited = try compositor!.frame(at: last) { index throws(ImageError) in try animation.pixels(ofFrame: index) }
+            }
+            let finished = try options.finish(composited, orientation: .up)
+            return Image(pixels: finished.pixels, format: .gif, scale: options.scaleFactor,
+                         flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
         } catch {
             return nil
         }
