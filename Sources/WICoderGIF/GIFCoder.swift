@@ -10,11 +10,16 @@ import WICore
 /// print(image.frames.count, image.loopCount, image.frames.map(\.duration))
 /// ```
 ///
-/// Decoding follows browsers (see `docs`): transparent canvas, frames clipped to the logical screen, disposal 2
+/// Decoding follows browsers: transparent canvas, frames clipped to the logical screen, disposal 2
 /// clears to transparent, delays under 11 ms show 100 ms, no NETSCAPE2.0 extension plays once (loop count 1),
 /// NETSCAPE value N > 0 plays N + 1 times. A truncated or damaged file gives the frames that decoded completely
 /// (or the first frame as far as it decoded), flagged `.incomplete`. width x height x frames is checked against
 /// the pixel limit from a scan of the block structure, before any pixel is decoded.
+///
+/// `makeAnimatedDecoder` produces frames on demand (a few keyframes kept, not every frame); the incremental
+/// decoder's partial image is the latest complete frame, or the first frame as far as its rows arrived.
+/// Encoding writes a local palette per frame (exact up to 255 colours, else giflib's median-cut quantizer),
+/// only each frame's changed rectangle, alpha under 128 as transparent, durations in 1/100 s and the loop count.
 ///
 /// Thread safety: stateless; decode and encode from any number of threads at once.
 public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
@@ -26,7 +31,9 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let (animation, decoder) = try prepare(data, options: options)
-        return try decoder.image(format: .gif, flags: animation.isDamaged ? .incomplete : [], then: animation)
+        let image = try decoder.image(format: .gif)
+        // Damage shows up while frames decode (a frame cut short), so the flag is read afterwards.
+        return animation.isDamaged ? image.with(flags: image.flags.union(.incomplete)) : image
     }
 
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
@@ -58,13 +65,5 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .gif else { throw ImageError(.unsupportedFormat, "GIFCoder encodes GIF, not \(format)") }
         return try GIFEncoder.encode(image, options: options)
-    }
-}
-
-extension CompositedAnimationDecoder {
-    /// The image, with `.incomplete` added when the source found damage while decoding.
-    fileprivate func image(format: ImageFormat, flags: Image.Flags, then animation: GIFAnimation) throws(ImageError) -> Image {
-        let image = try image(format: format, flags: flags)
-        return animation.isDamaged && !image.flags.contains(.incomplete) ? image.with(flags: image.flags.union(.incomplete)) : image
     }
 }
