@@ -14,5 +14,9 @@ import WITestSupport
         #expect(coders.canEncode(to: .jpeg))
         #expect(try coders.decode(Fixtures.data("formats/sample-heix.heic"), options: .init()).format == .heic)
         #expect(coders.canEncode(to: .heic) && coders.canEncode(to: .avif))
+        let gif = try coders.decode(Fixtures.data("formats/sample.gif"), options: .init())
+        #expect(gif.format == .gif && gif.frames.count == 5)
+        #expect(coders.canEncode(to: .gif))
+        #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
     }
 }
