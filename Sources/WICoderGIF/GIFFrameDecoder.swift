@@ -110,8 +110,10 @@ private final class GIFHandle {
                 rowsRead += 1
                 let canvasY = frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
                 guard canvasY >= clip.y, canvasY < clip.y + clip.height else { continue }
-                let target = (out.baseAddress! + (canvasY - clip.y) * rowBytes).assumingMemoryBound(to: UInt32.self)
-                for (i, x) in columns.enumerated() { target[i] = palette[Int(line[x])] }
+                let target = out.baseAddress! + (canvasY - clip.y) * rowBytes
+                for (i, x) in columns.enumerated() {
+                    target.storeBytes(of: palette[Int(line[x])], toByteOffset: i * 4, as: UInt32.self)
+                }
             }
             return nil
         }

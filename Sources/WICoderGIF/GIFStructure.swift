@@ -38,8 +38,6 @@ struct GIFStructure {
     private(set) var unfinishedDataEnd = 0
     /// The trailer was read, or a byte that starts no record (everything after it is ignored, as browsers do).
     private(set) var isFinished = false
-    /// A byte that starts no record was met before the trailer.
-    private(set) var hadStrayData = false
     /// Bytes after the last complete record (a record cut short when the file ends there).
     private(set) var unreadBytes = 0
     private var offset = 0
@@ -116,8 +114,7 @@ struct GIFStructure {
             isFinished = true
             return true
         default:
-            isFinished = true
-            hadStrayData = true
+            isFinished = true   // a byte that starts no record: the rest is ignored, as browsers do
             return true
         }
     }

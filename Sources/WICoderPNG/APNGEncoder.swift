@@ -64,7 +64,7 @@ enum APNGEncoder {
 
     private static func words(_ pixels: PixelBuffer) -> [UInt32] {
         let bytes = pixels.packedBytes()
-        return bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        return bytes.withUnsafeBytes { raw in (0..<(bytes.count / 4)).map { raw.load(fromByteOffset: $0 * 4, as: UInt32.self) } }
     }
 
     /// The bounding box (x, y, width, height) of the pixels that differ; 1x1 at the origin when none does.
