@@ -116,6 +116,21 @@ private final class SolidFrames: AnimationFrameSource {
         #expect(source.decodes.withLock { $0 } == [3, 4])     // frame 3 covers the canvas opaquely
     }
 
+    @Test func aCoveringFrameDisposedToPreviousDoesNotLoseTheCanvasUnderIt() throws {
+        let frames = [AnimationFrameInfo(x: 0, y: 0, width: 1, height: 1, disposal: .none, blend: .source),
+                      AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .previous, blend: .source),
+                      AnimationFrameInfo(x: 3, y: 0, width: 1, height: 1, disposal: .none, blend: .source)]
+        let source = SolidFrames(frames: frames, colors: [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]])
+        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames)
+        let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
+        let covering = try compositor.frame(at: 1, decode: decode)
+        #expect(source.decodes.withLock { $0 } == [1])                          // frame 1 hides the canvas
+        #expect((0..<4).map { covering.color(x: $0, y: 0).green } == [255, 255, 255, 255])
+        let after = try compositor.frame(at: 2, decode: decode)                 // restores frame 0's canvas first
+        #expect((0..<4).map { after.color(x: $0, y: 0).alpha } == [255, 0, 0, 255])
+        #expect(after.color(x: 0, y: 0).red == 255 && after.color(x: 3, y: 0).blue == 255)
+    }
+
     @Test func rectanglesOutsideTheCanvasAndWrongSizesAreErrors() throws {
         let outside = #expect(throws: ImageError.self) {
             try FrameCompositor(canvasSize: Self.canvas, frames: [AnimationFrameInfo(x: 3, y: 0, width: 2, height: 1)])

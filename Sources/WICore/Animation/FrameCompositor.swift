@@ -72,7 +72,7 @@ public struct FrameCompositor: Sendable {
         throws(ImageError) -> PixelBuffer
     {
         precondition(frames.indices.contains(index), "frame \(index) of \(frames.count)")
-        var (position, canvas) = try startingPoint(for: index)
+        var (position, canvas, standIn) = try startingPoint(for: index)
         while true {
             let info = frames[position]
             var output = canvas
@@ -83,6 +83,13 @@ public struct FrameCompositor: Sendable {
                 }
                 try output.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
             }
+            if standIn && info.disposal == .previous {
+                // Started on a stand-in canvas under a frame that hides it: the output is right, but the canvas
+                // this frame restores is unknown, so nothing is kept.
+                next = nil
+                return output
+            }
+            standIn = false
             let following = try disposed(output, before: canvas, by: info)
             // A state past the last frame is kept too: an incremental decoder appends frames after it.
             if (position + 1) % keyframeInterval == 0, position + 1 == frames.count || !startsClear[position + 1] {
@@ -122,21 +129,24 @@ public struct FrameCompositor: Sendable {
     }
 
     /// The latest frame at or before `index` whose canvas state is known without replaying, and that state.
-    private func startingPoint(for index: Int) throws(ImageError) -> (Int, PixelBuffer) {
+    /// `standIn` is true when the state is a transparent stand-in under a frame that hides the whole canvas.
+    private func startingPoint(for index: Int) throws(ImageError) -> (Int, PixelBuffer, standIn: Bool) {
         var position = index
+        var standIn = false
         while position > 0 {
-            if let next, next.index == position { return (position, next.canvas) }
-            if let kept = keyframes[position] { return (position, kept) }
+            if let next, next.index == position { return (position, next.canvas, false) }
+            if let kept = keyframes[position] { return (position, kept, false) }
             if startsClear[position] { break }
             // A frame that hides the whole canvas does not depend on it, unless its disposal restores it later.
             let info = frames[position]
             if info.covers(canvasSize), info.blend == .source || info.isOpaque,
                position == index || info.disposal != .previous {
+                standIn = true
                 break
             }
             position -= 1
         }
-        return (position, try PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8))
+        return (position, try PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8), standIn)
     }
 
     /// The canvas the next frame starts from, after `info`'s disposal of `output` (`before`: the canvas before it drew).
