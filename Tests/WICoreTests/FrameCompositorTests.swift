@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WICore
+import WITestSupport
 
 /// Frames of one colour each, counting how often each is decoded.
 private final class SolidFrames: AnimationFrameSource {
@@ -161,5 +162,35 @@ private final class SolidFrames: AnimationFrameSource {
         let thumbnail = try small.image(format: .gif)
         #expect(thumbnail.flags == .thumbnail && thumbnail.pixels.format == .premultipliedRGBA8)
         #expect(thumbnail.size == PixelSize(width: 2, height: 1) && thumbnail.frames.count == 3)
+    }
+
+    /// Random layouts played in random order with a tiny keyframe budget equal a fresh sequential replay.
+    @Test func randomAccessMatchesSequentialReplayOnRandomLayouts() throws {
+        var random = SeededRandom(seed: 7)
+        let canvas = PixelSize(width: 5, height: 3)
+        for _ in 0..<40 {
+            let count = Int.random(in: 2...12, using: &random)
+            var frames: [AnimationFrameInfo] = [], colors: [[UInt8]] = []
+            for _ in 0..<count {
+                let full = Int.random(in: 0..<3, using: &random) == 0
+                let x = full ? 0 : Int.random(in: 0..<5, using: &random), y = full ? 0 : Int.random(in: 0..<3, using: &random)
+                let width = full ? 5 : Int.random(in: 1...(5 - x), using: &random)
+                let height = full ? 3 : Int.random(in: 1...(3 - y), using: &random)
+                let alpha = [UInt8(0), 90, 255].randomElement(using: &random)!
+                frames.append(AnimationFrameInfo(x: x, y: y, width: width, height: height,
+                                                 disposal: [.none, .background, .previous].randomElement(using: &random)!,
+                                                 blend: [.source, .over].randomElement(using: &random)!, isOpaque: alpha == 255))
+                colors.append([UInt8.random(in: 0...255, using: &random), 7, 9, alpha])
+            }
+            let source = SolidFrames(frames: frames, colors: colors)
+            let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
+            var shared = try FrameCompositor(canvasSize: canvas, frames: frames, maxKeyframes: 1)
+            for index in (0..<count * 2).map({ _ in Int.random(in: 0..<count, using: &random) }) {
+                var fresh = try FrameCompositor(canvasSize: canvas, frames: Array(frames.prefix(index + 1)), maxKeyframes: 1)
+                var expected = try fresh.frame(at: 0, decode: decode)
+                for step in 1...max(1, index) where index > 0 { expected = try fresh.frame(at: step, decode: decode) }
+                #expect(try shared.frame(at: index, decode: decode) == expected, "frame \(index) of \(frames)")
+            }
+        }
     }
 }
