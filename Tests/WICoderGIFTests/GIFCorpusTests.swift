@@ -20,7 +20,7 @@ import WITestSupport
     }
 
     static let expectations: [Expectation] = [
-        // refdecode.py frame hashes (sha256 prefixes) for all five.
+        // refdecode.py frame hashes (sha256 prefixes) for all of them.
         .init(file: "gif/animated-red-blue.gif", size: .init(width: 64, height: 48), durations: [0.1, 0.2, 0.3, 0.4],
               loopCount: 3, hashPrefixes: ["35759e5d", "9da7aa33", "b083df8f", "facbaa00"]),
         .init(file: "gif/any-disposal.gif", size: .init(width: 32, height: 32), durations: [1, 1, 1, 1, 1], loopCount: 0,
@@ -29,6 +29,11 @@ import WITestSupport
               hashPrefixes: ["62863eb5"]),
         .init(file: "formats/sample.gif", size: .init(width: 50, height: 50), durations: [0.12, 0.12, 0.12, 0.12, 0.12],
               loopCount: 0, hashPrefixes: ["87d78867", "999f11dd", "986b2506", "86eddeb4", "2ca7f629"]),
+        // image-gif: delays 0 and 1/100 s show 100 ms, 10000/100 s shows 100 s; frame 1 of anim-gr has a local palette.
+        .init(file: "gif/beacon.gif", size: .init(width: 6, height: 6), durations: [0.1, 0.1], loopCount: 0,
+              hashPrefixes: ["72d724e2", "74a4cf92"]),
+        .init(file: "gif/anim-gr.gif", size: .init(width: 100, height: 50), durations: [0.1, 100], loopCount: 0,
+              hashPrefixes: ["42f918be", "d9ff8ebe"]),
         // No NETSCAPE2.0 extension: plays once.
         .init(file: "gif/TestLoopCount.gif", size: .init(width: 72, height: 48), durations: [0.5, 0.5], loopCount: 1,
               hashPrefixes: ["5319b14c", "9da91ed9"]),
