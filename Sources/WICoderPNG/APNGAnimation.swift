@@ -18,6 +18,20 @@ struct APNGAnimation: AnimationFrameSource {
         return try handle.finalImage().pixels
     }
 
+    /// The file's iCCP profile and eXIf block: libpng reads them from a stream that stops at the first IDAT's
+    /// header (its info callback runs there), so no pixels are decoded. Empty when they are damaged.
+    func metadata() -> ImageMetadata {
+        guard !structure.metadataChunks.isEmpty,
+              let handle = try? PNGDecoderHandle(options: DecodeOptions(pixelLimit: pixelLimit)) else { return ImageMetadata() }
+        var header = structure.header
+        header.replaceSubrange(0..<8, with: [0, 0, 0, 1, 0, 0, 0, 1])   // 1x1: libpng allocates its buffer there
+        var stream = Data([137, 80, 78, 71, 13, 10, 26, 10])
+        Self.appendChunk("IHDR", header, to: &stream)
+        for chunk in structure.sharedChunks + structure.metadataChunks { stream.append(contentsOf: chunk) }
+        stream.append(contentsOf: [0, 0, 0, 1] + Array("IDAT".utf8))
+        return (try? handle.feed(stream)).map { handle.metadata } ?? ImageMetadata()
+    }
+
     /// The PNG stream for one frame.
     func standaloneStream(for frame: APNGStructure.Frame) -> Data {
         var header = structure.header

@@ -18,6 +18,8 @@ struct APNGStructure {
     var header: [UInt8]
     /// PLTE and tRNS chunks, whole (length, type, data, CRC), for each frame's standalone stream.
     var sharedChunks: [[UInt8]] = []
+    /// iCCP and eXIf chunks before the image data, whole, for the image's metadata.
+    var metadataChunks: [[UInt8]] = []
     var frames: [Frame] = []
     /// acTL num_plays: 0 forever, else the number of plays.
     var plays = 0
@@ -80,6 +82,8 @@ struct APNGStructure {
                 guard frameCount > 0 else { throw ImageError(.badImageData, "APNG: acTL announces 0 frames") }
             case "PLTE", "tRNS":
                 if !seenIDAT { result!.sharedChunks.append(Array(p[chunk])) }
+            case "iCCP", "eXIf":
+                if !seenIDAT { result!.metadataChunks.append(Array(p[chunk])) }
             case "IDAT":
                 if !seenIDAT, let frame = pending, frameCount > 0 {
                     guard result!.frames.isEmpty, frame.info.covers(result!.canvas), frame.info.x == 0, frame.info.y == 0,

@@ -32,7 +32,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         if let structure = try APNGStructure.read(data) {
             let decoder = try makeAnimatedDecoder(data, structure: structure, options: options)
-            return try decoder.image(format: .png, flags: structure.isTruncated ? .incomplete : [])
+            let metadata = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit).metadata()
+            return try decoder.image(format: .png, metadata: metadata, flags: structure.isTruncated ? .incomplete : [])
         }
         let handle = try PNGDecoderHandle(options: options)
         try handle.feed(data)

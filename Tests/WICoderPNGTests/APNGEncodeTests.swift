@@ -55,6 +55,19 @@ import WITestSupport
         #expect(decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
     }
 
+    @Test func theColourProfileTravelsWithTheAnimation() throws {
+        let still = try PNGCoder().decode(Fixtures.data("png/iccp-displayp3.png"), options: .init())
+        let profile = try #require(still.metadata.iccProfile)
+        var second = still.pixels
+        second.withUnsafeMutableBytes { $0[0] ^= 0xFF }
+        let animation = Image(frames: [ImageFrame(pixels: still.pixels, duration: 0.5), ImageFrame(pixels: second, duration: 0.5)],
+                              loopCount: 2, metadata: still.metadata)
+        let decoded = try PNGCoder().decode(try PNGCoder().encode(animation, as: .png, options: .init()), options: .init())
+        #expect(decoded.frames.count == 2 && decoded.loopCount == 2)
+        #expect(decoded.metadata.iccProfile == profile)
+        #expect(decoded.frames.map(\.pixels) == [still.pixels, second])
+    }
+
     @Test func firstFrameOnlyWritesAStillPNG() throws {
         let image = try PNGCoder().decode(Fixtures.data("apng/basic_f20.png"), options: .init())
         let encoded = try PNGCoder().encode(image, as: .png, options: .init(firstFrameOnly: true))
