@@ -7,13 +7,14 @@ internal import CPNGShim
 /// Decodes every standard PNG (bit depths 1-16, grey, grey+alpha, palette, RGB, RGBA, tRNS, Adam7) to RGBA8, or
 /// RGBA16 with `keep16Bit`; applies eXIf orientation; keeps iCCP and eXIf as metadata; decodes incrementally.
 /// Encodes to the smallest lossless layout that holds the pixels (grey, grey+alpha, RGB or RGBA; 8 or 16 bits).
+/// Decodes APNG animations (composited as browsers show them) and encodes images with several frames as APNG.
 ///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [PNGCoder()])
 /// ```
 ///
 /// Thread safety: stateless; decode and encode from any number of threads at once.
-public struct PNGCoder: ProgressiveImageCoder {
+public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// zlib effort, 0 (none) to 9 (smallest); 6 by default, as libpng.
     public var compressionLevel: Int
 
@@ -29,9 +30,31 @@ public struct PNGCoder: ProgressiveImageCoder {
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data.prefix(16)) == .png }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        if let structure = try APNGStructure.read(data) {
+            let decoder = try makeAnimatedDecoder(data, structure: structure, options: options)
+            let metadata = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit).metadata()
+            return try decoder.image(format: .png, metadata: metadata, flags: structure.isTruncated ? .incomplete : [])
+        }
         let handle = try PNGDecoderHandle(options: options)
         try handle.feed(data)
         return try handle.finalImage()
+    }
+
+    /// Frames on demand for an APNG; `.unsupportedFormat` for a still PNG.
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+        guard let structure = try APNGStructure.read(data) else {
+            throw ImageError(.unsupportedFormat, "PNG: not an animated PNG")
+        }
+        return try makeAnimatedDecoder(data, structure: structure, options: options)
+    }
+
+    private func makeAnimatedDecoder(_ data: Data, structure: APNGStructure, options: DecodeOptions)
+        throws(ImageError) -> CompositedAnimationDecoder
+    {
+        try options.checkPixelLimit(structure.canvas, frames: options.firstFrameOnly ? 1 : structure.frames.count)
+        let source = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit)
+        return try CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
+                                              loopCount: structure.plays, source: source, options: options)
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
@@ -43,6 +66,9 @@ public struct PNGCoder: ProgressiveImageCoder {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .png else { throw ImageError(.unsupportedFormat, "PNGCoder encodes PNG, not \(format)") }
+        if image.frames.count > 1 && !options.firstFrameOnly {
+            return try APNGEncoder.encode(image, options: options, compressionLevel: compressionLevel)
+        }
         var pixels = image.pixels
         if let box = options.maxPixelSize {
             let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
@@ -58,7 +84,7 @@ public struct PNGCoder: ProgressiveImageCoder {
         return try Self.write(rows, layout: layout, bitDepth: wide ? 16 : 8, level: compressionLevel, icc: icc, exif: exif)
     }
 
-    private static func write(_ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
+    static func write(_ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
                               exif: Data?) throws(ImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
@@ -81,3 +107,4 @@ public struct PNGCoder: ProgressiveImageCoder {
         return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)
     }
 }
+

@@ -63,11 +63,17 @@ final class PNGDecoderHandle {
         }
     }
 
-    private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
+    /// The iCCP profile and eXIf block read so far.
+    var metadata: ImageMetadata {
         var metadata = ImageMetadata()
         var size = 0
         if let icc = wi_png_decoder_icc(decoder, &size) { metadata.iccProfile = Data(bytes: icc, count: size) }
         if let exif = wi_png_decoder_exif(decoder, &size) { metadata.exif = Data(bytes: exif, count: size) }
+        return metadata
+    }
+
+    private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
+        let metadata = self.metadata
         let orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
         let finished = try options.finish(buffer, orientation: orientation)
         return Image(pixels: finished.pixels, format: .png, scale: options.scaleFactor,

@@ -17,6 +17,6 @@
 public enum WebImage {
     /// A coders manager with every coder this package ships, in priority order.
     public static func makeCoders() -> ImageCodersManager {
-        ImageCodersManager(coders: [PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
     }
 }

@@ -53,3 +53,20 @@ import WITestSupport
         #expect(cuts == DataMutations.truncated(data, count: 20, below: 150))
     }
 }
+
+@Suite struct DataMutationsSurveyTests {
+    @Test func countsImagesAllowedErrorsAndTheRest() {
+        let inputs = [Data([1]), Data([2]), Data([3]), Data([4])]
+        let survey = DataMutations.survey(inputs) { data throws(ImageError) in
+            switch data[0] {
+            case 1: return Image(pixels: try PixelBuffer(width: 1, height: 1, format: .rgba8))
+            case 2: throw ImageError(.badImageData, "bad")
+            case 3: throw ImageError(.pixelLimitExceeded, "big")
+            default: throw ImageError(.outOfMemory, "oom")
+            }
+        }
+        #expect(survey.decoded == 1 && survey.failed == 2)
+        #expect(survey.unexpected.count == 1 && survey.unexpected[0].hasPrefix("#3: ImageError 1006"))
+        #expect(survey.slowest < .seconds(1))
+    }
+}

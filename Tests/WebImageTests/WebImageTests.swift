@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png, .gif])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -17,5 +17,9 @@ import WITestSupport
         let webp = try coders.decode(Fixtures.data("formats/sample.webp"), options: .init())
         #expect(webp.format == .webp)
         #expect(coders.canEncode(to: .webp))
+        let gif = try coders.decode(Fixtures.data("formats/sample.gif"), options: .init())
+        #expect(gif.format == .gif && gif.frames.count == 5)
+        #expect(coders.canEncode(to: .gif))
+        #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
     }
 }

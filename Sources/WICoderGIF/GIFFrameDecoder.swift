@@ -1,0 +1,166 @@
+import Foundation
+import WICore
+private import CGIF
+
+/// Decodes one GIF frame's pixels with giflib, record by record.
+///
+/// giflib reads through a memory input function over a virtual stream: the file's header, logical screen and
+/// global colour table, then the bytes from the frame's image descriptor on. So frame N is decoded without
+/// touching frames 0..<N, and nothing ever goes through `DGifSlurp` (which gives up on files browsers show).
+enum GIFFrameDecoder {
+    /// The decoded frame, clipped to the canvas, and whether every row arrived.
+    struct Result {
+        var pixels: PixelBuffer
+        var isComplete: Bool
+    }
+
+    /// Frame `frame`'s pixels inside `clip` (the frame's rectangle clipped to the canvas, in canvas coordinates):
+    /// straight RGBA8 of `clip`'s size, transparent where the frame's transparent index (or an index beyond its
+    /// palette) is. With `lenient`, data that ends or breaks inside the frame gives the rows decoded so far
+    /// (`isComplete` false) unless not one row decoded; otherwise it throws `.badImageData`.
+    static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
+                       lenient: Bool) throws(ImageError) -> Result {
+        let handle = try GIFHandle(data: data, headerLength: structure.headerLength, jumpTo: frame.descriptorOffset)
+        var pixels = try PixelBuffer(width: clip.width, height: clip.height, format: .rgba8)
+        let rowsRead = try handle.readFrame(into: &pixels, frame: frame, clip: clip)
+        let totalRows = frame.height
+        if rowsRead.count == totalRows { return Result(pixels: pixels, isComplete: true) }
+        guard lenient, rowsRead.count > 0 else {
+            throw ImageError(.badImageData, "GIF: frame data broken or truncated after \(rowsRead.count) of \(totalRows) rows"
+                             + (rowsRead.message.map { " (\($0))" } ?? ""))
+        }
+        return Result(pixels: pixels, isComplete: false)
+    }
+}
+
+/// The bytes giflib reads: `data[0..<headerLength]`, then `data[jumpTo...]`.
+private final class GIFInput {
+    let data: Data
+    let headerLength: Int
+    let jumpTo: Int
+    var position = 0
+
+    init(data: Data, headerLength: Int, jumpTo: Int) {
+        self.data = data
+        self.headerLength = headerLength
+        self.jumpTo = jumpTo
+    }
+
+    func read(into buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        var copied = 0
+        while copied < count {
+            let source = position < headerLength ? position : jumpTo + position - headerLength
+            let limit = position < headerLength ? headerLength : data.count
+            let available = Swift.min(count - copied, limit - source)
+            guard available > 0 else { break }
+            data.withUnsafeBytes { bytes in
+                (buffer + copied).update(from: bytes.bindMemory(to: UInt8.self).baseAddress! + source, count: available)
+            }
+            copied += available
+            position += available
+        }
+        return copied
+    }
+}
+
+/// Owns one giflib decoder (`GifFileType`), closed in deinit.
+private final class GIFHandle {
+    private let gif: UnsafeMutablePointer<GifFileType>
+    private let input: GIFInput
+
+    init(data: Data, headerLength: Int, jumpTo: Int) throws(ImageError) {
+        let input = GIFInput(data: data, headerLength: headerLength, jumpTo: jumpTo)
+        var error: Int32 = 0
+        let reader: InputFunc = { gif, buffer, count in
+            guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
+            return Int32(Unmanaged<GIFInput>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(count)))
+        }
+        guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), reader, &error) else {
+            throw GIFErrors.error(error, context: "open")
+        }
+        self.gif = gif
+        self.input = input
+    }
+
+    deinit {
+        var error: Int32 = 0
+        _ = DGifCloseFile(gif, &error)
+    }
+
+    /// Reads the image record the stream jumps to into `pixels`; the rows read, and giflib's message if it stopped.
+    func readFrame(into pixels: inout PixelBuffer, frame: GIFStructure.Frame, clip: AnimationFrameInfo)
+        throws(ImageError) -> (count: Int, message: String?)
+    {
+        var record = UNDEFINED_RECORD_TYPE
+        guard DGifGetRecordType(gif, &record) == GIF_OK, record == IMAGE_DESC_RECORD_TYPE,
+              DGifGetImageDesc(gif) == GIF_OK else {
+            return (0, GIFErrors.message(gif.pointee.Error))
+        }
+        let palette = makePalette(transparentIndex: frame.transparentIndex)
+        let width = Int(gif.pointee.Image.Width)
+        let height = Int(gif.pointee.Image.Height)
+        var line = [UInt8](repeating: 0, count: width)
+        let rowBytes = pixels.bytesPerRow
+        let columns = (clip.x - frame.left)..<(clip.x - frame.left + clip.width)
+        var rowsRead = 0
+        let failure: String? = pixels.withUnsafeMutableBytes { out in
+            for sequence in 0..<height {
+                let status = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) }
+                guard status == GIF_OK else { return GIFErrors.message(gif.pointee.Error) }
+                rowsRead += 1
+                let canvasY = frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
+                guard canvasY >= clip.y, canvasY < clip.y + clip.height else { continue }
+                let target = out.baseAddress! + (canvasY - clip.y) * rowBytes
+                for (i, x) in columns.enumerated() {
+                    target.storeBytes(of: palette[Int(line[x])], toByteOffset: i * 4, as: UInt32.self)
+                }
+            }
+            return nil
+        }
+        return (rowsRead, failure)
+    }
+
+    /// 256 RGBA8 entries as UInt32 in memory order: the frame's palette (local, else global), transparent black for
+    /// the transparent index and indices beyond the palette.
+    private func makePalette(transparentIndex: Int?) -> [UInt32] {
+        var table = [UInt32](repeating: 0, count: 256)
+        guard let map = gif.pointee.Image.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors else {
+            return table
+        }
+        for i in 0..<Swift.min(256, Int(map.pointee.ColorCount)) where i != transparentIndex {
+            let c = colors[i]
+            let bytes: (UInt8, UInt8, UInt8, UInt8) = (c.Red, c.Green, c.Blue, 255)
+            table[i] = withUnsafeBytes(of: bytes) { $0.load(as: UInt32.self) }
+        }
+        return table
+    }
+
+    /// The frame row the `sequence`-th stored row of an interlaced frame belongs to (passes 0/8, 4/8, 2/4, 1/2).
+    private static func interlacedRow(_ sequence: Int, height: Int) -> Int {
+        var index = sequence
+        for (start, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+            let rows = start < height ? (height - start + step - 1) / step : 0
+            if index < rows { return start + index * step }
+            index -= rows
+        }
+        return height - 1
+    }
+}
+
+/// The one place giflib's error codes become `ImageError`s.
+enum GIFErrors {
+    static func message(_ code: Int32) -> String {
+        GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+    }
+
+    static func error(_ code: Int32, context: String) -> ImageError {
+        switch code {
+        case D_GIF_ERR_NOT_ENOUGH_MEM, E_GIF_ERR_NOT_ENOUGH_MEM:
+            return ImageError(.outOfMemory, "GIF \(context): \(message(code))")
+        case E_GIF_ERR_OPEN_FAILED...E_GIF_ERR_NOT_WRITEABLE:
+            return ImageError(.encodingFailed, "GIF \(context): \(message(code))")
+        default:
+            return ImageError(.badImageData, "GIF \(context): \(message(code))")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Synchronization
+
+/// An `AnimatedImageDecoder` that produces frames on demand from an `AnimationFrameSource` and a
+/// `FrameCompositor`: the shared engine of the GIF and APNG coders.
+///
+/// Frames come out composited on the full canvas and finished as the decode options ask (thumbnail size or byte
+/// limit, alpha form), so `canvasSize` is the finished size. Only the compositor's few keyframes stay in memory,
+/// so a player can show a long animation without holding every frame.
+///
+/// ```swift
+/// let decoder = try CompositedAnimationDecoder(canvasSize: size, frames: infos, loopCount: 0, source: source,
+///                                              options: .init())
+/// let frame = try decoder.frame(at: 10)     // replays from the nearest keyframe
+/// ```
+///
+/// Thread safety: all methods may be called from any thread; frame production is serialized by a lock.
+public final class CompositedAnimationDecoder: AnimatedImageDecoder {
+    public let canvasSize: PixelSize
+    public let loopCount: Int
+    /// The frames' layout and timing.
+    public let frameInfos: [AnimationFrameInfo]
+    /// The options every frame is finished with.
+    public let options: DecodeOptions
+    /// The canvas size in the file, before any thumbnail scaling.
+    public let fullCanvasSize: PixelSize
+    private let source: any AnimationFrameSource
+    private let compositor: Mutex<FrameCompositor>
+
+    /// A decoder over `frames` (rectangles inside a canvas of `canvasSize`, the file's own size).
+    ///
+    /// Does not check the pixel limit: the coder does that before making it (it knows the frame count it will use).
+    public init(canvasSize: PixelSize, frames: [AnimationFrameInfo], loopCount: Int, source: any AnimationFrameSource,
+                options: DecodeOptions = .init()) throws(ImageError) {
+        guard !frames.isEmpty else { throw ImageError(.badImageData, "the animation has no frames") }
+        self.compositor = Mutex(try FrameCompositor(canvasSize: canvasSize, frames: frames))
+        self.fullCanvasSize = canvasSize
+        self.canvasSize = options.targetSize(for: canvasSize) ?? canvasSize
+        self.frameInfos = frames
+        self.loopCount = loopCount
+        self.source = source
+        self.options = options
+    }
+
+    public var frameCount: Int { frameInfos.count }
+
+    public func duration(at index: Int) -> Double { frameInfos[index].duration }
+
+    public func frame(at index: Int) throws(ImageError) -> PixelBuffer {
+        let source = self.source
+        let composited = try compositor.withLock { compositor throws(ImageError) in
+            try compositor.frame(at: index) { frame throws(ImageError) in try source.pixels(ofFrame: frame) }
+        }
+        return try options.finish(composited, orientation: .up).pixels
+    }
+
+    /// Every frame (the first only with `options.firstFrameOnly`) as one `Image`, flagged a thumbnail when the
+    /// options scaled it, plus `flags`.
+    ///
+    /// A damaged file keeps what decoded: when a frame after the first fails with `.badImageData`, the image holds
+    /// the frames before it and is flagged `.incomplete`. An error in the first frame is thrown.
+    public func image(format: ImageFormat, metadata: ImageMetadata = .init(), flags: Image.Flags = [])
+        throws(ImageError) -> Image
+    {
+        let total = options.firstFrameOnly ? 1 : frameCount
+        var frames: [ImageFrame] = []
+        var flags = flags.union(canvasSize != fullCanvasSize ? .thumbnail : [])
+        frames.reserveCapacity(total)
+        for index in 0..<total {
+            do {
+                frames.append(ImageFrame(pixels: try frame(at: index), duration: duration(at: index)))
+            } catch where index > 0 && error.code == .badImageData {
+                flags.insert(.incomplete)
+                break
+            }
+        }
+        if frames.count == 1 { frames[0].duration = 0 }
+        return Image(frames: frames, loopCount: frames.count == 1 ? 0 : loopCount, format: format,
+                     scale: options.scaleFactor, flags: flags, decodeOptions: options, metadata: metadata)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import WICore
+
+extension DataMutations {
+    /// What decoding a set of damaged inputs gave.
+    public struct Survey: Sendable {
+        /// Inputs that decoded to an image of at least 1x1.
+        public var decoded = 0
+        /// Inputs that failed with an allowed error code.
+        public var failed = 0
+        /// Anything else (another error code, an empty image), described.
+        public var unexpected: [String] = []
+        /// The longest single decode.
+        public var slowest: Duration = .zero
+    }
+
+    /// Decodes every input with `decode`, expecting an image or an error whose code is in `allowed`, and times each.
+    ///
+    /// ```swift
+    /// let survey = DataMutations.survey(DataMutations.bitFlipped(data)) { try coder.decode($0, options: .init()) }
+    /// #expect(survey.unexpected == [] && survey.slowest < .seconds(1))
+    /// ```
+    public static func survey(_ inputs: [Data], allowing allowed: Set<ImageError.Code> = [.badImageData, .pixelLimitExceeded],
+                              decode: (Data) throws(ImageError) -> Image) -> Survey {
+        var survey = Survey()
+        let clock = ContinuousClock()
+        for (index, input) in inputs.enumerated() {
+            let started = clock.now
+            do {
+                let image = try decode(input)
+                if image.width > 0 && image.height > 0 { survey.decoded += 1 } else { survey.unexpected.append("#\(index): empty image") }
+            } catch {
+                if allowed.contains(error.code) { survey.failed += 1 } else { survey.unexpected.append("#\(index): \(error)") }
+            }
+            survey.slowest = max(survey.slowest, clock.now - started)
+        }
+        return survey
+    }
+}
