@@ -101,7 +101,11 @@ final class CurlEasy {
         }
         let version = s.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
         check(CURLOPT_HTTP_VERSION, ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, version))
-        check(CURLOPT_PIPEWAIT, ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
+        // Waiting for a connection to tell whether it multiplexes pays only where HTTP/2 is possible (https, known
+        // after the TLS handshake); over http it would serialize HTTP/1.1 transfers behind the first response.
+        if s.allowsHTTP2 && s.url.lowercased().hasPrefix("https:") {
+            check(CURLOPT_PIPEWAIT, ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
+        }
         if s.allowInvalidCertificates {
             check(CURLOPT_SSL_VERIFYPEER, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
             check(CURLOPT_SSL_VERIFYHOST, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
