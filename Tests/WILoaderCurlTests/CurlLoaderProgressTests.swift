@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import WICore
+import WILoaderCurl
+import WITestServer
+
+@Suite struct CurlLoaderProgressTests {
+    @Test func progressRunsFromStartToEnd() async throws {
+        let server = try await TestHTTPServer.start()
+        let body = testBytes(3000)
+        server.route("/p") { _ in
+            var response = TestResponse(body: body, contentType: "image/png")
+            response.drip = (1000, 0.05)
+            return response
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        let (_, recorder) = loader.start(server.url("/p"))
+        #expect(await recorder.waitForCompletion()?.value?.data == body)
+        #expect(recorder.progress == [[0, -1], [0, 3000], [1000, 3000], [2000, 3000], [3000, 3000]])
+        guard case .response(let head) = recorder.events[1] else { Issue.record("no head second"); return }
+        #expect(head.statusCode == 200)
+        #expect(recorder.partialData.isEmpty)   // not asked for
+    }
+
+    @Test func progressIsThrottledButEndsWithTheTotal() async throws {
+        let server = try await TestHTTPServer.start()
+        let body = testBytes(2000)
+        server.route("/t") { _ in
+            var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(100))
+            response.drip = (100, 0.01)
+            return response
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration { $0.progressInterval = 10 })
+        let (_, recorder) = loader.start(server.url("/t"))
+        _ = await recorder.waitForCompletion()
+        // Start, head, the first chunk (the interval starts there), and the final count.
+        #expect(recorder.progress == [[0, -1], [0, -1], [100, -1], [2000, -1]])
+    }
+
+    @Test func partialDataArrivesChunkByChunk() async throws {
+        let server = try await TestHTTPServer.start()
+        let body = testBytes(5000)
+        server.route("/progressive") { _ in
+            var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(1000))
+            response.drip = (1000, 0.03)
+            return response
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        let request = ImageLoadRequest(url: server.url("/progressive"), options: [.progressiveLoad])
+        let (_, recorder) = loader.start(request)
+        let late = try await { () async throws -> LoadRecorder in
+            try await Task.sleep(for: .milliseconds(70))
+            return loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk
+        }()
+        #expect(await recorder.waitForCompletion()?.value?.data == body)
+        #expect(await late.waitForCompletion()?.value?.data == body)
+        let chunks = recorder.events.compactMap { if case .partialData(let d) = $0 { d.count } else { nil } }
+        #expect(chunks == [1000, 1000, 1000, 1000, 1000])
+        #expect(recorder.partialData == body)
+        #expect(late.partialData == body)
+        #expect(server.requestCount("/progressive") == 1)
+    }
+}
