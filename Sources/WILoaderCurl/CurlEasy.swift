@@ -29,6 +29,9 @@ struct CurlRequestSettings {
     var allowInvalidCertificates = false
     var handleCookies = false
     var credentials: CurlImageLoader.Credentials?
+    /// Whether libcurl may use a proxy named by http_proxy/https_proxy/all_proxy. Off under an address policy:
+    /// the policy could only check the proxy's address, and the proxy would reach the target unchecked.
+    var usesProxyFromEnvironment = true
 }
 
 /// Owns one libcurl easy handle, its header list and error buffer.
@@ -110,6 +113,7 @@ final class CurlEasy {
             check(CURLOPT_SSL_VERIFYPEER, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
             check(CURLOPT_SSL_VERIFYHOST, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
+        if !s.usesProxyFromEnvironment { check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, "")) }
         if s.handleCookies { check(CURLOPT_COOKIEFILE, ccurl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")) }
         if let credentials = s.credentials {
             check(CURLOPT_USERNAME, ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, credentials.user))

@@ -86,6 +86,7 @@ extension CurlEngine {
             || request.options.contains(.allowInvalidSSLCertificates)
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
         settings.credentials = configuration.credentials
+        settings.usesProxyFromEnvironment = configuration.addressPolicy == .unrestricted
         do {
             let easy = try CurlEasy(settings, share: multi.shareHandle,
                                     privatePointer: Unmanaged.passUnretained(transfer).toOpaque(), events: transfer,
@@ -139,7 +140,7 @@ extension CurlEngine {
     }
 
     /// A chunk arrived: partial data to the callers that want it, progress at most every `progressInterval`.
-    func bodyArrived(_ transfer: Transfer, chunk: Data) {
+    func bodyArrived(_ transfer: Transfer, chunk bytes: UnsafeRawBufferPointer) {
         let received = Int64(transfer.body.count)
         let now = Self.now
         let sendProgress = now - transfer.lastProgressTime >= configuration.progressInterval || received == transfer.expected
@@ -147,8 +148,10 @@ extension CurlEngine {
             transfer.lastProgressTime = now
             transfer.lastProgressReceived = received
         }
+        // Copy the chunk only when a caller decodes progressively.
+        let chunk = transfer.callers.contains { $0.request.wantsPartialData } ? Data(bytes) : nil
         for caller in transfer.callers {
-            caller.send(.partialData(chunk))
+            if let chunk { caller.send(.partialData(chunk)) }
             if sendProgress { caller.send(.progress(received: received, expected: transfer.expected)) }
         }
     }
@@ -196,6 +199,7 @@ extension CurlEngine {
             let policy = configuration.retryPolicy
             if transient && transfer.retries < policy.maximumRetries {
                 transfer.retries += 1
+                transfer.resetResponse()
                 transfer.state = .waitingForRetry
                 retryQueue.append((Self.now + policy.delay(beforeRetry: transfer.retries), transfer))
                 return

@@ -98,6 +98,8 @@ extension CurlImageLoader {
 
     /// Which peer addresses a connection may go to. Checked on the address actually connected, for every
     /// connection including redirects, so a name that resolves differently the second time gains nothing.
+    /// Under `.publicOnly` the loader ignores proxies from the environment (http_proxy...): through a proxy only
+    /// the proxy's address could be checked.
     public enum AddressPolicy: Sendable, Hashable {
         /// Any address.
         case unrestricted

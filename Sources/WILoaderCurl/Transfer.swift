@@ -87,7 +87,7 @@ final class Transfer: CurlTransferEvents {
             return false
         }
         body.append(contentsOf: bytes)
-        engine.bodyArrived(self, chunk: Data(bytes))
+        engine.bodyArrived(self, chunk: bytes)
         return true
     }
 

@@ -16,7 +16,13 @@ import WITestServer
         let loader = CurlImageLoader(configuration: testConfiguration())
         let (_, recorder) = loader.start(server.url("/p"))
         #expect(await recorder.waitForCompletion()?.value?.data == body)
-        #expect(recorder.progress == [[0, -1], [0, 3000], [1000, 3000], [2000, 3000], [3000, 3000]])
+        // Start, head, then one per chunk (libcurl may hand over two drips at once on a busy machine).
+        let progress = recorder.progress
+        #expect(progress.prefix(2) == [[0, -1], [0, 3000]])
+        #expect(progress.last == [3000, 3000])
+        #expect(progress.count >= 3 && progress.count <= 5)
+        #expect(progress.dropFirst(2).allSatisfy { $0[0] % 1000 == 0 && $0[1] == 3000 })
+        #expect(zip(progress.dropFirst(2), progress.dropFirst(3)).allSatisfy { $0[0] < $1[0] })
         guard case .response(let head) = recorder.events[1] else { Issue.record("no head second"); return }
         #expect(head.statusCode == 200)
         #expect(recorder.partialData.isEmpty)   // not asked for
@@ -34,7 +40,11 @@ import WITestServer
         let (_, recorder) = loader.start(server.url("/t"))
         _ = await recorder.waitForCompletion()
         // Start, head, the first chunk (the interval starts there), and the final count.
-        #expect(recorder.progress == [[0, -1], [0, -1], [100, -1], [2000, -1]])
+        let progress = recorder.progress
+        #expect(progress.count == 4)
+        #expect(progress.prefix(2) == [[0, -1], [0, -1]])
+        #expect(progress[2][0] > 0 && progress[2][0] < 2000)
+        #expect(progress.last == [2000, -1])
     }
 
     @Test func partialDataArrivesChunkByChunk() async throws {
@@ -42,7 +52,7 @@ import WITestServer
         let body = testBytes(5000)
         server.route("/progressive") { _ in
             var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(1000))
-            response.drip = (1000, 0.03)
+            response.drip = (1000, 0.05)
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
@@ -55,7 +65,7 @@ import WITestServer
         #expect(await recorder.waitForCompletion()?.value?.data == body)
         #expect(await late.waitForCompletion()?.value?.data == body)
         let chunks = recorder.events.compactMap { if case .partialData(let d) = $0 { d.count } else { nil } }
-        #expect(chunks == [1000, 1000, 1000, 1000, 1000])
+        #expect(chunks.count >= 3 && chunks.allSatisfy { $0 % 1000 == 0 })   // chunk by chunk
         #expect(recorder.partialData == body)
         #expect(late.partialData == body)
         #expect(server.requestCount("/progressive") == 1)

@@ -7,7 +7,7 @@ import WITestServer
 
 @Suite struct CurlLoaderQueueTests {
     /// Serves /0 ... /n; /gate answers after `gateDelay` so the other loads queue up behind it.
-    private func server(paths: Int, gateDelay: Double = 0.3) async throws -> TestHTTPServer {
+    private func server(paths: Int, gateDelay: Double = 0.6) async throws -> TestHTTPServer {
         let server = try await TestHTTPServer.start()
         server.route("/gate") { _ in
             var response = TestResponse(body: Data([0]), contentType: "image/png")
@@ -70,18 +70,22 @@ import WITestServer
         for index in 0..<6 {
             server.route("/\(index)") { _ in
                 var response = TestResponse(body: Data([1]), contentType: "image/png")
-                response.delay = 0.4
+                response.delay = 5   // never answers within the test: the loads are cancelled at the end
                 return response
             }
         }
+        let seen = { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 2 })
         #expect(loader.maxConcurrentTransfers == 2)
         let loads = (0..<6).map { loader.start(server.url("/\($0)")) }
-        #expect(await eventually { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) == 2 })
-        try await Task.sleep(for: .milliseconds(100))
-        #expect((0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) == 2)
+        #expect(await eventually { seen() == 2 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(seen() == 2)
+        #expect(loader.statistics.liveEasyHandles == 2)
         loader.maxConcurrentTransfers = 6
-        #expect(await eventually(seconds: 0.3) { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) == 6 })
-        for (_, recorder) in loads { #expect(await recorder.waitForCompletion()?.value?.data == Data([1])) }
+        #expect(await eventually(seconds: 3) { seen() == 6 })
+        loads.forEach { $0.0.cancel() }
+        for (_, recorder) in loads { #expect(await recorder.waitForCompletion()?.error?.code == .cancelled) }
+        #expect(await loader.waitUntilIdle() == 0)
     }
 }
