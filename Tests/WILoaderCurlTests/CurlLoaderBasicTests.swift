@@ -84,6 +84,23 @@ import WITestServer
         #expect(await loader.waitUntilIdle() == 0)
     }
 
+    @Test func revalidatesWithTheCachedValidators() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/v") { request in .resource(Data([4, 2]), etag: "\"e1\"", request: request) }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        var request = ImageLoadRequest(url: server.url("/v"))
+        request.cachedETag = "\"e1\""
+        request.cachedLastModified = "Sun, 22 Nov 2026 00:00:00 GMT"
+        let error = try #require(await loader.result(request).error)
+        #expect(error.code == .cacheNotModified)
+        #expect(error.statusCode == 304)
+        let seen = try #require(server.requests("/v").first)
+        #expect(seen.headers["if-none-match"] == "\"e1\"")
+        #expect(seen.headers["if-modified-since"] == "Sun, 22 Nov 2026 00:00:00 GMT")
+        request.cachedETag = "\"old\""
+        #expect(await loader.result(request).value?.data == Data([4, 2]))
+    }
+
     @Test func blocksOnlyPermanentFailures() {
         let loader = CurlImageLoader()
         let url = URL(string: "http://example.com/a.png")!

@@ -10,7 +10,7 @@ import WITestServer
         let body = testBytes(3000)
         server.route("/p") { _ in
             var response = TestResponse(body: body, contentType: "image/png")
-            response.drip = (1000, 0.05)
+            response.drip = (1000, 0.1)
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
@@ -52,16 +52,14 @@ import WITestServer
         let body = testBytes(5000)
         server.route("/progressive") { _ in
             var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(1000))
-            response.drip = (1000, 0.05)
+            response.drip = (1000, 0.1)
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let request = ImageLoadRequest(url: server.url("/progressive"), options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
-        let late = try await { () async throws -> LoadRecorder in
-            try await Task.sleep(for: .milliseconds(70))
-            return loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk
-        }()
+        #expect(await eventually { !recorder.partialData.isEmpty })
+        let late = loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk
         #expect(await recorder.waitForCompletion()?.value?.data == body)
         #expect(await late.waitForCompletion()?.value?.data == body)
         let chunks = recorder.events.compactMap { if case .partialData(let d) = $0 { d.count } else { nil } }
