@@ -76,12 +76,12 @@ final class TestConnectionHandler: ChannelInboundHandler {
         }
         let chunked: Bool = { if case .chunked = response.framing { return true } else { return false } }()
         let closes: Bool = { if case .untilClose = response.framing { return true } else { return response.closeAfter != nil } }()
-        writePieces(pieces[...], chunked: chunked && !bodyless, closes: closes, interval: response.drip?.interval ?? 0,
-                    context: context)
+        writePieces(pieces[...], sent: 0, chunked: chunked && !bodyless, closes: closes,
+                    interval: response.drip?.interval ?? 0, hold: response.hold, context: context)
     }
 
-    private func writePieces(_ pieces: ArraySlice<Data>, chunked: Bool, closes: Bool, interval: Double,
-                             context: ChannelHandlerContext) {
+    private func writePieces(_ pieces: ArraySlice<Data>, sent: Int, chunked: Bool, closes: Bool, interval: Double,
+                             hold: (afterBytes: Int, gate: TestGate)?, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
         guard let piece = pieces.first else {
             if chunked { context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "0\r\n\r\n")), promise: nil) }
@@ -94,12 +94,24 @@ final class TestConnectionHandler: ChannelInboundHandler {
         if chunked { buffer.writeString("\r\n") }
         context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
         let rest = pieces.dropFirst()
-        if interval > 0 {
+        let total = sent + piece.count
+        if let hold, total == hold.afterBytes {
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            hold.gate.whenOpen {
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval,
+                                        hold: nil, context: context)
+                }
+            }
+        } else if interval > 0 {
             context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(interval * 1e9))) {
-                self.writePieces(rest, chunked: chunked, closes: closes, interval: interval, context: context)
+                self.writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
+                                 context: context)
             }
         } else {
-            writePieces(rest, chunked: chunked, closes: closes, interval: interval, context: context)
+            writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
+                        context: context)
         }
     }
 }

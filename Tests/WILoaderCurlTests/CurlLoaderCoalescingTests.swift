@@ -48,7 +48,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/endless") { _ in
             var response = TestResponse(body: testBytes(1_000_000), contentType: "image/png")
-            response.drip = (2000, 0.02)
+            response.drip = (2000, 0.1)
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
@@ -83,7 +83,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/hang") { _ in
             var response = TestResponse(body: testBytes(100_000), contentType: "image/png")
-            response.drip = (1000, 0.1)
+            response.drip = (1000, 1)
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
@@ -97,7 +97,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/forever") { _ in
             var response = TestResponse(body: testBytes(100_000), contentType: "image/png")
-            response.drip = (1000, 0.1)
+            response.drip = (1000, 1)
             return response
         }
         var loader: CurlImageLoader? = CurlImageLoader(configuration: testConfiguration())

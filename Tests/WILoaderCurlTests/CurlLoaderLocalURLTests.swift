@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WICore
 @testable import WILoaderCurl
@@ -75,19 +76,20 @@ import WICore
 
     @Test func cancellingALocalLoadCompletesOnceWithCancelled() async throws {
         let loader = CurlImageLoader(configuration: local)
-        let release = DispatchSemaphore(value: 0)
-        var holding = ImageContext()
-        holding[.decryptor] = BlockDataDecryptor { data, _ in   // holds the load until the caller cancelled
-            _ = release.wait(timeout: .now() + 5)
+        let operation = Mutex<(any ImageLoadOperation)?>(nil)
+        var cancelling = ImageContext()
+        cancelling[.decryptor] = BlockDataDecryptor { data, _ in   // the caller cancels just before the end
+            let deadline = Date().addingTimeInterval(5)
+            while operation.withLock({ $0 }) == nil && Date() < deadline { usleep(100) }   // until load() returned
+            operation.withLock { $0 }?.cancel()
+            operation.withLock { $0 }?.cancel()
             return data
         }
-        let request = ImageLoadRequest(url: URL(string: "data:image/png;base64,AQIDBA==")!, context: holding)
-        let (operation, recorder) = loader.start(request)
-        #expect(await eventually { recorder.progress.last == [4, 4] })
-        operation.cancel()
-        operation.cancel()
-        release.signal()
+        let request = ImageLoadRequest(url: URL(string: "data:image/png;base64,AQIDBA==")!, context: cancelling)
+        let (started, recorder) = loader.start(request)
+        operation.withLock { $0 = started }
         #expect(await recorder.waitForCompletion()?.error?.code == .cancelled)
+        #expect(recorder.progress.last == [4, 4])
         try await Task.sleep(for: .milliseconds(20))
         #expect(recorder.completions == 1)
     }

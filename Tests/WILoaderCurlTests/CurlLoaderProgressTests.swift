@@ -50,16 +50,20 @@ import WITestServer
     @Test func partialDataArrivesChunkByChunk() async throws {
         let server = try await TestHTTPServer.start()
         let body = testBytes(5000)
+        let gate = TestGate()
         server.route("/progressive") { _ in
             var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(1000))
-            response.drip = (1000, 0.1)
+            response.drip = (1000, 0.05)
+            response.hold = (afterBytes: 2000, gate: gate)   // the late caller joins while the body is held
             return response
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let request = ImageLoadRequest(url: server.url("/progressive"), options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
-        #expect(await eventually { !recorder.partialData.isEmpty })
+        #expect(await eventually { recorder.partialData.count == 2000 })
         let late = loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk
+        #expect(await eventually { late.partialData.count == 2000 })
+        gate.open()
         #expect(await recorder.waitForCompletion()?.value?.data == body)
         #expect(await late.waitForCompletion()?.value?.data == body)
         let chunks = recorder.events.compactMap { if case .partialData(let d) = $0 { d.count } else { nil } }

@@ -70,7 +70,7 @@ import WITestServer
         for index in 0..<6 {
             server.route("/\(index)") { _ in
                 var response = TestResponse(body: Data([1]), contentType: "image/png")
-                response.delay = 5   // never answers within the test: the loads are cancelled at the end
+                response.delay = 120   // never answers within the test: the loads are cancelled at the end
                 return response
             }
         }
@@ -83,7 +83,7 @@ import WITestServer
         #expect(seen() == 2)
         #expect(loader.statistics.liveEasyHandles == 2)
         loader.maxConcurrentTransfers = 6
-        #expect(await eventually(seconds: 3) { seen() == 6 })
+        #expect(await eventually { seen() == 6 })
         loads.forEach { $0.0.cancel() }
         for (_, recorder) in loads { #expect(await recorder.waitForCompletion()?.error?.code == .cancelled) }
         #expect(await loader.waitUntilIdle() == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import WICore
 import WITestServer
 
 /// nginx serving a folder over HTTPS with HTTP/2 and a self-signed certificate, for the HTTP/2 test.
@@ -20,10 +21,13 @@ final class NginxServer {
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: root.appendingPathComponent(name)) }
-        try Self.run(Self.openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                    "-keyout", directory.appendingPathComponent("key.pem").path,
-                                    "-out", directory.appendingPathComponent("cert.pem").path,
+        let folder = directory
+        try await WorkerPool.io.run { () throws -> Void in   // blocks until openssl exits: keep it off the task pool
+            try Self.run(Self.openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                    "-keyout", folder.appendingPathComponent("key.pem").path,
+                                    "-out", folder.appendingPathComponent("cert.pem").path,
                                     "-days", "1", "-subj", "/CN=localhost"])
+        }
         // A free port: let the system pick one for a listener, then close it.
         let probe = try await TestHTTPServer.start()
         port = probe.port
