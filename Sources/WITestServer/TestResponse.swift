@@ -37,6 +37,27 @@ public struct TestResponse: Sendable {
         self.framing = framing
     }
 
+    /// This response, its body sent `chunk` bytes every `interval` seconds.
+    public func dripping(_ chunk: Int, every interval: Double) -> TestResponse {
+        var copy = self
+        copy.drip = (chunk, interval)
+        return copy
+    }
+
+    /// This response, sent after `seconds`.
+    public func delayed(by seconds: Double) -> TestResponse {
+        var copy = self
+        copy.delay = seconds
+        return copy
+    }
+
+    /// This response, its connection closed after `bytes` of the body.
+    public func cut(after bytes: Int) -> TestResponse {
+        var copy = self
+        copy.closeAfter = bytes
+        return copy
+    }
+
     /// A redirect to `location` (absolute or relative).
     public static func redirect(to location: String, status: Int = 302) -> TestResponse {
         TestResponse(status: status, headers: [("Location", location)])

@@ -9,9 +9,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(20_000)
         server.route("/shared") { _ in
-            var response = TestResponse(body: body, contentType: "image/png")
-            response.delay = 0.2   // every caller joins while the transfer runs
-            return response
+            TestResponse(body: body, contentType: "image/png").delayed(by: 0.2)   // every caller joins while the transfer runs
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<100).map { _ in loader.start(server.url("/shared")) }
@@ -29,9 +27,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(4000)
         server.route("/two") { _ in
-            var response = TestResponse(body: body, contentType: "image/png")
-            response.drip = (1000, 0.05)
-            return response
+            TestResponse(body: body, contentType: "image/png").dripping(1000, every: 0.05)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let (first, firstRecorder) = loader.start(server.url("/two"))
@@ -47,9 +43,7 @@ import WITestServer
     @Test func cancellingEveryCallerStopsTheTransfer() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/endless") { _ in
-            var response = TestResponse(body: testBytes(1_000_000), contentType: "image/png")
-            response.drip = (2000, 0.1)
-            return response
+            TestResponse(body: testBytes(1_000_000), contentType: "image/png").dripping(2000, every: 0.1)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<3).map { _ in loader.start(server.url("/endless")) }
@@ -65,9 +59,7 @@ import WITestServer
     @Test func cancellingAQueuedLoadNeverSendsIt() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/slow") { _ in
-            var response = TestResponse(body: Data([1]), contentType: "image/png")
-            response.delay = 0.3
-            return response
+            TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 0.3)
         }
         server.route("/queued") { _ in TestResponse(body: Data([2]), contentType: "image/png") }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
@@ -82,9 +74,7 @@ import WITestServer
     @Test func asyncLoadCancelsWithItsTask() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/hang") { _ in
-            var response = TestResponse(body: testBytes(100_000), contentType: "image/png")
-            response.drip = (1000, 1)
-            return response
+            TestResponse(body: testBytes(100_000), contentType: "image/png").dripping(1000, every: 1)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let task = Task { await loader.result(server.url("/hang")) }
@@ -96,9 +86,7 @@ import WITestServer
     @Test func releasingTheLoaderCancelsItsLoads() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/forever") { _ in
-            var response = TestResponse(body: testBytes(100_000), contentType: "image/png")
-            response.drip = (1000, 1)
-            return response
+            TestResponse(body: testBytes(100_000), contentType: "image/png").dripping(1000, every: 1)
         }
         var loader: CurlImageLoader? = CurlImageLoader(configuration: testConfiguration())
         let (_, recorder) = try #require(loader).start(server.url("/forever"))

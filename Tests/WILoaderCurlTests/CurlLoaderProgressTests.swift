@@ -9,9 +9,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(3000)
         server.route("/p") { _ in
-            var response = TestResponse(body: body, contentType: "image/png")
-            response.drip = (1000, 0.1)
-            return response
+            TestResponse(body: body, contentType: "image/png").dripping(1000, every: 0.1)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let (_, recorder) = loader.start(server.url("/p"))
@@ -32,9 +30,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(2000)
         server.route("/t") { _ in
-            var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(100))
-            response.drip = (100, 0.01)
-            return response
+            TestResponse(body: body, contentType: "image/png", framing: .chunked(100)).dripping(100, every: 0.01)
         }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.progressInterval = 10 })
         let (_, recorder) = loader.start(server.url("/t"))

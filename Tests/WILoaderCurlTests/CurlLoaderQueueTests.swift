@@ -10,9 +10,7 @@ import WITestServer
     private func server(paths: Int, gateDelay: Double = 0.6) async throws -> TestHTTPServer {
         let server = try await TestHTTPServer.start()
         server.route("/gate") { _ in
-            var response = TestResponse(body: Data([0]), contentType: "image/png")
-            response.delay = gateDelay
-            return response
+            TestResponse(body: Data([0]), contentType: "image/png").delayed(by: gateDelay)
         }
         for index in 0..<paths {
             server.route("/\(index)") { _ in TestResponse(body: Data([UInt8(index)]), contentType: "image/png") }
@@ -68,11 +66,8 @@ import WITestServer
     @Test func concurrencyLimitAppliesAndChangesLive() async throws {
         let server = try await TestHTTPServer.start()
         for index in 0..<6 {
-            server.route("/\(index)") { _ in
-                var response = TestResponse(body: Data([1]), contentType: "image/png")
-                response.delay = 120   // never answers within the test: the loads are cancelled at the end
-                return response
-            }
+            // Never answers within the test: the loads are cancelled at the end.
+            server.route("/\(index)") { _ in TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 120) }
         }
         let seen = { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 2 })

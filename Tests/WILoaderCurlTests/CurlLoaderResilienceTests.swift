@@ -9,9 +9,7 @@ import WITestServer
     @Test func aDripFeedFailsTheLowSpeedLimit() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/drip") { _ in
-            var response = TestResponse(body: testBytes(10_000), contentType: "image/png")
-            response.drip = (10, 0.1)   // 100 B/s
-            return response
+            TestResponse(body: testBytes(10_000), contentType: "image/png").dripping(10, every: 0.1)   // 100 B/s
         }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.lowSpeedTime = 1 })
         let start = Date()
@@ -24,9 +22,7 @@ import WITestServer
     @Test func theTotalTimeoutStopsASlowServer() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/late") { _ in
-            var response = TestResponse(body: Data([1]), contentType: "image/png")
-            response.delay = 2
-            return response
+            TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 2)
         }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.totalTimeout = 0.3 })
         #expect(await loader.result(server.url("/late")).error?.code == .timedOut)
@@ -35,9 +31,7 @@ import WITestServer
     @Test func aBodyCutShortIsANetworkError() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/reset") { _ in
-            var response = TestResponse(body: testBytes(10_000), contentType: "image/png")
-            response.closeAfter = 4000
-            return response
+            TestResponse(body: testBytes(10_000), contentType: "image/png").cut(after: 4000)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await loader.result(server.url("/reset")).error)

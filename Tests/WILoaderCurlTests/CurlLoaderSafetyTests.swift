@@ -86,9 +86,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/ok") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
         server.route("/slow") { _ in
-            var response = TestResponse(body: testBytes(50_000), contentType: "image/png")
-            response.drip = (1000, 0.02)
-            return response
+            TestResponse(body: testBytes(50_000), contentType: "image/png").dripping(1000, every: 0.02)
         }
         let loader = CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<20).map { index in loader.start(server.url(index % 2 == 0 ? "/ok" : "/slow?\(index)")) }
