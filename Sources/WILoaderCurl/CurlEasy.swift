@@ -44,16 +44,20 @@ final class CurlEasy {
     private unowned let events: any CurlTransferEvents
     private let onFree: () -> Void
 
-    /// Creates a handle for `settings` whose callbacks go to `events`; `onFree` runs when it is freed.
-    /// `privatePointer` comes back from `CurlMulti.finished()` when the transfer ends.
-    init(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
-         events: any CurlTransferEvents, onFree: @escaping () -> Void) throws(ImageError) {
-        guard let handle = curl_easy_init() else { throw ImageError(.outOfMemory, "curl_easy_init failed") }
+    /// Why libcurl refused an option of the settings, if it did; the handle must not run then.
+    private(set) var setupError: ImageError?
+
+    /// Creates a handle for `settings` whose callbacks go to `events`, or nil when libcurl is out of memory;
+    /// `onFree` runs when it is freed. `privatePointer` comes back from `CurlMulti.finished()` when the transfer
+    /// ends.
+    init?(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
+          events: any CurlTransferEvents, onFree: @escaping () -> Void) {
+        guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.events = events
         self.onFree = onFree
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        try apply(settings, share: share, privatePointer: privatePointer)
+        setupError = apply(settings, share: share, privatePointer: privatePointer)
     }
 
     deinit {
@@ -69,7 +73,7 @@ final class CurlEasy {
     var errorDetail: String { String(cString: errorBuffer) }
 
     private func apply(_ s: CurlRequestSettings, share: UnsafeMutableRawPointer,
-                       privatePointer: UnsafeMutableRawPointer) throws(ImageError) {
+                       privatePointer: UnsafeMutableRawPointer) -> ImageError? {
         var failure: (CURLoption, CURLcode)?
         func check(_ option: CURLoption, _ code: CURLcode) {
             if code != CURLE_OK && failure == nil { failure = (option, code) }
@@ -126,9 +130,9 @@ final class CurlEasy {
         check(CURLOPT_HEADERDATA, ccurl_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, me))
         check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_setopt_opensocket_callback(handle, curlOpenSocket))
         check(CURLOPT_OPENSOCKETDATA, ccurl_easy_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, me))
-        if let (option, code) = failure {
-            throw ImageError(.invalidDownloadOperation,
-                             "curl_easy_setopt(\(option.rawValue)) failed: \(CurlResult(rawValue: code.rawValue).text)")
+        return failure.map { option, code in
+            ImageError(.invalidDownloadOperation,
+                       "curl_easy_setopt(\(option.rawValue)) failed: \(CurlResult(rawValue: code.rawValue).text)")
         }
     }
 

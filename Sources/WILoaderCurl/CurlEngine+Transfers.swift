@@ -87,20 +87,19 @@ extension CurlEngine {
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
         settings.credentials = configuration.credentials
         settings.usesProxyFromEnvironment = configuration.addressPolicy == .unrestricted
-        do {
-            let easy = try CurlEasy(settings, share: multi.shareHandle,
-                                    privatePointer: Unmanaged.passUnretained(transfer).toOpaque(), events: transfer,
-                                    onFree: { [self] in updateStatistics { $0.liveEasyHandles -= 1 } })
-            updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
-            guard multi.add(easy) else {
-                return fail(transfer, ImageError(.invalidDownloadOperation, "curl_multi_add_handle failed"))
-            }
-            transfer.easy = easy
-            transfer.state = .active
-            activeCount += 1
-        } catch {
-            fail(transfer, error)
+        guard let easy = CurlEasy(settings, share: multi.shareHandle,
+                                  privatePointer: Unmanaged.passUnretained(transfer).toOpaque(), events: transfer,
+                                  onFree: { [self] in updateStatistics { $0.liveEasyHandles -= 1 } }) else {
+            return fail(transfer, ImageError(.outOfMemory, "curl_easy_init failed"))
         }
+        updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
+        if let error = easy.setupError { return fail(transfer, error) }
+        guard multi.add(easy) else {
+            return fail(transfer, ImageError(.invalidDownloadOperation, "curl_multi_add_handle failed"))
+        }
+        transfer.easy = easy
+        transfer.state = .active
+        activeCount += 1
     }
 
     /// The response head is complete (the first body byte arrived, or the transfer ended without a body):
