@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation` (DocC catalog in Sources/WICore/WICore.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Only the loader's tests use SwiftNIO (the in-process HTTP test server, WITestServer).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -73,6 +75,14 @@ let package = Package(
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
+        // An in-process HTTP/1.1 server for the loader's tests (SwiftNIO); nothing else links it.
+        .target(
+            name: "WITestServer",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
 
         // The `wi` command.
         .executableTarget(
@@ -90,7 +100,7 @@ let package = Package(
         // Tests: one target per source target.
         .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
-        .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport"]),
+        .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),

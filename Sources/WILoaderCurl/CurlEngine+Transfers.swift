@@ -1,0 +1,230 @@
+import Foundation
+import WICore
+
+// The life of a transfer on the loader's thread: callers join and leave, it starts, its head and body arrive,
+// it finishes, fails, retries or resumes.
+extension CurlEngine {
+    /// Joins `operation` to the transfer of its URL, starting one if none is queued or running.
+    func attach(_ operation: CurlLoadOperation) {
+        guard !operation.isCancelled else { return operation.finish(.failure(.loadCancelled)) }
+        let key = operation.request.url.absoluteString
+        let transfer: Transfer
+        if let existing = transfers[key] {
+            transfer = existing
+        } else {
+            transfer = Transfer(key: key, request: operation.request, engine: self)
+            transfers[key] = transfer
+        }
+        transfer.callers.append(operation)
+        transferOf[ObjectIdentifier(operation)] = transfer
+        operation.send(.progress(received: 0, expected: -1))
+        if let head = transfer.head {   // a late joiner catches up
+            operation.send(.response(head))
+            operation.send(.progress(received: Int64(transfer.body.count), expected: transfer.expected))
+            if !transfer.body.isEmpty { operation.send(.partialData(transfer.body)) }
+        }
+        if transfer.callers.count == 1
+            || (transfer.state == .queued && transfer.callerPriority != transfer.queuedPriority) {
+            enqueue(transfer)
+        }
+    }
+
+    /// Takes `operation` out of its transfer (it gets 2002); the transfer stops when no caller is left.
+    func detach(_ operation: CurlLoadOperation) {
+        operation.finish(.failure(.loadCancelled))
+        guard let transfer = transferOf.removeValue(forKey: ObjectIdentifier(operation)) else { return }
+        transfer.callers.removeAll { $0 === operation }
+        guard transfer.callers.isEmpty else { return }
+        if transfer.state == .active, let easy = transfer.easy {
+            multi.remove(easy)
+            transfer.easy = nil
+            activeCount -= 1
+            if let head = transfer.head { resumeStore.keep(transfer.body, of: head, key: transfer.key) }
+        }
+        transfer.state = .finished
+        if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
+    }
+
+    /// Starts `transfer`: runs the request modifier, builds the easy handle and adds it to the multi handle.
+    func begin(_ transfer: Transfer) {
+        let request = transfer.request
+        var headers = configuration.headers
+        headers["Accept"] = headers["Accept"] ?? configuration.accept
+        headers["User-Agent"] = headers["User-Agent"] ?? configuration.userAgent
+        if let etag = request.cachedETag { headers["If-None-Match"] = etag }
+        if let date = request.cachedLastModified { headers["If-Modified-Since"] = date }
+        headers.merge(request.headers) { $1 }
+        var http = ImageHTTPRequest(url: request.url, headers: headers)
+        if let modifier = request.context[.requestModifier] {
+            guard let modified = modifier.modified(http) else {
+                return fail(transfer, ImageError(.invalidDownloadOperation, "the request modifier cancelled the load"))
+            }
+            http = modified
+        }
+        let scheme = http.url.scheme?.lowercased() ?? ""
+        guard ["http", "https"].contains(scheme), configuration.allowedSchemes.contains(scheme) else {
+            return fail(transfer, ImageError(.schemeNotAllowed, "the scheme of \(http.url.absoluteString) is not allowed"))
+        }
+        transfer.resetResponse()
+        transfer.resumed = resumeStore.take(transfer.key)
+        if let resumed = transfer.resumed {
+            http.headers["Range"] = "bytes=\(resumed.data.count)-"
+            http.headers["If-Range"] = resumed.validator
+        }
+        var settings = CurlRequestSettings(url: http.url.absoluteString)
+        settings.method = http.method.uppercased()
+        settings.headers = http.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        settings.maximumRedirects = configuration.maximumRedirects
+        settings.protocols = ["http", "https"].filter(configuration.allowedSchemes.contains).joined(separator: ",")
+        settings.connectTimeout = configuration.connectTimeout
+        settings.lowSpeedLimit = configuration.lowSpeedLimit
+        settings.lowSpeedTime = configuration.lowSpeedTime
+        settings.totalTimeout = configuration.totalTimeout
+        settings.maximumBodySize = configuration.maximumBodySize
+        settings.allowsHTTP2 = configuration.allowsHTTP2
+        settings.allowInvalidCertificates = configuration.allowInvalidSSLCertificates
+            || request.options.contains(.allowInvalidSSLCertificates)
+        settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
+        settings.credentials = configuration.credentials
+        settings.usesProxyFromEnvironment = configuration.addressPolicy == .unrestricted
+        guard let easy = CurlEasy(settings, share: multi.shareHandle,
+                                  privatePointer: Unmanaged.passUnretained(transfer).toOpaque(), events: transfer,
+                                  onFree: { [self] in updateStatistics { $0.liveEasyHandles -= 1 } }) else {
+            return fail(transfer, ImageError(.outOfMemory, "curl_easy_init failed"))
+        }
+        updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
+        if let error = easy.setupError { return fail(transfer, error) }
+        guard multi.add(easy) else {
+            return fail(transfer, ImageError(.invalidDownloadOperation, "curl_multi_add_handle failed"))
+        }
+        transfer.easy = easy
+        transfer.state = .active
+        activeCount += 1
+    }
+
+    /// The response head is complete (the first body byte arrived, or the transfer ended without a body):
+    /// checks it and tells the callers. False stops the transfer with `transfer.failure`.
+    func responseHeadArrived(_ transfer: Transfer) -> Bool {
+        guard let easy = transfer.easy else { return false }
+        let status = easy.responseCode
+        let fields = transfer.headerFields
+        let encoded = (fields["content-encoding"] ?? "identity").lowercased() != "identity"
+        var length = encoded ? -1 : Int64(fields["content-length"] ?? "") ?? -1
+        if let resumed = transfer.resumed {
+            let offset = Int64(resumed.data.count)
+            if status == 206, let range = fields["content-range"], range.hasPrefix("bytes \(offset)-") {
+                transfer.body = resumed.data
+                length = length >= 0 ? length + offset : Int64(range.split(separator: "/").last ?? "") ?? -1
+            } else if status != 200 {
+                transfer.mustRestart = true
+                return false
+            }
+        }
+        let url = easy.effectiveURL.flatMap { URL(string: $0) } ?? transfer.request.url
+        var head = ImageLoadResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
+        if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
+            transfer.failure = error
+            transfer.failureIsTransient = error.code == .badServerResponse
+                && configuration.retryPolicy.retryableStatusCodes.contains(status)
+            return false
+        }
+        transfer.head = head
+        transfer.expected = head.expectedContentLength
+        for caller in transfer.callers {
+            caller.send(.response(head))
+            caller.send(.progress(received: Int64(transfer.body.count), expected: transfer.expected))
+        }
+        transfer.lastProgressReceived = Int64(transfer.body.count)
+        return true
+    }
+
+    /// A chunk arrived: partial data to the callers that want it, progress at most every `progressInterval`.
+    func bodyArrived(_ transfer: Transfer, chunk bytes: UnsafeRawBufferPointer) {
+        let received = Int64(transfer.body.count)
+        let now = Self.now
+        let sendProgress = now - transfer.lastProgressTime >= configuration.progressInterval || received == transfer.expected
+        if sendProgress {
+            transfer.lastProgressTime = now
+            transfer.lastProgressReceived = received
+        }
+        // Copy the chunk only when a caller decodes progressively.
+        let chunk = transfer.callers.contains { $0.request.wantsPartialData } ? Data(bytes) : nil
+        for caller in transfer.callers {
+            if let chunk { caller.send(.partialData(chunk)) }
+            if sendProgress { caller.send(.progress(received: received, expected: transfer.expected)) }
+        }
+    }
+
+    /// Whether the address policy lets a connection go to `address`.
+    func addressAllowed(_ address: String, bytes: [UInt8]) -> Bool {
+        guard case .publicOnly(let exceptions) = configuration.addressPolicy else { return true }
+        if exceptions.contains(address) { return true }
+        return bytes.count == 4 ? AddressClassifier.isPublic(ipv4: bytes) : AddressClassifier.isPublic(ipv6: bytes)
+    }
+
+    /// libcurl finished `transfer` with `result`: completes, retries or restarts it.
+    func transferFinished(_ transfer: Transfer, result: CurlResult) {
+        guard let easy = transfer.easy else { return }
+        multi.remove(easy)
+        activeCount -= 1
+        var error: ImageError?
+        var transient = false
+        if transfer.mustRestart {
+            transfer.easy = nil
+            transfer.resumed = nil
+            return enqueue(transfer)
+        } else if let failure = transfer.failure {
+            error = failure
+            transient = transfer.failureIsTransient
+        } else if !result.isOK {
+            if let address = transfer.refusedAddress {
+                error = ImageError(.addressNotAllowed, "the address policy refused a connection to \(address)")
+            } else {
+                error = result.error(detail: easy.errorDetail)
+                transient = result.isTransient
+            }
+        } else if transfer.head == nil, !responseHeadArrived(transfer) {
+            error = transfer.failure
+            transient = transfer.failureIsTransient
+            if transfer.mustRestart {
+                transfer.easy = nil
+                transfer.resumed = nil
+                return enqueue(transfer)
+            }
+        }
+        let metrics = easy.metrics
+        transfer.easy = nil
+        if let error {
+            let policy = configuration.retryPolicy
+            if transient && transfer.retries < policy.maximumRetries {
+                transfer.retries += 1
+                transfer.resetResponse()
+                transfer.state = .waitingForRetry
+                retryQueue.append((Self.now + policy.delay(beforeRetry: transfer.retries), transfer))
+                return
+            }
+            return fail(transfer, error)
+        }
+        let received = Int64(transfer.body.count)
+        if transfer.lastProgressReceived != received {
+            transfer.callers.forEach { $0.send(.progress(received: received, expected: transfer.expected)) }
+        }
+        let callers = retire(transfer)
+        ResponseValidation.complete(callers, data: transfer.body, head: transfer.head, metrics: metrics,
+                                    request: transfer.request)
+    }
+
+    /// Ends `transfer` with `error` for every caller.
+    func fail(_ transfer: Transfer, _ error: ImageError) {
+        retire(transfer).forEach { $0.finish(.failure(error)) }
+    }
+
+    /// Forgets a finished transfer and returns its callers.
+    private func retire(_ transfer: Transfer) -> [CurlLoadOperation] {
+        transfer.state = .finished
+        if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
+        for caller in transfer.callers { transferOf[ObjectIdentifier(caller)] = nil }
+        defer { transfer.callers = [] }
+        return transfer.callers
+    }
+}

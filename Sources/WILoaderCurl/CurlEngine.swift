@@ -1,0 +1,164 @@
+import Foundation
+import Synchronization
+import WICore
+
+/// Drives libcurl's multi handle on one owned thread: every easy handle is created, run and freed there; other
+/// threads only queue commands and wake it.
+///
+/// Thread safety: `send`, `maxConcurrentTransfers` and `statistics` may be used from any thread; everything
+/// else runs on the loader's thread.
+// @unchecked Sendable: `inbox`, `limit` and `counters` are Mutexes; every other stored property is touched only by
+// the loader's thread (the run loop and the libcurl callbacks it drives); `configuration` is immutable.
+final class CurlEngine: @unchecked Sendable {
+    enum Command {
+        case start(CurlLoadOperation)
+        case cancel(CurlLoadOperation)
+        case reprioritize(CurlLoadOperation)
+        case wake
+        case shutdown
+    }
+
+    let configuration: CurlImageLoader.Configuration
+    private let inbox = Mutex<[Command]>([])
+    private let limit: Mutex<Int>
+    private let counters = Mutex(CurlImageLoader.Statistics())
+    let multi = CurlMulti()
+
+    // Loader thread only.
+    var transfers: [String: Transfer] = [:]
+    var transferOf: [ObjectIdentifier: Transfer] = [:]
+    private var queues: [[Transfer]] = [[], [], []]
+    private var queueHeads = [0, 0, 0]
+    var activeCount = 0
+    var retryQueue: [(at: Double, transfer: Transfer)] = []
+    var resumeStore: ResumeStore
+    private var running = true
+
+    init(configuration: CurlImageLoader.Configuration) {
+        self.configuration = configuration
+        limit = Mutex(max(1, configuration.maxConcurrentTransfers))
+        resumeStore = ResumeStore(budget: configuration.resumeDataBudget)
+        let thread = Thread { [self] in run() }
+        thread.name = "wi.curl"
+        thread.start()
+    }
+
+    /// Queues `command` for the loader's thread and wakes it.
+    func send(_ command: Command) {
+        inbox.withLock { $0.append(command) }
+        multi.wakeup()
+    }
+
+    var maxConcurrentTransfers: Int {
+        get { limit.withLock { $0 } }
+        set {
+            limit.withLock { $0 = max(1, newValue) }
+            send(.wake)
+        }
+    }
+
+    var statistics: CurlImageLoader.Statistics { counters.withLock { $0 } }
+
+    func updateStatistics(_ body: (inout CurlImageLoader.Statistics) -> Void) { counters.withLock { body(&$0) } }
+
+    func countConnection() { updateStatistics { $0.connectionsOpened += 1 } }
+
+    /// Seconds on a monotonic clock.
+    static var now: Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    private func run() {
+        while running {
+            for command in inbox.withLock({ commands in defer { commands = [] }; return commands }) {
+                handle(command)
+            }
+            guard running else { break }
+            startQueued()
+            multi.perform()
+            for (pointer, result) in multi.finished() {
+                transferFinished(Unmanaged<Transfer>.fromOpaque(pointer).takeUnretainedValue(), result: result)
+            }
+            startQueued()
+            multi.poll(milliseconds: pollTimeout())
+        }
+        stopAll()
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .start(let operation): attach(operation)
+        case .cancel(let operation): detach(operation)
+        case .reprioritize(let operation):
+            guard let transfer = transferOf[ObjectIdentifier(operation)], transfer.state == .queued,
+                  transfer.callerPriority != transfer.queuedPriority else { return }
+            enqueue(transfer)
+        case .wake: break
+        case .shutdown: running = false
+        }
+    }
+
+    /// Queues `transfer` under its callers' highest priority. An entry left behind in another queue by a
+    /// priority change is skipped when it comes up.
+    func enqueue(_ transfer: Transfer) {
+        let priority = transfer.callerPriority
+        transfer.state = .queued
+        transfer.queuedPriority = priority
+        queues[priority.rawValue].append(transfer)
+    }
+
+    /// The next queued transfer: highest priority first, then FIFO or LIFO.
+    private func dequeue() -> Transfer? {
+        for priority in ImageRequestPriority.allCases.reversed() {
+            let p = priority.rawValue
+            while true {
+                let candidate: Transfer
+                if configuration.executionOrder == .lifo {
+                    guard let last = queues[p].popLast() else { break }
+                    candidate = last
+                } else {
+                    guard queueHeads[p] < queues[p].count else { break }
+                    candidate = queues[p][queueHeads[p]]
+                    queueHeads[p] += 1
+                    if queueHeads[p] > 256 && queueHeads[p] * 2 > queues[p].count {
+                        queues[p].removeFirst(queueHeads[p])
+                        queueHeads[p] = 0
+                    }
+                }
+                if candidate.state == .queued && candidate.queuedPriority == priority { return candidate }
+            }
+        }
+        return nil
+    }
+
+    private func startQueued() {
+        let now = Self.now
+        if !retryQueue.isEmpty {
+            let due = retryQueue.filter { $0.at <= now }
+            retryQueue.removeAll { $0.at <= now }
+            for entry in due where entry.transfer.state == .waitingForRetry { enqueue(entry.transfer) }
+        }
+        let maximum = maxConcurrentTransfers
+        while activeCount < maximum, let transfer = dequeue() { begin(transfer) }
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let next = retryQueue.map(\.at).min() else { return 1000 }
+        return Int32(max(0, min(1000, (next - Self.now) * 1000)))
+    }
+
+    /// Ends every transfer at shutdown: callers get 2002, handles are freed before the multi handle.
+    private func stopAll() {
+        for transfer in transfers.values {
+            if let easy = transfer.easy { multi.remove(easy) }
+            transfer.easy = nil
+            transfer.state = .finished
+            transfer.callers.forEach { $0.finish(.failure(.loadCancelled)) }
+        }
+        transfers = [:]
+        transferOf = [:]
+        retryQueue = []
+        queues = [[], [], []]
+        for command in inbox.withLock({ commands in defer { commands = [] }; return commands }) {
+            if case .start(let operation) = command { operation.finish(.failure(.loadCancelled)) }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import WICore
+
+/// Loads images over HTTP(S) with libcurl's multi interface, and file: and data: URLs when allowed.
+///
+/// One transfer per URL is shared by every caller (each cancels only itself; the transfer stops when the last
+/// one leaves), at most `maxConcurrentTransfers` run at once, in priority order, over kept-alive HTTP/1.1 and
+/// multiplexed HTTP/2 connections. For an image service loading user-supplied URLs, restrict it:
+///
+/// ```swift
+/// var configuration = CurlImageLoader.Configuration()
+/// configuration.addressPolicy = .publicOnly()
+/// configuration.maximumBodySize = 16 << 20
+/// let loader = CurlImageLoader(configuration: configuration)
+/// let result = try await loader.load(ImageLoadRequest(url: url))
+/// ```
+///
+/// Thread safety: every method may be called from any thread. Events and completions of http(s) loads run on
+/// the loader's own thread, in order, the completion last (a decryptor's result arrives from a worker thread):
+/// keep them short and hand heavy work elsewhere. Releasing the loader cancels what it still runs (2002).
+public final class CurlImageLoader: ImageLoader, Sendable {
+    /// The version the User-Agent names.
+    public static let libraryVersion = "0.1.0"
+
+    /// The loader's settings.
+    public let configuration: Configuration
+    private let engine: CurlEngine
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        engine = CurlEngine(configuration: configuration)
+    }
+
+    deinit { engine.send(.shutdown) }
+
+    /// Transfers running at once; changing it applies to the queue right away.
+    public var maxConcurrentTransfers: Int {
+        get { engine.maxConcurrentTransfers }
+        set { engine.maxConcurrentTransfers = newValue }
+    }
+
+    /// Counters of what the loader did so far.
+    public var statistics: Statistics { engine.statistics }
+
+    public func canLoad(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return ["http", "https", "file", "data"].contains(scheme) && configuration.allowedSchemes.contains(scheme)
+    }
+
+    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
+        -> any ImageLoadOperation
+    {
+        guard let scheme = request.url.scheme?.lowercased() else {
+            completion(.failure(ImageError(.invalidURL, "the URL has no scheme: \(request.url.absoluteString)")))
+            return FinishedLoadOperation()
+        }
+        guard canLoad(request.url) else {
+            completion(.failure(ImageError(.schemeNotAllowed, "the scheme \(scheme) is not allowed")))
+            return FinishedLoadOperation()
+        }
+        if scheme == "file" || scheme == "data" {
+            let operation = CurlLoadOperation(request: request, engine: nil, events: events, completion: completion)
+            LocalLoad.start(operation, configuration: configuration)
+            return operation
+        }
+        let operation = CurlLoadOperation(request: request, engine: engine, events: events, completion: completion)
+        engine.send(.start(operation))
+        return operation
+    }
+
+    /// Blocks what will fail again: bad URLs and data, refused schemes and addresses, redirect loops, oversized
+    /// bodies, missing files. Never blocks cancellations, timeouts, network errors or HTTP statuses (404 too).
+    public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
+        [.invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed, .tooManyRedirects, .bodyTooLarge,
+         .fileNotReadable].contains(error.code)
+    }
+
+    /// What the loader did so far, for monitoring and tests.
+    ///
+    /// Thread safety: a value type; safe to send and share.
+    public struct Statistics: Sendable, Hashable {
+        /// libcurl easy handles alive now (one per running transfer; 0 when idle).
+        public var liveEasyHandles = 0
+        /// Transfers handed to libcurl (retries and restarts count again).
+        public var transfersStarted = 0
+        /// Connections opened (each after the address policy approved it); reused connections do not count.
+        public var connectionsOpened = 0
+    }
+}

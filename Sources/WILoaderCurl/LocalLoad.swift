@@ -1,0 +1,60 @@
+import Foundation
+import WICore
+
+/// Loads file: and data: URLs without libcurl, on `WorkerPool.io` (reading a file blocks).
+enum LocalLoad {
+    static func start(_ operation: CurlLoadOperation, configuration: CurlImageLoader.Configuration) {
+        WorkerPool.io.execute {
+            guard !operation.isCancelled else { return operation.finish(.failure(.loadCancelled)) }
+            let request = operation.request
+            operation.send(.progress(received: 0, expected: -1))
+            let loaded: (data: Data, type: String?)
+            switch read(request.url, limit: configuration.maximumBodySize) {
+            case .success(let value): loaded = value
+            case .failure(let error): return operation.finish(.failure(error))
+            }
+            let length = Int64(loaded.data.count)
+            var head = ImageLoadResponseHead(url: request.url, statusCode: nil,
+                                             headers: loaded.type.map { ["content-type": $0] } ?? [:],
+                                             expectedContentLength: length)
+            if let error = ResponseValidation.check(&head, request: request, configuration: configuration) {
+                return operation.finish(.failure(error))
+            }
+            operation.send(.response(head))
+            operation.send(.progress(received: 0, expected: length))
+            if length > 0 {
+                operation.send(.partialData(loaded.data))
+                operation.send(.progress(received: length, expected: length))
+            }
+            ResponseValidation.complete([operation], data: loaded.data, head: head, metrics: nil, request: request)
+        }
+    }
+
+    /// The bytes behind `url` and their media type (data: URLs only).
+    private static func read(_ url: URL, limit: Int64) -> Result<(data: Data, type: String?), ImageError> {
+        if url.scheme?.lowercased() == "data" {
+            guard let decoded = DataURL(url.absoluteString) else {
+                return .failure(ImageError(.invalidURL, "malformed data: URL"))
+            }
+            guard Int64(decoded.data.count) <= limit else {
+                return .failure(ImageError(.bodyTooLarge, "the data: URL holds more than \(limit) bytes"))
+            }
+            return .success((decoded.data, decoded.mediaType))
+        }
+        let path = url.path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(ImageError(.fileNotReadable, "cannot open \(path)"))
+        }
+        defer { try? handle.close() }
+        do {
+            // Read one byte past the limit: a larger file fails without reading all of it.
+            let data = try handle.read(upToCount: Int(min(limit, Int64(Int.max - 1))) + 1) ?? Data()
+            guard Int64(data.count) <= limit else {
+                return .failure(ImageError(.bodyTooLarge, "\(path) is larger than \(limit) bytes"))
+            }
+            return .success((data, nil))
+        } catch {
+            return .failure(ImageError(.fileNotReadable, "cannot read \(path): \(error)", underlying: error))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import WICore
+
+/// SDWebImage's checks of a response head, in its order: the response modifier (2003), 304 (1002), the status
+/// code (2001), the content type (2004); then ours: the announced length against the body limit (2007).
+enum ResponseValidation {
+    /// The error `head` fails with, or nil; `head` becomes the response modifier's version.
+    static func check(_ head: inout ImageLoadResponseHead, request: ImageLoadRequest,
+                      configuration: CurlImageLoader.Configuration) -> ImageError? {
+        if let modifier = request.context[.responseModifier] {
+            guard let modified = modifier.modified(head) else {
+                return ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
+            }
+            head = modified
+        }
+        if let status = head.statusCode {
+            if status == 304 {
+                return ImageError(.cacheNotModified, "the server answered 304 Not Modified and nothing is cached",
+                                  statusCode: status)
+            }
+            if !configuration.acceptableStatusCodes.contains(status) {
+                return ImageError(.badServerResponse, "unacceptable status code \(status)", statusCode: status)
+            }
+        }
+        if let types = configuration.acceptableContentTypes, let mime = head.mimeType,
+           !types.contains(mime), !(mime.hasPrefix("image/") && types.contains("image/*")), !types.contains("*/*") {
+            return ImageError(.invalidDownloadContentType, "unacceptable content type \(mime)",
+                              statusCode: head.statusCode)
+        }
+        if head.expectedContentLength > configuration.maximumBodySize {
+            return ImageError(.bodyTooLarge, "the announced body of \(head.expectedContentLength) bytes exceeds "
+                              + "the limit of \(configuration.maximumBodySize) bytes")
+        }
+        return nil
+    }
+
+    /// Delivers a finished body to `callers`: empty bodies fail (1001), the decryptor (if any) runs on a worker
+    /// thread and fails with 1001 when it returns nil.
+    static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoadResponseHead?,
+                         metrics: ImageLoadMetrics?, request: ImageLoadRequest) {
+        guard !data.isEmpty else {
+            callers.forEach { $0.finish(.failure(ImageError(.badImageData, "the response body is empty"))) }
+            return
+        }
+        guard let decryptor = request.context[.decryptor] else {
+            let result = ImageLoadResult(data: data, response: head, metrics: metrics)
+            callers.forEach { $0.finish(.success(result)) }
+            return
+        }
+        WorkerPool.cpu.execute {
+            let outcome: Result<ImageLoadResult, ImageError>
+            if let plain = decryptor.decrypted(data, response: head), !plain.isEmpty {
+                outcome = .success(ImageLoadResult(data: plain, response: head, metrics: metrics))
+            } else {
+                outcome = .failure(ImageError(.badImageData, "the decryptor could not decrypt the data"))
+            }
+            callers.forEach { $0.finish(outcome) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import WICore
+
+/// One transfer of one URL, shared by every caller that asked for it while it was queued or running.
+///
+/// Thread safety: confined to the loader's thread (libcurl's callbacks run there too).
+final class Transfer: CurlTransferEvents {
+    enum State { case queued, active, waitingForRetry, finished }
+
+    let key: String
+    /// The first caller's request: its URL, options, context and headers shape the transfer.
+    let request: ImageLoadRequest
+    unowned let engine: CurlEngine
+    var callers: [CurlLoadOperation] = []
+    var state = State.queued
+    /// The priority the transfer is queued under (the highest of its callers').
+    var queuedPriority = ImageRequestPriority.normal
+    /// Retries made so far.
+    var retries = 0
+    var easy: CurlEasy?
+
+    // The response being received.
+    /// Header fields of the latest response, names lowercased (redirects and 1xx responses reset them).
+    var headerFields: [String: String] = [:]
+    var head: ImageLoadResponseHead?
+    var body = Data()
+    var expected: Int64 = -1
+    /// A failure found inside a callback, which stopped the transfer; it wins over libcurl's own result.
+    var failure: ImageError?
+    /// Whether `failure` may be retried (a retryable status code).
+    var failureIsTransient = false
+    /// Set when a resumed transfer got neither 206 nor 200: start over without the partial body.
+    var mustRestart = false
+    /// The partial body this attempt resumes from.
+    var resumed: ResumeStore.Entry?
+    /// The address the policy refused, if it refused one.
+    var refusedAddress: String?
+    /// When and at which byte count progress was last reported.
+    var lastProgressTime: Double = -.infinity
+    var lastProgressReceived: Int64 = -1
+
+    init(key: String, request: ImageLoadRequest, engine: CurlEngine) {
+        self.key = key
+        self.request = request
+        self.engine = engine
+    }
+
+    /// The highest priority among the callers.
+    var callerPriority: ImageRequestPriority { callers.map(\.priority).max() ?? .low }
+
+    /// Forgets the last attempt's response, before a retry or a restart.
+    func resetResponse() {
+        headerFields = [:]
+        head = nil
+        body = Data()
+        expected = -1
+        failure = nil
+        failureIsTransient = false
+        mustRestart = false
+        refusedAddress = nil
+        lastProgressTime = -.infinity
+        lastProgressReceived = -1
+    }
+
+    func curlHeaderLine(_ line: String) {
+        if line.hasPrefix("HTTP/") {
+            headerFields = [:]
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        if let existing = headerFields[name] {
+            headerFields[name] = existing + ", " + value
+        } else {
+            headerFields[name] = value
+        }
+    }
+
+    func curlBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if head == nil {
+            guard engine.responseHeadArrived(self) else { return false }
+        }
+        let limit = engine.configuration.maximumBodySize
+        if Int64(body.count + bytes.count) > limit {
+            failure = ImageError(.bodyTooLarge, "the body exceeds the limit of \(limit) bytes")
+            return false
+        }
+        body.append(contentsOf: bytes)
+        engine.bodyArrived(self, chunk: bytes)
+        return true
+    }
+
+    func curlMayConnect(to address: String, bytes: [UInt8]) -> Bool {
+        if engine.addressAllowed(address, bytes: bytes) {
+            engine.countConnection()
+            return true
+        }
+        refusedAddress = address
+        return false
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import WICore
+import WILoaderCurl
+import WITestServer
+
+@Suite struct CurlLoaderModifierTests {
+    @Test func requestModifierChangesURLHeadersAndMethodOrCancels() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/moved") { request in
+            TestResponse(body: Data(request.method.utf8), contentType: "image/png")
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        var context = ImageContext()
+        context[.requestModifier] = BlockRequestModifier { request in
+            var changed = request
+            changed.url = server.url("/moved")
+            changed.method = "POST"
+            changed.headers["X-Signed"] = "yes"
+            changed.headers["Accept"] = "image/webp"
+            return changed
+        }
+        let result = await loader.result(ImageLoadRequest(url: server.url("/original"), context: context))
+        #expect(result.value?.data == Data("POST".utf8))
+        #expect(server.requestCount("/original") == 0)
+        let seen = try #require(server.requests("/moved").first)
+        #expect(seen.headers["x-signed"] == "yes")
+        #expect(seen.headers["accept"] == "image/webp")
+
+        var cancelling = ImageContext()
+        cancelling[.requestModifier] = BlockRequestModifier { _ in nil }
+        let cancelled = await loader.result(ImageLoadRequest(url: server.url("/moved"), context: cancelling))
+        #expect(cancelled.error?.code == .invalidDownloadOperation)
+        #expect(server.requestCount("/moved") == 1)
+    }
+
+    @Test func responseModifierRewritesOrRejects() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a") { _ in TestResponse(body: Data([9]), contentType: "application/octet-stream") }
+        let loader = CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/png"] })
+        var fixing = ImageContext()
+        fixing[.responseModifier] = BlockResponseModifier { head in
+            var changed = head
+            changed.headers["content-type"] = "image/png"
+            return changed
+        }
+        let fixed = await loader.result(ImageLoadRequest(url: server.url("/a"), context: fixing))
+        #expect(fixed.value?.response?.mimeType == "image/png")
+        #expect(await loader.result(server.url("/a")).error?.code == .invalidDownloadContentType)
+        var rejecting = ImageContext()
+        rejecting[.responseModifier] = BlockResponseModifier { _ in nil }
+        let rejected = await loader.result(ImageLoadRequest(url: server.url("/a"), context: rejecting))
+        #expect(rejected.error?.code == .invalidDownloadResponse)
+    }
+
+    @Test func decryptorTurnsBytesIntoImageBytesOrFails() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/secret") { _ in TestResponse(body: Data([0x01, 0x02, 0x03]), contentType: "image/png") }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        var xor = ImageContext()
+        xor[.decryptor] = BlockDataDecryptor { data, head in
+            head?.statusCode == 200 ? Data(data.map { $0 ^ 0xff }) : nil
+        }
+        let plain = await loader.result(ImageLoadRequest(url: server.url("/secret"), context: xor))
+        #expect(plain.value?.data == Data([0xfe, 0xfd, 0xfc]))
+        var failing = ImageContext()
+        failing[.decryptor] = BlockDataDecryptor { _, _ in nil }
+        let failed = await loader.result(ImageLoadRequest(url: server.url("/secret"), context: failing))
+        #expect(failed.error?.code == .badImageData)
+    }
+
+    @Test func credentialsAnswerBasicAuth() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/private") { request in
+            .basicAuth(user: "ann", password: "s3cret", request: request,
+                       then: TestResponse(body: Data([7]), contentType: "image/png"))
+        }
+        let anonymous = CurlImageLoader(configuration: testConfiguration())
+        #expect(await anonymous.result(server.url("/private")).error?.statusCode == 401)
+        let wrong = CurlImageLoader(configuration: testConfiguration {
+            $0.credentials = .init(user: "ann", password: "nope")
+        })
+        #expect(await wrong.result(server.url("/private")).error?.statusCode == 401)
+        let right = CurlImageLoader(configuration: testConfiguration {
+            $0.credentials = .init(user: "ann", password: "s3cret")
+        })
+        #expect(await right.result(server.url("/private")).value?.data == Data([7]))
+    }
+
+    @Test func credentialsAreNotForwardedToAnotherHost() async throws {
+        let server = try await TestHTTPServer.start()
+        // 127.0.0.1 and localhost are different hosts to libcurl: the redirect target must not see the password.
+        server.route("/start") { _ in .redirect(to: "http://localhost:\(server.port)/landing") }
+        server.route("/landing") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
+        let loader = CurlImageLoader(configuration: testConfiguration {
+            $0.credentials = .init(user: "ann", password: "s3cret")
+        })
+        var context = ImageContext()
+        context[.requestModifier] = BlockRequestModifier { request in
+            var changed = request
+            changed.headers["Authorization"] = "Basic " + Data("ann:s3cret".utf8).base64EncodedString()
+            return changed
+        }
+        let result = await loader.result(ImageLoadRequest(url: server.url("/start"), context: context))
+        #expect(result.value?.metrics?.redirectCount == 1)
+        #expect(server.requests("/start").first?.headers["authorization"] != nil)
+        #expect(server.requests("/landing").first?.headers["authorization"] == nil)
+    }
+
+    @Test func cookiesRoundTripWhenAsked() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/set") { _ in
+            TestResponse(headers: [("Set-Cookie", "session=abc123; Path=/")], body: Data([1]), contentType: "image/png")
+        }
+        server.route("/check") { request in
+            TestResponse(body: Data((request.headers["cookie"] ?? "none").utf8), contentType: "image/png")
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration())
+        let withCookies = { (url: URL) in ImageLoadRequest(url: url, options: [.handleCookies]) }
+        _ = await loader.result(withCookies(server.url("/set")))
+        let sent = await loader.result(withCookies(server.url("/check")))
+        #expect(sent.value?.data == Data("session=abc123".utf8))
+        let plain = CurlImageLoader(configuration: testConfiguration())
+        _ = await plain.result(server.url("/set"))
+        #expect(await plain.result(server.url("/check")).value?.data == Data("none".utf8))
+    }
+}

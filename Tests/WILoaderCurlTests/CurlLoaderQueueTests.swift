@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+import Testing
+import WICore
+import WILoaderCurl
+import WITestServer
+
+@Suite struct CurlLoaderQueueTests {
+    /// Serves /0 ... /n; /gate answers after `gateDelay` so the other loads queue up behind it.
+    private func server(paths: Int, gateDelay: Double = 0.6) async throws -> TestHTTPServer {
+        let server = try await TestHTTPServer.start()
+        server.route("/gate") { _ in
+            TestResponse(body: Data([0]), contentType: "image/png").delayed(by: gateDelay)
+        }
+        for index in 0..<paths {
+            server.route("/\(index)") { _ in TestResponse(body: Data([UInt8(index)]), contentType: "image/png") }
+        }
+        return server
+    }
+
+    @Test func lifoStartsTheNewestFirst() async throws {
+        let server = try await server(paths: 4)
+        let started = Mutex<[Int]>([])
+        let loader = CurlImageLoader(configuration: testConfiguration {
+            $0.maxConcurrentTransfers = 1
+            $0.executionOrder = .lifo
+        })
+        let (_, gate) = loader.start(server.url("/gate"))
+        var recorders: [LoadRecorder] = []
+        for index in 0..<4 {
+            let recorder = LoadRecorder()
+            _ = loader.load(ImageLoadRequest(url: server.url("/\(index)")), events: { recorder.record($0) }) { result in
+                started.withLock { $0.append(index) }
+                recorder.complete(result)
+            }
+            recorders.append(recorder)
+        }
+        _ = await gate.waitForCompletion()
+        for recorder in recorders { _ = await recorder.waitForCompletion() }
+        #expect(started.withLock { $0 } == [3, 2, 1, 0])
+    }
+
+    @Test func fifoAndPrioritiesDecideTheOrder() async throws {
+        let server = try await server(paths: 5)
+        let finished = Mutex<[Int]>([])
+        let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
+        let (_, gate) = loader.start(server.url("/gate"))
+        let priorities: [ImageRequestPriority] = [.low, .normal, .high, .normal, .low]
+        var operations: [any ImageLoadOperation] = []
+        var recorders: [LoadRecorder] = []
+        for (index, priority) in priorities.enumerated() {
+            let recorder = LoadRecorder()
+            let request = ImageLoadRequest(url: server.url("/\(index)"), priority: priority)
+            operations.append(loader.load(request, events: { recorder.record($0) }) { result in
+                finished.withLock { $0.append(index) }
+                recorder.complete(result)
+            })
+            recorders.append(recorder)
+        }
+        operations[4].setPriority(.high)   // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
+        _ = await gate.waitForCompletion()
+        for recorder in recorders { _ = await recorder.waitForCompletion() }
+        #expect(finished.withLock { $0 } == [2, 4, 1, 3, 0])
+    }
+
+    @Test func concurrencyLimitAppliesAndChangesLive() async throws {
+        let server = try await TestHTTPServer.start()
+        for index in 0..<6 {
+            // Never answers within the test: the loads are cancelled at the end.
+            server.route("/\(index)") { _ in TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 120) }
+        }
+        let seen = { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) }
+        let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 2 })
+        #expect(loader.maxConcurrentTransfers == 2)
+        let loads = (0..<6).map { loader.start(server.url("/\($0)")) }
+        #expect(await eventually { seen() == 2 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(seen() == 2)
+        #expect(loader.statistics.liveEasyHandles == 2)
+        loader.maxConcurrentTransfers = 6
+        #expect(await eventually { seen() == 6 })
+        loads.forEach { $0.0.cancel() }
+        for (_, recorder) in loads { #expect(await recorder.waitForCompletion()?.error?.code == .cancelled) }
+        #expect(await loader.waitUntilIdle() == 0)
+    }
+}
