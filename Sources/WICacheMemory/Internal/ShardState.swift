@@ -24,7 +24,7 @@ struct ShardCounters {
 /// `Mutex`; every method runs with the shard locked.
 struct ShardState {
     var pool = NodePool()
-    var index: [CacheKey: Int32] = [:]
+    var index = KeyIndex()
     var weak: [CacheKey: WeakImage] = [:]
     var weakSweepThreshold = 256
     var cost = 0
@@ -54,7 +54,7 @@ struct ShardState {
     // MARK: Lookup and store
 
     mutating func image(for key: CacheKey, now: () -> Int64) -> Image? {
-        if let index = index[key] {
+        if let index = index.find(key, in: pool) {
             let deadline = pool[index].deadline
             if deadline == .max || now() < deadline {
                 counters.hits += 1
@@ -78,7 +78,7 @@ struct ShardState {
 
     /// Whether `key` is in the strong tier and not expired; touches nothing.
     func contains(_ key: CacheKey, now: () -> Int64) -> Bool {
-        guard let index = index[key] else { return false }
+        guard let index = index.find(key, in: pool) else { return false }
         let deadline = pool[index].deadline
         return deadline == .max || now() < deadline
     }
@@ -86,10 +86,10 @@ struct ShardState {
     mutating func store(_ image: Image, cost: Int, deadline: Int64, for key: CacheKey, now: () -> Int64) {
         if usesWeakTier { weak.removeValue(forKey: key) }
         guard cost <= maxEntryCost else {
-            if let index = index[key] { removeNode(index) }   // the key no longer means the old image
+            if let index = index.find(key, in: pool) { removeNode(index) }   // the key no longer means the old image
             return
         }
-        if let index = index[key] {
+        if let index = index.find(key, in: pool) {
             pool[index].image = image
             pool[index].deadline = deadline
             self.cost += cost - pool[index].cost
@@ -97,7 +97,7 @@ struct ShardState {
             touch(index)
         } else {
             let node = Node(key: key, image: image, cost: cost, deadline: deadline)
-            index[key] = pool.append(node, to: 0)
+            index.insert(pool.append(node, to: 0), hash: key.hash, in: pool)
             self.cost += cost
             count += 1
             sketch?.increment(key.hash)
@@ -107,13 +107,13 @@ struct ShardState {
     }
 
     mutating func remove(_ key: CacheKey) {
-        if let index = index[key] { removeNode(index) }
+        if let index = index.find(key, in: pool) { removeNode(index) }
         if usesWeakTier { weak.removeValue(forKey: key) }
     }
 
     mutating func removeAll() {
         pool.removeAll()
-        index = [:]
+        index.removeAll()
         weak = [:]
         cost = 0
         count = 0
@@ -173,16 +173,16 @@ struct ShardState {
 
     /// Removes a node without counting an eviction or remembering it weakly (explicit removal, expiry).
     private mutating func removeNode(_ index: Int32) {
+        self.index.remove(index, hash: pool[index].key.hash, in: pool)
         let node = pool.remove(index)
-        self.index.removeValue(forKey: node.key)
         cost -= node.cost
         count -= 1
     }
 
     /// Evicts a node: counted, and remembered in the weak tier when that is on.
     mutating func evictNode(_ index: Int32, now: () -> Int64) {
+        self.index.remove(index, hash: pool[index].key.hash, in: pool)
         let node = pool.remove(index)
-        self.index.removeValue(forKey: node.key)
         cost -= node.cost
         count -= 1
         counters.evictions += 1
