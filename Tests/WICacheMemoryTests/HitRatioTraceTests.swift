@@ -89,7 +89,9 @@ import WITestSupport
             }
             index[key] = pool.append(Node(key: placeholder, image: nil, cost: key, deadline: .max), to: 0)
             if pool.lists[0].count > capacity {
-                index.removeValue(forKey: pool.remove(pool.lists[0].head).cost)
+                let head = pool.lists[0].head
+                index.removeValue(forKey: pool[head].cost)
+                _ = pool.remove(head)
             }
             return false
         }

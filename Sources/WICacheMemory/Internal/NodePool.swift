@@ -36,7 +36,7 @@ struct NodePool {
     }
 
     /// Stores a new node at the tail of `list` and returns its index.
-    mutating func append(_ node: Node, to list: UInt8) -> Int32 {
+    mutating func append(_ node: consuming Node, to list: UInt8) -> Int32 {
         let index: Int32
         if let reused = free.popLast() {
             index = reused
@@ -49,14 +49,14 @@ struct NodePool {
         return index
     }
 
-    /// Unlinks and frees a node, returning it (its image is released by the caller dropping the value).
-    mutating func remove(_ index: Int32) -> Node {
+    /// Unlinks and frees a node, moving its image out (the caller decides when it is released).
+    mutating func remove(_ index: Int32) -> Image? {
         unlink(index)
-        let node = nodes[Int(index)]
-        nodes[Int(index)].image = nil
+        var image: Image?
+        swap(&image, &nodes[Int(index)].image)
         nodes[Int(index)].key = CacheKey.empty
         free.append(index)
-        return node
+        return image
     }
 
     /// Moves a node to the tail of `list` (which may be the list it is in).

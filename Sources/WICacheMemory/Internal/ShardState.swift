@@ -174,20 +174,25 @@ struct ShardState {
     /// Removes a node without counting an eviction or remembering it weakly (explicit removal, expiry).
     private mutating func removeNode(_ index: Int32) {
         self.index.remove(index, hash: pool[index].key.hash, in: pool)
-        let node = pool.remove(index)
-        cost -= node.cost
+        cost -= pool[index].cost
         count -= 1
+        _ = pool.remove(index)
     }
 
     /// Evicts a node: counted, and remembered in the weak tier when that is on.
     mutating func evictNode(_ index: Int32, now: () -> Int64) {
         self.index.remove(index, hash: pool[index].key.hash, in: pool)
-        let node = pool.remove(index)
-        cost -= node.cost
+        cost -= pool[index].cost
         count -= 1
         counters.evictions += 1
-        guard usesWeakTier, let image = node.image, node.deadline == .max || now() < node.deadline else { return }
-        weak[node.key] = WeakImage(image, deadline: node.deadline)
+        let deadline = pool[index].deadline
+        guard usesWeakTier, deadline == .max || now() < deadline else {
+            _ = pool.remove(index)
+            return
+        }
+        let key = pool[index].key
+        guard let image = pool.remove(index) else { return }
+        weak[key] = WeakImage(image, deadline: deadline)
         if weak.count >= weakSweepThreshold {
             weak = weak.filter { $0.value.image != nil }
             weakSweepThreshold = max(256, 2 * weak.count)
