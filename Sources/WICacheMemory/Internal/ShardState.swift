@@ -47,7 +47,7 @@ struct ShardState {
         self.costLimit = costLimit
         self.countLimit = countLimit
         self.maxEntryCost = maxEntryCost
-        if policy == .tinyLFU { sketch = FrequencySketch(capacity: min(countLimit, 1 << 16)) }
+        if policy == .tinyLFU { sketch = FrequencySketch(capacity: min(countLimit, 256)) }   // grows with the entries
         updateRegionCaps()
     }
 
@@ -63,7 +63,7 @@ struct ShardState {
             }
             removeNode(index)
             counters.expirations += 1
-        } else if usesWeakTier, let remembered = weak.removeValue(forKey: key), let image = remembered.image,
+        } else if !weak.isEmpty, let remembered = weak.removeValue(forKey: key), let image = remembered.image,
                   remembered.deadline == .max || now() < remembered.deadline
         {
             counters.hits += 1
@@ -84,7 +84,7 @@ struct ShardState {
     }
 
     mutating func store(_ image: Image, cost: Int, deadline: Int64, for key: CacheKey, now: () -> Int64) {
-        if usesWeakTier { weak.removeValue(forKey: key) }
+        if !weak.isEmpty { weak.removeValue(forKey: key) }
         guard cost <= maxEntryCost else {
             if let index = index.find(key, in: pool) { removeNode(index) }   // the key no longer means the old image
             return
@@ -108,7 +108,7 @@ struct ShardState {
 
     mutating func remove(_ key: CacheKey) {
         if let index = index.find(key, in: pool) { removeNode(index) }
-        if usesWeakTier { weak.removeValue(forKey: key) }
+        if !weak.isEmpty { weak.removeValue(forKey: key) }
     }
 
     mutating func removeAll() {
