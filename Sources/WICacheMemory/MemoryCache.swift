@@ -87,6 +87,7 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
         shard(for: key).state.withLock { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
     }
 
+    /// Removes the image stored under `key`, from the weak tier too.
     public func removeImage(forKey key: String) {
         let key = CacheKey(key)
         shard(for: key).state.withLock { $0.remove(key) }

@@ -67,9 +67,9 @@ import WICore
         let seen = Mutex<[MemoryPressureLevel]>([])
         let token = source.subscribe { level in seen.withLock { $0.append(level) } }
         func waitFor(_ count: Int) async throws {
-            for _ in 0..<400 where seen.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(5)) }
+            for _ in 0..<1_000 where seen.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(5)) }
         }
-        try await Task.sleep(for: .milliseconds(30))
+        try await Task.sleep(for: .milliseconds(300))               // the first reading is the baseline
         try write(cgroup ? events(1, 0) : psi(25, 0))
         try await waitFor(1)
         try write(cgroup ? events(1, 3) : psi(25, 40))

@@ -64,6 +64,7 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
         return .unavailable
     }
 
+    /// Starts a polling thread that calls `handler` on each rise; cancelling the token stops it within a moment.
     public func subscribe(_ handler: @escaping @Sendable (MemoryPressureLevel) -> Void) -> CancellationToken {
         let loop = PollLoop()
         guard mode != .unavailable else { return CancellationToken {} }
