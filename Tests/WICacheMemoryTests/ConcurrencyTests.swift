@@ -4,7 +4,7 @@ import WICacheMemory
 import WITestSupport
 
 @Suite struct ConcurrencyTests {
-    /// 8 tasks sharing 1M operations (70% get, 20% set, 10% remove) over 2,000 keys whose images the test keeps
+    /// 8 threads sharing 1M operations (70% get, 20% set, 10% remove) over 2,000 keys whose images the test keeps
     /// (so the weak tier re-admits often); CLOCK gets a quarter of that. Limits hold whenever a call has returned,
     /// and the counters add up.
     @Test(arguments: [(MemoryCache.EvictionPolicy.tinyLFU, 1_000_000), (.clock, 250_000)])
@@ -14,32 +14,24 @@ import WITestSupport
                                                      evictionPolicy: policy))
         let keys = (0..<2000).map { "https://example.com/images/\($0).png" }
         let images = (0..<2000).map { makeImage(cost: 4 * (1 + $0 % 50)) }
-        let (gets, violations) = await withTaskGroup(of: (gets: Int, violations: Int).self) { group in
-            for task in 0..<8 {
-                group.addTask {
-                    var random = SeededRandom(seed: UInt64(task + 1))
-                    var localGets = 0, localViolations = 0
-                    for operation in 0..<operations / 8 {
-                        let index = Int(random.next() % 2000), roll = random.next() % 10
-                        if roll < 7 {
-                            localGets += 1
-                            if let image = cache.image(forKey: keys[index]), image !== images[index] {
-                                localViolations += 1
-                            }
-                        } else if roll < 9 {
-                            cache.setImage(images[index], forKey: keys[index])
-                        } else {
-                            cache.removeImage(forKey: keys[index])
-                        }
-                        if operation % 512 == 0, cache.totalCost > costLimit || cache.count > countLimit {
-                            localViolations += 1
-                        }
-                    }
-                    return (localGets, localViolations)
+        let counts = await onThreads(8) { thread -> (gets: Int, violations: Int) in
+            var random = SeededRandom(seed: UInt64(thread + 1))
+            var gets = 0, violations = 0
+            for operation in 0..<operations / 8 {
+                let index = Int(random.next() % 2000), roll = random.next() % 10
+                if roll < 7 {
+                    gets += 1
+                    if let image = cache.image(forKey: keys[index]), image !== images[index] { violations += 1 }
+                } else if roll < 9 {
+                    cache.setImage(images[index], forKey: keys[index])
+                } else {
+                    cache.removeImage(forKey: keys[index])
                 }
+                if operation % 512 == 0, cache.totalCost > costLimit || cache.count > countLimit { violations += 1 }
             }
-            return await group.reduce((0, 0)) { ($0.0 + $1.gets, $0.1 + $1.violations) }
+            return (gets, violations)
         }
+        let gets = counts.reduce(0) { $0 + $1.gets }, violations = counts.reduce(0) { $0 + $1.violations }
         #expect(violations == 0)
         let stats = cache.statistics
         #expect(stats.hits + stats.misses == gets)

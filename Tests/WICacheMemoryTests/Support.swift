@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import WICore
 import WICacheMemory
@@ -63,4 +64,21 @@ func makeCache(policy: MemoryCache.EvictionPolicy = .clock, costLimit: Int = 1 <
 /// The keys among `keys` held in the strong tier, in the order given.
 func present(_ cache: MemoryCache, _ keys: [String]) -> [String] {
     keys.filter { cache.containsImage(forKey: $0) }
+}
+
+/// Runs `body(0..<count)` on `count` dedicated threads and waits without holding a cooperative thread, so CPU-heavy
+/// tests never starve the async tests that run beside them.
+func onThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
+    await withTaskGroup(of: (Int, T).self) { group in
+        for index in 0..<count {
+            group.addTask {
+                await withCheckedContinuation { continuation in
+                    Thread { continuation.resume(returning: (index, body(index))) }.start()
+                }
+            }
+        }
+        var results = [(Int, T)]()
+        for await result in group { results.append(result) }
+        return results.sorted { $0.0 < $1.0 }.map(\.1)
+    }
 }
