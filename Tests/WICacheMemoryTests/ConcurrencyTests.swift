@@ -5,9 +5,9 @@ import WITestSupport
 
 @Suite struct ConcurrencyTests {
     /// 8 threads sharing 1M operations (70% get, 20% set, 10% remove) over 2,000 keys whose images the test keeps
-    /// (so the weak tier re-admits often); CLOCK gets a quarter of that. Limits hold whenever a call has returned,
+    /// (so the weak tier re-admits often); CLOCK gets an eighth of that. Limits hold whenever a call has returned,
     /// and the counters add up.
-    @Test(arguments: [(MemoryCache.EvictionPolicy.tinyLFU, 1_000_000), (.clock, 250_000)])
+    @Test(arguments: [(MemoryCache.EvictionPolicy.tinyLFU, 1_000_000), (.clock, 125_000)])
     func hammering(policy: MemoryCache.EvictionPolicy, operations: Int) async {
         let costLimit = 40_000, countLimit = 600
         let cache = MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit,
