@@ -100,6 +100,7 @@ let package = Package(
         // Tests: one target per source target.
         .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
+        .testTarget(name: "WICacheMemoryTests", dependencies: ["WICacheMemory", "WITestSupport"]),
         .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),

@@ -1,0 +1,107 @@
+import WICore
+
+/// One cached entry, stored by index in a `NodePool` (no per-entry allocation, no reference counting of nodes).
+struct Node {
+    var key: CacheKey
+    var image: Image?
+    var cost: Int
+    /// Nanoseconds on the cache's clock after which the entry is expired; `Int64.max` for never.
+    var deadline: Int64
+    var prev: Int32 = -1
+    var next: Int32 = -1
+    /// Which list of the pool holds the node.
+    var list: UInt8 = 0
+    /// CLOCK's reference bit: set by a hit, cleared when the hand passes.
+    var referenced = false
+}
+
+/// A doubly linked list threaded through a `NodePool` by index; tracks its length and total cost.
+struct NodeList {
+    var head: Int32 = -1
+    var tail: Int32 = -1
+    var count = 0
+    var cost = 0
+}
+
+/// The entries of one shard: a slab of nodes with a free list, and up to three linked lists over them
+/// (CLOCK uses one; W-TinyLFU uses window, probation and protected).
+struct NodePool {
+    private(set) var nodes: [Node] = []
+    private var free: [Int32] = []
+    var lists = [NodeList](repeating: NodeList(), count: 3)
+
+    subscript(index: Int32) -> Node {
+        _read { yield nodes[Int(index)] }
+        _modify { yield &nodes[Int(index)] }
+    }
+
+    /// Stores a new node at the tail of `list` and returns its index.
+    mutating func append(_ node: consuming Node, to list: UInt8) -> Int32 {
+        let index: Int32
+        if let reused = free.popLast() {
+            index = reused
+            nodes[Int(index)] = node
+        } else {
+            index = Int32(nodes.count)
+            nodes.append(node)
+        }
+        link(index, to: list)
+        return index
+    }
+
+    /// Unlinks and frees a node, moving its image out (the caller decides when it is released).
+    mutating func remove(_ index: Int32) -> Image? {
+        unlink(index)
+        var image: Image?
+        swap(&image, &nodes[Int(index)].image)
+        nodes[Int(index)].key = CacheKey.empty
+        free.append(index)
+        return image
+    }
+
+    /// Moves a node to the tail of `list` (which may be the list it is in).
+    mutating func moveToTail(_ index: Int32, of list: UInt8) {
+        unlink(index)
+        link(index, to: list)
+    }
+
+    /// Changes a node's cost, keeping its list's total right.
+    mutating func setCost(_ cost: Int, of index: Int32) {
+        let list = Int(nodes[Int(index)].list)
+        lists[list].cost += cost - nodes[Int(index)].cost
+        nodes[Int(index)].cost = cost
+    }
+
+    /// Drops every node and gives the memory back.
+    mutating func removeAll() {
+        nodes = []
+        free = []
+        lists = [NodeList](repeating: NodeList(), count: 3)
+    }
+
+    private mutating func link(_ index: Int32, to list: UInt8) {
+        let slot = Int(list)
+        let tail = lists[slot].tail
+        nodes[Int(index)].list = list
+        nodes[Int(index)].prev = tail
+        nodes[Int(index)].next = -1
+        if tail >= 0 { nodes[Int(tail)].next = index } else { lists[slot].head = index }
+        lists[slot].tail = index
+        lists[slot].count += 1
+        lists[slot].cost += nodes[Int(index)].cost
+    }
+
+    private mutating func unlink(_ index: Int32) {
+        let prev = nodes[Int(index)].prev, next = nodes[Int(index)].next
+        let slot = Int(nodes[Int(index)].list)
+        if prev >= 0 { nodes[Int(prev)].next = next } else { lists[slot].head = next }
+        if next >= 0 { nodes[Int(next)].prev = prev } else { lists[slot].tail = prev }
+        lists[slot].count -= 1
+        lists[slot].cost -= nodes[Int(index)].cost
+    }
+}
+
+extension CacheKey {
+    /// The key of a freed node.
+    static let empty = CacheKey("")
+}

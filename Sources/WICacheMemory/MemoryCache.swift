@@ -1,0 +1,200 @@
+import Synchronization
+import WICore
+
+/// The in-process image cache: cost- and count-limited, sharded for concurrency, with W-TinyLFU admission, a weak
+/// tier, time to live and memory-pressure trimming.
+///
+/// Keys are spread over independently locked shards by hash; each shard holds an equal share of the limits and
+/// runs the eviction policy on its own entries, so lookups on different shards never wait for each other and a
+/// hit never moves list nodes under a global lock (with `.clock` a hit only sets a bit).
+///
+/// ```swift
+/// let cache = MemoryCache(configuration: .init(costLimit: 512 << 20))
+/// cache.setImage(image, forKey: "https://example.com/a.png")
+/// let hit = cache.image(forKey: "https://example.com/a.png")
+/// cache.costLimit = 128 << 20          // evicts at once
+/// print(cache.statistics.hitRatio)
+/// ```
+///
+/// Thread safety: every method and property may be used from any number of threads at once. Once a call returns,
+/// `totalCost` and `count` are within the limits (each shard keeps within its share under its lock).
+public final class MemoryCache: MemoryImageCaching, Sendable {
+    private let shards: [Shard]
+    private let shardMask: Int
+    private let limits: Mutex<(cost: Int, count: Int)>
+    /// Nanoseconds elapsed on the configured clock since the cache was made.
+    let now: @Sendable () -> Int64
+    /// The configuration the cache was made with (the limits in it are the initial ones).
+    public let configuration: Configuration
+    private let pressureSubscription: CancellationToken?
+
+    /// A cache on `ContinuousClock`, trimming on the events of `pressureSource` if given.
+    public convenience init(configuration: Configuration = .init(), pressureSource: (any MemoryPressureSource)? = nil) {
+        self.init(configuration: configuration, clock: ContinuousClock(), pressureSource: pressureSource)
+    }
+
+    /// A cache whose time to live runs on `clock` (tests pass a manual clock).
+    public init<C: Clock>(configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)? = nil)
+        where C.Duration == Duration
+    {
+        self.configuration = configuration
+        let origin = clock.now
+        now = { Self.nanoseconds(origin.duration(to: clock.now)) }
+        let shardCount = configuration.resolvedShardCount
+        let cost = max(0, configuration.costLimit), count = max(0, configuration.countLimit)
+        limits = Mutex((cost, count))
+        let maxEntry = Self.maxEntryCost(costLimit: cost, ratio: configuration.maxEntryCostRatio)
+        shards = (0..<shardCount).map { index in
+            Shard(ShardState(policy: configuration.evictionPolicy, usesWeakTier: configuration.usesWeakTier,
+                             costLimit: Self.share(of: cost, shard: index, of: shardCount),
+                             countLimit: Self.share(of: count, shard: index, of: shardCount), maxEntryCost: maxEntry))
+        }
+        shardMask = shardCount - 1
+        guard let pressureSource else {
+            pressureSubscription = nil
+            return
+        }
+        let trimRatio = configuration.pressureTrimRatio
+        pressureSubscription = pressureSource.subscribe { [shards, now] level in
+            Self.trim(shards, ratio: level == .critical ? 0 : trimRatio, now: now)
+        }
+    }
+
+    deinit { pressureSubscription?.cancel() }
+
+    /// The number of shards.
+    public var shardCount: Int { shards.count }
+
+    // MARK: MemoryImageCaching
+
+    /// The image stored under `key` (or found again through the weak tier), or nil when absent or expired.
+    public func image(forKey key: String) -> Image? {
+        let key = CacheKey(key)
+        return shard(for: key).state.withLock { $0.image(for: key, now: now) }
+    }
+
+    /// Stores `image` with the configured time to live; replaces what `key` held.
+    public func setImage(_ image: Image, forKey key: String) {
+        setImage(image, forKey: key, timeToLive: configuration.timeToLive)
+    }
+
+    /// Stores `image` under `key`, expiring after `timeToLive` (nil: never), evicting as needed to stay within
+    /// the limits. An image costing more than `maxEntryCostRatio` of the cost limit is refused, and the key then
+    /// holds nothing.
+    public func setImage(_ image: Image, forKey key: String, timeToLive: Duration?) {
+        let key = CacheKey(key)
+        let deadline = timeToLive.map { Self.adding(Self.nanoseconds($0), to: now()) } ?? .max
+        shard(for: key).state.withLock { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
+    }
+
+    /// Removes the image stored under `key`, from the weak tier too.
+    public func removeImage(forKey key: String) {
+        let key = CacheKey(key)
+        shard(for: key).state.withLock { $0.remove(key) }
+    }
+
+    /// Removes every image, the weak tier included.
+    public func removeAll() {
+        for shard in shards { shard.state.withLock { $0.removeAll() } }
+    }
+
+    // MARK: More
+
+    /// Whether `key` holds an unexpired image in the strong tier; unlike `image(forKey:)` it changes nothing (no
+    /// statistics, no recency, no weak-tier re-admission).
+    public func containsImage(forKey key: String) -> Bool {
+        let key = CacheKey(key)
+        return shard(for: key).state.withLock { $0.contains(key, now: now) }
+    }
+
+    /// Evicts, in policy order, until the cache holds at most `cost` bytes (each shard keeps its proportional share).
+    public func trim(toCost cost: Int) {
+        let total = totalCost
+        guard total > max(0, cost) else { return }
+        Self.trim(shards, ratio: Double(max(0, cost)) / Double(total), now: now)
+    }
+
+    /// Drops every expired entry now (expired entries are otherwise dropped when looked up or reached by eviction).
+    public func removeExpired() {
+        let time = now()
+        for shard in shards { shard.state.withLock { $0.removeExpired(now: time) } }
+    }
+
+    /// The most bytes of pixels held; lowering it evicts at once.
+    public var costLimit: Int {
+        get { limits.withLock { $0.cost } }
+        set { setLimits { $0.cost = max(0, newValue) } }
+    }
+
+    /// The most images held; lowering it evicts at once.
+    public var countLimit: Int {
+        get { limits.withLock { $0.count } }
+        set { setLimits { $0.count = max(0, newValue) } }
+    }
+
+    /// Bytes of pixels held now.
+    public var totalCost: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.cost } } }
+
+    /// Images held now (the weak tier not included).
+    public var count: Int { shards.reduce(0) { sum, shard in sum + shard.state.withLock { $0.count } } }
+
+    /// Hit, miss and eviction counts and the current size.
+    public var statistics: Statistics {
+        var result = Statistics(hits: 0, weakHits: 0, misses: 0, evictions: 0, expirations: 0, totalCost: 0, count: 0)
+        for shard in shards {
+            shard.state.withLock { state in
+                result.hits += state.counters.hits
+                result.weakHits += state.counters.weakHits
+                result.misses += state.counters.misses
+                result.evictions += state.counters.evictions
+                result.expirations += state.counters.expirations
+                result.totalCost += state.cost
+                result.count += state.count
+            }
+        }
+        return result
+    }
+
+    /// Sets the counters of `statistics` back to zero.
+    public func resetStatistics() {
+        for shard in shards { shard.state.withLock { $0.counters = ShardCounters() } }
+    }
+
+    // MARK: Internals
+
+    @inline(__always)
+    private func shard(for key: CacheKey) -> Shard {
+        shards[Int(truncatingIfNeeded: key.hash) & shardMask]
+    }
+
+    private func setLimits(_ change: (inout (cost: Int, count: Int)) -> Void) {
+        // Under the limits lock so that two concurrent changes apply to the shards in the same order.
+        limits.withLock { limits in
+            change(&limits)
+            let maxEntry = Self.maxEntryCost(costLimit: limits.cost, ratio: configuration.maxEntryCostRatio)
+            for (index, shard) in shards.enumerated() {
+                let cost = Self.share(of: limits.cost, shard: index, of: shards.count)
+                let count = Self.share(of: limits.count, shard: index, of: shards.count)
+                shard.state.withLock { $0.setLimits(cost: cost, count: count, maxEntryCost: maxEntry, now: now) }
+            }
+        }
+    }
+
+    private static func trim(_ shards: [Shard], ratio: Double, now: () -> Int64) {
+        for shard in shards {
+            shard.state.withLock { state in
+                let target = ratio <= 0 ? 0 : Int(Double(state.cost) * min(1, ratio))
+                state.evict(toCost: target, count: state.countLimit, now: now)
+            }
+        }
+    }
+}
+
+/// One lock and the entries it guards.
+final class Shard: Sendable {
+    let state: Mutex<ShardState>
+
+    init(_ state: ShardState) {
+        self.state = Mutex(state)
+    }
+}

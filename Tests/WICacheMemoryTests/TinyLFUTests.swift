@@ -1,0 +1,52 @@
+import Testing
+import WICore
+@testable import WICacheMemory
+
+@Suite struct TinyLFUTests {
+    /// Ten keys used eight times each, then a one-pass scan of 300 cold keys through a 100-entry cache: CLOCK
+    /// loses every hot key, W-TinyLFU keeps them all (a cold key, seen once, does not out-score a hot one; the
+    /// scan is kept short enough that sketch collisions cannot lift a cold key's estimate that high).
+    @Test func hotKeysSurviveAScan() {
+        let hot = (0..<10).map { "hot\($0)" }
+        for policy in [MemoryCache.EvictionPolicy.clock, .tinyLFU] {
+            let cache = makeCache(policy: policy, countLimit: 100)
+            for _ in 0..<8 {
+                for key in hot where cache.image(forKey: key) == nil { cache.setImage(makeImage(cost: 4), forKey: key) }
+            }
+            for index in 0..<300 where cache.image(forKey: "cold\(index)") == nil {
+                cache.setImage(makeImage(cost: 4), forKey: "cold\(index)")
+            }
+            #expect(cache.count == 100)
+            #expect(present(cache, hot) == (policy == .tinyLFU ? hot : []), "\(policy)")
+        }
+    }
+
+    /// The window's least recent entry duels the probation victim once the cache is full; ties keep the resident.
+    @Test func frequentCandidateDisplacesVictim() {
+        let cache = makeCache(policy: .tinyLFU, countLimit: 4)   // window 1 entry, main 3
+        for key in ["a", "b", "c", "d"] { cache.setImage(makeImage(cost: 4), forKey: key) }
+        #expect(cache.count == 4)                                 // probation a b c, window d
+        for _ in 0..<3 { #expect(cache.image(forKey: "e") == nil) }   // "e" is wanted three times
+        cache.setImage(makeImage(cost: 4), forKey: "e")
+        // Candidate "d" (seen once) ties with victim "a" (seen once): "d" is evicted, "e" stays in the window.
+        #expect(present(cache, ["a", "b", "c", "d", "e"]) == ["a", "b", "c", "e"])
+        cache.setImage(makeImage(cost: 4), forKey: "f")
+        // Candidate "e" (seen four times) beats victim "a": "a" is evicted, "e" joins probation.
+        #expect(present(cache, ["a", "b", "c", "e", "f"]) == ["b", "c", "e", "f"])
+        #expect(cache.statistics.evictions == 2)
+    }
+
+    @Test func sketchCountsWithDoorkeeperAndAges() {
+        var sketch = FrequencySketch(capacity: 16)
+        let key = CacheKey("only").hash
+        #expect(sketch.frequency(key) == 0)
+        sketch.increment(key)                 // first sighting: doorkeeper only
+        #expect(sketch.frequency(key) == 1)
+        for _ in 0..<4 { sketch.increment(key) }
+        #expect(sketch.frequency(key) == 5)
+        for _ in 0..<20 { sketch.increment(key) }
+        #expect(sketch.frequency(key) == 16)  // counters saturate at 15, plus the doorkeeper bit
+        sketch.age()                          // every 10 x width counted increments: halve, clear the doorkeeper
+        #expect(sketch.frequency(key) == 7)
+    }
+}
