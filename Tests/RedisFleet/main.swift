@@ -50,7 +50,8 @@ else {
 }
 let redis = RedisCache(configuration: .init(host: "127.0.0.1", port: port))
 let origin = Origin(delay: delay / 1000)
-let loader = RedisSingleFlightLoader(wrapping: origin, redis: redis, pollInterval: .milliseconds(5))
+// A long lease: a machine busy with other tests must not let one expire while its holder loads.
+let loader = RedisSingleFlightLoader(wrapping: origin, redis: redis, leaseDuration: .seconds(60), pollInterval: .milliseconds(5))
 let urls = (0..<count).map { URL(string: "test://origin/image\((first + $0) % count).png")! }
 
 /// 0 = from the origin, 1 = from Redis, 2 = failed or wrong bytes.
