@@ -51,7 +51,9 @@ final class RedisConnection: @unchecked Sendable {
 
     /// Sends one command and waits for its reply (an error reply is returned, not thrown).
     func command(_ arguments: [Data]) throws(ImageError) -> RedisReply {
-        let raw = Self.withArgv(arguments) { count, argv, lengths in redisCommandArgv(context, count, argv, lengths) }
+        let raw = Self.withoutSIGPIPE {
+            Self.withArgv(arguments) { count, argv, lengths in redisCommandArgv(context, count, argv, lengths) }
+        }
         guard let raw else { throw failure("sending \(Self.name(of: arguments))") }
         defer { freeReplyObject(raw) }
         return Self.reply(raw.assumingMemoryBound(to: redisReply.self))
@@ -67,7 +69,7 @@ final class RedisConnection: @unchecked Sendable {
         replies.reserveCapacity(commands.count)
         for arguments in commands {
             var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == REDIS_OK, let raw else { throw failure("reading \(Self.name(of: arguments))") }
+            guard Self.withoutSIGPIPE({ redisGetReply(context, &raw) }) == REDIS_OK, let raw else { throw failure("reading \(Self.name(of: arguments))") }
             replies.append(Self.reply(raw.assumingMemoryBound(to: redisReply.self)))
             freeReplyObject(raw)
         }
@@ -121,6 +123,33 @@ final class RedisConnection: @unchecked Sendable {
                 pointers.withUnsafeMutableBufferPointer { argv in body(Int32(arguments.count), argv.baseAddress!, lengths.baseAddress!) }
             }
         }
+    }
+
+    /// Runs `body` (which may write to the socket) with SIGPIPE blocked on this thread, and consumes a SIGPIPE it
+    /// raised. hiredis 0.14 writes with plain `write()`, so a write into a connection the server reset raises
+    /// SIGPIPE, whose default action kills the process; the write itself then fails with EPIPE, which is handled
+    /// as a closed connection. (The technique libpq uses where MSG_NOSIGNAL is out of reach.)
+    private static func withoutSIGPIPE<R>(_ body: () -> R) -> R {
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipe, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        let result = body()
+        if !wasPending {
+            let code = errno   // keep hiredis's errno for `failure`
+            sigpending(&pending)
+            if sigismember(&pending, SIGPIPE) == 1 {
+                var noWait = timespec()
+                _ = sigtimedwait(&pipe, nil, &noWait)
+            }
+            errno = code
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
     }
 
     private static func name(of arguments: [Data]) -> String { arguments.first.map { String(decoding: $0, as: UTF8.self) } ?? "" }
