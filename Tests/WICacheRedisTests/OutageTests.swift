@@ -27,6 +27,29 @@ import WITestSupport
         }
     }
 
+    @Test func anIdleConnectionTheServerClosedIsReplacedWithoutAnOutage() throws {
+        let server = try RedisServer()
+        let warnings = Warnings()
+        let redis = RedisCache(configuration: server.configuration(warnings: warnings))
+        let large = Data(repeating: 0xAB, count: 6_000_000)
+        redis.setData(Data([1]), forKey: "k")   // one pooled connection
+        let admin = RedisCache(configuration: server.configuration())
+        for round in 1...3 {
+            // The server drops the tier's idle connection (as its `timeout` setting or a restart would).
+            #expect(try admin.execute(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]) == .integer(1))
+            if round == 2 {
+                // A big write into the closed socket: the peer's reset raises SIGPIPE, which must not kill us.
+                try redis.store(large, forKey: "large", timeToLive: nil)
+                #expect(redis.data(forKey: "large") == large)
+            } else {
+                #expect(redis.data(forKey: "k") == Data([1]))
+            }
+            #expect(redis.pool.connectAttempts == round + 1)
+        }
+        #expect(warnings.count == 0)
+        #expect(!redis.pool.isInOutage)
+    }
+
     @Test func reconnectionTriesBackOffExponentially() async throws {
         var configuration = RedisCache.Configuration(host: "127.0.0.1", port: RedisServer.freePort())
         configuration.reconnectDelay = .milliseconds(20)
