@@ -93,6 +93,8 @@ let package = Package(
 
         // A helper the disk cache tests start as separate processes (two writers, a writer killed with SIGKILL).
         .executableTarget(name: "wi-disk-stress", dependencies: ["WICacheDisk"], path: "Tests/DiskStress"),
+        // A helper the Redis tests start as three processes loading the same URLs through the single-flight loader.
+        .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
         // Examples: extending the framework from outside (a coder and a loader of an app's own).
         .target(name: "CustomPlugins", dependencies: ["WICore"], path: "Examples/CustomPlugins"),
@@ -108,7 +110,9 @@ let package = Package(
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
-        .testTarget(name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WITestSupport"]),
+        .testTarget(
+            name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]
+        ),
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport"]),
         .testTarget(name: "WITestSupportTests", dependencies: ["WITestSupport"]),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
