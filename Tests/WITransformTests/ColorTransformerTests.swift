@@ -56,6 +56,16 @@ import WITransform
         #expect(try BlurTransformer(radius: 0).transform(image) === image)
     }
 
+    @Test func blurRadiusIsTheStandardDeviation() throws {
+        let line = try TestPixels.image(width: 81, height: 1) { x, _ in x == 40 ? .white : .black }
+        let output = try BlurTransformer(radius: 5).transform(line)
+        let values = TestPixels.row(output.pixels, 0, \.green).map(Double.init)
+        let variance = values.enumerated().reduce(0) { $0 + $1.element * Double(($1.offset - 40) * ($1.offset - 40)) }
+            / values.reduce(0, +)
+        #expect(abs(variance.squareRoot() - 5) < 0.25, "sigma \(variance.squareRoot())")
+        #expect(values[40] >= values[41] && values[40] > values[44] && values[35] == values[45])
+    }
+
     @Test func blurOfAFlatImageIsFlat() throws {
         let image = try TestPixels.image(width: 30, height: 20) { _, _ in RGBAColor(red: 10, green: 200, blue: 90, alpha: 160) }
         let output = try BlurTransformer(radius: 5).transform(image)

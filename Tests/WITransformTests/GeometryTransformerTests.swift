@@ -34,6 +34,19 @@ import WITransform
         }
     }
 
+    @Test func alphaRoundTripMatchesWICore() throws {
+        // Every alpha and colour value: pixman's premultiply and the unpremultiply table round like WICore.
+        let image = try TestPixels.image(width: 256, height: 64) { x, y in
+            RGBAColor(red: UInt8(255 - x), green: UInt8(y * 4), blue: UInt8(x ^ y), alpha: UInt8(x))
+        }
+        let twice = try PipelineTransformer([FlipTransformer(horizontal: true), FlipTransformer(horizontal: true)])
+            .transform(image)
+        #expect(twice.pixels == (try image.pixels.converted(to: .premultipliedRGBA8).converted(to: .rgba8)))
+        let premultiplied = Image(pixels: try image.pixels.converted(to: .premultipliedRGBA8))
+        #expect(try FlipTransformer(vertical: true).transform(FlipTransformer(vertical: true).transform(premultiplied))
+            .pixels == premultiplied.pixels)
+    }
+
     @Test func cropCutsExactPixels() throws {
         let image = try TestPixels.image(width: 300, height: 300) { x, y in
             RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 7)

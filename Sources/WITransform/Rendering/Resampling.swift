@@ -35,8 +35,8 @@ enum Resampling {
     static func resized(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
         if buffer.size == size { return buffer }
         let source = try WorkingPixels.premultiplied(buffer)
-        let output = try WorkingPixels.blank(width: size.width, height: size.height, zeroed: false)
+        let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
         try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height)
-        return try WorkingPixels.restored(output, to: buffer.format)
+        return try WorkingPixels.finished(output, as: buffer.format)
     }
 }

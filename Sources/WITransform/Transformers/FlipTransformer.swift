@@ -29,7 +29,7 @@ public struct FlipTransformer: ImageTransformer, Hashable {
         guard horizontal || vertical else { return image }
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.blank(width: buffer.width, height: buffer.height, zeroed: false)
+            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height, for: buffer.format, zeroed: false)
             // Destination x maps to source width - x (pixel centres: x + 0.5 -> width - x - 0.5).
             let matrix = AffineMatrix(a: horizontal ? -1 : 1, d: vertical ? -1 : 1,
                                       tx: horizontal ? Double(buffer.width) : 0,
@@ -37,7 +37,7 @@ public struct FlipTransformer: ImageTransformer, Hashable {
             let image = try PixmanImage(source)
             try image.setSampling(matrix, filter: .nearest, padEdges: false)
             try PixmanImage(output).composite(.source, source: image)
-            return try WorkingPixels.restored(output, to: buffer.format)
+            return try WorkingPixels.finished(output, as: buffer.format)
         }
     }
 }

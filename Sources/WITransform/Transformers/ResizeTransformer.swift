@@ -40,10 +40,10 @@ public struct ResizeTransformer: ImageTransformer, Hashable {
         return try image.transformingFrames(outputSize: size) { buffer throws(ImageError) in
             if mode == .fill { return try Resampling.resized(buffer, to: size) }
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.blank(width: size.width, height: size.height)
+            let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format)
             try Resampling.draw(source, into: PixmanImage(output), scaledWidth: placement.width,
                                 scaledHeight: placement.height, originX: placement.x, originY: placement.y)
-            return try WorkingPixels.restored(output, to: buffer.format)
+            return try WorkingPixels.finished(output, as: buffer.format)
         }
     }
 

@@ -45,11 +45,11 @@ public struct RotateTransformer: ImageTransformer, Hashable {
         let filter: PixmanImage.Filter = Self.isQuarterTurn(cosine: cosine, sine: sine) ? .nearest : .bilinear
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
             let pixels = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.blank(width: outputSize.width, height: outputSize.height)
+            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height, for: buffer.format)
             let rotated = try PixmanImage(pixels)
             try rotated.setSampling(matrix, filter: filter, padEdges: false)
             try PixmanImage(output).composite(.source, source: rotated)
-            return try WorkingPixels.restored(output, to: buffer.format)
+            return try WorkingPixels.finished(output, as: buffer.format)
         }
     }
 

@@ -70,7 +70,7 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
         let hasBorder = inset > 0 && borderColor.alpha > 0
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.blank(width: buffer.width, height: buffer.height)
+            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height, for: buffer.format)
             let target = try PixmanImage(output)
             let shape = try PixmanImage(maskWidth: buffer.width, height: buffer.height)
             shape.addCoverage(of: outline)
@@ -82,7 +82,7 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
                 shape.composite(.outReverse, source: hole)
                 target.composite(.over, source: try PixmanImage(solid: borderColor, layout: .swapped), mask: shape)
             }
-            return try WorkingPixels.restored(output, to: buffer.format)
+            return try WorkingPixels.finished(output, as: buffer.format)
         }
     }
 }
