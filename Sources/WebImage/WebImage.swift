@@ -16,7 +16,9 @@
 /// Thread safety: every call returns new, independent objects.
 public enum WebImage {
     /// A coders manager with every coder this package ships, in priority order.
+    /// Also installs WITransform's pixman resampler, so the coders' thumbnails resize with pixman.
     public static func makeCoders() -> ImageCodersManager {
-        ImageCodersManager(coders: [PNGCoder(), JPEGCoder(), HEIFCoder()])
+        PixmanResampler.install()
+        return ImageCodersManager(coders: [PNGCoder(), JPEGCoder(), HEIFCoder()])
     }
 }
