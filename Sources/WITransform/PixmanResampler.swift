@@ -4,7 +4,7 @@ import WICore
 ///
 /// 8-bit buffers are resized by pixman: exact area averaging when shrinking, bilinear when enlarging, in
 /// premultiplied alpha. 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42
-/// has no 16-bit-per-channel RGBA format).
+/// has no 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
 ///
 /// Swift has no module initializers, so an app (or the `WebImage` umbrella) installs it once at start-up:
 ///
@@ -23,7 +23,8 @@ public struct PixmanResampler: ImageResampler {
     }
 
     public func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
-        if buffer.format.bitsPerComponent == 16 {
+        let longest = max(buffer.width, buffer.height, size.width, size.height)
+        if buffer.format.bitsPerComponent == 16 || longest > PixmanImage.maximumSide {
             return try AreaAverageResampler().resample(buffer, to: size)
         }
         return try Resampling.resized(buffer, to: size)

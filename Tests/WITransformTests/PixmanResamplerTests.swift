@@ -46,4 +46,32 @@ import WITransform
         #expect(output.format == .rgba16)
         #expect(output == (try AreaAverageResampler().resample(wide, to: size)))
     }
+
+    @Test func sidesBeyondPixmansReach() throws {
+        // pixman places pixels in 16.16 fixed point: 32767 a side at most. The resampler falls back to the area
+        // average; a transformer refuses with a typed error.
+        let strip = try TestPixels.buffer(width: 40_000, height: 1) { x, _ in x < 20_000 ? .black : .white }
+        let reduced = try PixmanResampler().resample(strip, to: PixelSize(width: 4, height: 1))
+        #expect(TestPixels.row(reduced, 0, \.red) == [0, 0, 255, 255])
+        let error = #expect(throws: ImageError.self) {
+            try FlipTransformer(horizontal: true).transform(Image(pixels: strip))
+        }
+        #expect(error?.code == .pixelLimitExceeded)
+    }
+
+    @Test func extremeReductionsStayExact() throws {
+        // Past 1024x pixman's fixed point runs out and the area average takes over; below, fewer filter phases keep
+        // its weight table small.
+        let strip = try TestPixels.buffer(width: 20_000, height: 2) { x, _ in x % 2 == 0 ? .white : .black }
+        let one = try PixmanResampler().resample(strip, to: PixelSize(width: 1, height: 1))
+        #expect((127...128).contains(one.color(x: 0, y: 0).red))
+        let fitted = try ResizeTransformer(width: 4, height: 4, mode: .aspectFit).transform(Image(pixels: strip))
+        #expect(TestPixels.row(fitted.pixels, 1, \.alpha) == [255, 255, 255, 255])
+        #expect(TestPixels.row(fitted.pixels, 0, \.alpha) == [0, 0, 0, 0])
+        #expect(TestPixels.row(fitted.pixels, 1, \.red).allSatisfy { (127...128).contains($0) })
+        let wide = try PixmanResampler().resample(strip, to: PixelSize(width: 20, height: 1))   // 1000x: pixman
+        #expect(TestPixels.row(wide, 0, \.red).allSatisfy { (126...130).contains($0) })
+        let blurred = try BlurTransformer(radius: 1_000_000).transform(Image(pixels: strip))
+        #expect(blurred.size == PixelSize(width: 20_000, height: 2))
+    }
 }

@@ -41,6 +41,9 @@ final class PixmanImage {
         case convolution([Int32])
     }
 
+    /// The longest side pixman can address: it places pixels in 16.16 fixed point.
+    static let maximumSide = 32767
+
     let handle: OpaquePointer
     let width: Int
     let height: Int
@@ -55,6 +58,7 @@ final class PixmanImage {
     /// they own alone for that.
     init(_ buffer: PixelBuffer, layout: Layout = .swapped, opaque: Bool = false) throws(ImageError) {
         precondition(buffer.format.bitsPerComponent == 8 && buffer.bytesPerRow % 4 == 0)
+        try Self.checkSides(buffer.width, buffer.height)
         let format: pixman_format_code_t = switch (layout, opaque) {
         case (.swapped, false): PIXMAN_a8r8g8b8
         case (.swapped, true): PIXMAN_x8r8g8b8
@@ -75,6 +79,7 @@ final class PixmanImage {
 
     /// A zeroed 8-bit coverage mask that pixman allocates.
     init(maskWidth width: Int, height: Int) throws(ImageError) {
+        try Self.checkSides(width, height)
         guard let handle = pixman_image_create_bits(PIXMAN_a8, Int32(width), Int32(height), nil, 0) else {
             throw ImageError(.outOfMemory, "pixman could not allocate a \(width)x\(height) mask")
         }
@@ -104,6 +109,14 @@ final class PixmanImage {
     }
 
     deinit { pixman_image_unref(handle) }
+
+    /// Throws `.pixelLimitExceeded` for a side longer than `maximumSide`.
+    static func checkSides(_ width: Int, _ height: Int) throws(ImageError) {
+        guard width <= maximumSide, height <= maximumSide else {
+            throw ImageError(.pixelLimitExceeded,
+                             "\(width)x\(height) is too large for pixman (at most \(maximumSide) pixels a side)")
+        }
+    }
 
     /// Sets how this image is sampled when it is a source: `matrix` maps destination coordinates to source
     /// coordinates (x' = a x + c y + tx, y' = b x + d y + ty).
@@ -197,16 +210,19 @@ enum PixmanKernels {
     ///
     /// pixman moves each sample position to the middle of one of 2^bits phases per pixel; with its usual 4 bits
     /// (cairo's) a sample is up to 1/32 pixel off and a hard edge leaks 4 levels into the next pixel at 2x. 8 bits
-    /// keep that under half a level. A box reconstruction under a box footprint integrates to the exact overlap.
+    /// keep that under half a level. Very wide footprints get fewer phases (at most 65536 weights per axis), where
+    /// the offset matters less in proportion. A box reconstruction under a box footprint integrates to the exact
+    /// overlap.
     static func resampling(x: Axis, y: Axis) throws(ImageError) -> [Int32] {
         func kernels(_ axis: Axis) -> (pixman_kernel_t, pixman_kernel_t, Double, Int32) {
             switch axis {
-            case .area(let factor): (PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, factor, 8)
+            case .area(let factor): (PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, factor, phaseBits(taps: factor + 1))
             case .linear: (PIXMAN_KERNEL_LINEAR, PIXMAN_KERNEL_IMPULSE, 1, 8)
             // One phase at the pixel centre: weights (0, 1), a plain copy.
             case .identity: (PIXMAN_KERNEL_BOX, PIXMAN_KERNEL_BOX, 1, 0)
             }
         }
+        func phaseBits(taps: Double) -> Int32 { Int32(max(0, min(8, (log2(65536 / taps)).rounded(.down)))) }
         let (rx, sx, fx, bx) = kernels(x), (ry, sy, fy, by) = kernels(y)
         var count: Int32 = 0
         guard let parameters = pixman_filter_create_separable_convolution(

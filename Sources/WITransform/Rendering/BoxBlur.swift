@@ -63,8 +63,8 @@ enum BoxBlur {
         let last = count - 1
         @inline(__always) func at(_ i: Int) -> SIMD4<Float> { input[min(max(i, 0), last)] }
         let scale = 1 / (Float(2 * whole + 1) + 2 * fraction)
-        var sum = SIMD4<Float>.zero
-        for j in -whole...whole { sum += at(j) }
+        var sum = Float(whole) * input[0] + Float(max(0, whole - last)) * input[last]
+        for j in 0...min(whole, last) { sum += input[j] }
         for i in 0..<count {
             output[i] = (sum + fraction * (at(i - whole - 1) + at(i + whole + 1))) * scale
             sum += at(i + whole + 1) - at(i - whole)
@@ -80,7 +80,10 @@ enum BoxBlur {
         let scale = 1 / (Float(2 * whole + 1) + 2 * fraction)
         var sums = [SIMD4<Float>](repeating: .zero, count: width)
         sums.withUnsafeMutableBufferPointer { sum in
-            for j in -whole...whole {
+            // The window around row 0: `whole` repeats of row 0 above it, rows 0...whole, repeats of the last row.
+            let (first, final) = (row(0), row(last)), extra = Float(max(0, whole - last))
+            for x in 0..<width { sum[x] = Float(whole) * first[x] + extra * final[x] }
+            for j in 0...min(whole, last) {
                 let r = row(j)
                 for x in 0..<width { sum[x] += r[x] }
             }

@@ -14,11 +14,27 @@ enum Resampling {
         guard right > left, bottom > top else { return }
         let scaleX = Double(source.width) / Double(scaledWidth)
         let scaleY = Double(source.height) / Double(scaledHeight)
+        if !pixmanReaches(source: source.size, scaleX: scaleX, scaleY: scaleY) {
+            // WICore's exact area average (on the premultiplied bytes), then a plain pixman copy into place.
+            let scaled = try AreaAverageResampler().resample(source, to: PixelSize(width: scaledWidth, height: scaledHeight))
+            let image = try PixmanImage(scaled)
+            target.composite(.source, source: image, sourceX: left - originX, sourceY: top - originY, x: left, y: top,
+                             width: right - left, height: bottom - top)
+            return
+        }
         let matrix = AffineMatrix.scale(scaleX, scaleY).after(.translation(Double(-originX), Double(-originY)))
         let image = try PixmanImage(source)
         try image.setSampling(matrix, filter: filter(scaleX: scaleX, scaleY: scaleY), padEdges: true)
         target.composite(.source, source: image, sourceX: left, sourceY: top, x: left, y: top,
                          width: right - left, height: bottom - top)
+    }
+
+    /// Whether pixman's 16.16 fixed point holds the filter footprints: a reduction of at most 1024 times, whose
+    /// footprint (half the factor each way) stays inside 32767 pixels. Past that (a 16000x reduction of a
+    /// 32000-pixel strip came out wrong) WICore's area average does the job.
+    static func pixmanReaches(source: PixelSize, scaleX: Double, scaleY: Double) -> Bool {
+        let factor = max(scaleX, scaleY)
+        return factor <= 1024 && Double(max(source.width, source.height)) + factor <= Double(PixmanImage.maximumSide)
     }
 
     /// Nearest for a plain copy, pixman's fast bilinear when no axis shrinks, else separable convolution.
