@@ -94,7 +94,9 @@ final class PixmanImage {
     init(solid color: RGBAColor, layout: Layout) throws(ImageError) {
         func wide(_ v: UInt8) -> UInt16 { UInt16(v) * 257 }
         let alpha = Int(color.alpha)
-        func premultiplied(_ v: UInt8) -> UInt16 { wide(UInt8(PixelMath.premultiply(Int(v), alpha: alpha, maximum: 255))) }
+        func premultiplied(_ v: UInt8) -> UInt16 {
+            wide(UInt8(PixelMath.premultiply(Int(v), alpha: alpha, maximum: 255)))
+        }
         let red = premultiplied(color.red), blue = premultiplied(color.blue)
         var value = pixman_color_t(red: layout == .swapped ? blue : red, green: premultiplied(color.green),
                                    blue: layout == .swapped ? red : blue, alpha: wide(color.alpha))
@@ -121,7 +123,8 @@ final class PixmanImage {
     /// Sets how this image is sampled when it is a source: `matrix` maps destination coordinates to source
     /// coordinates (x' = a x + c y + tx, y' = b x + d y + ty).
     func setSampling(_ matrix: AffineMatrix, filter: Filter, padEdges: Bool) throws(ImageError) {
-        var floating = pixman_f_transform(m: ((matrix.a, matrix.c, matrix.tx), (matrix.b, matrix.d, matrix.ty), (0, 0, 1)))
+        var floating = pixman_f_transform(m: ((matrix.a, matrix.c, matrix.tx), (matrix.b, matrix.d, matrix.ty),
+                                              (0, 0, 1)))
         var fixed = pixman_transform()
         guard pixman_transform_from_pixman_f_transform(&fixed, &floating) != 0,
               pixman_image_set_transform(handle, &fixed) != 0 else {

@@ -3,8 +3,8 @@ import WICore
 /// The alpha bookkeeping around pixman: telling opaque pixels apart, and unpremultiplying results.
 ///
 /// Hand-written because pixman cannot unpremultiply at all. Premultiplying stays with pixman (colour IN alpha,
-/// `WorkingPixels.premultiplied`): a loop measured no faster for half-transparent pixels (81 ms against pixman's
-/// 74 ms for 4000x3000, docs/PERFORMANCE.md). The rounding is WICore's (`PixelMath`), so results equal
+/// `WorkingPixels.premultiplied`): a loop measured slower for half-transparent pixels (36 ms against pixman's
+/// 31 ms for 4000x3000, release build, docs/PERFORMANCE.md). The rounding is WICore's (`PixelMath`), so results equal
 /// `PixelBuffer.converted(to:)`.
 enum AlphaLoops {
     /// `straight[alpha << 8 | premultipliedValue]`: 64 KiB, built once, so unpremultiplying needs no division.

@@ -33,7 +33,8 @@ public struct CropTransformer: ImageTransformer, Hashable {
         let outputSize = PixelSize(width: right - left, height: bottom - top)
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height, for: buffer.format, zeroed: false)
+            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height,
+                                                  for: buffer.format, zeroed: false)
             let target = try PixmanImage(output)
             target.composite(.source, source: try PixmanImage(source), sourceX: left, sourceY: top)
             return try WorkingPixels.finished(output, as: buffer.format)

@@ -45,7 +45,8 @@ public struct RotateTransformer: ImageTransformer, Hashable {
         let filter: PixmanImage.Filter = Self.isQuarterTurn(cosine: cosine, sine: sine) ? .nearest : .bilinear
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
             let pixels = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height, for: buffer.format)
+            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height,
+                                                  for: buffer.format)
             let rotated = try PixmanImage(pixels)
             try rotated.setSampling(matrix, filter: filter, padEdges: false)
             try PixmanImage(output).composite(.source, source: rotated)

@@ -39,7 +39,8 @@ public struct TintTransformer: ImageTransformer, Hashable {
             try blended.makeUnique()
             let canvas = try PixmanImage(blended, layout: .exact, opaque: true)
             canvas.composite(op, source: try PixmanImage(solid: color, layout: .exact))
-            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height, for: buffer.format, zeroed: false)
+            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height,
+                                                  for: buffer.format, zeroed: false)
             try PixmanImage(output, layout: .exact)
                 .composite(.source, source: canvas, mask: try PixmanImage(straight, layout: .exact))
             return try WorkingPixels.finished(output, as: buffer.format)
