@@ -1,0 +1,59 @@
+import WICore
+
+/// Scaled drawing with pixman: area-correct when shrinking, bilinear when enlarging.
+enum Resampling {
+    /// Draws premultiplied `source` scaled to `scaledWidth` x `scaledHeight` with its top-left corner at
+    /// (`originX`, `originY`) of `target`, touching only the target pixels the scaled image covers.
+    ///
+    /// Edges are padded (the border pixels repeat under the filter), so edges keep their colour and alpha.
+    static func draw(_ source: PixelBuffer, into target: PixmanImage, scaledWidth: Int, scaledHeight: Int,
+                     originX: Int = 0, originY: Int = 0) throws(ImageError)
+    {
+        let left = max(0, originX), top = max(0, originY)
+        let right = min(target.width, originX + scaledWidth), bottom = min(target.height, originY + scaledHeight)
+        guard right > left, bottom > top else { return }
+        let scaleX = Double(source.width) / Double(scaledWidth)
+        let scaleY = Double(source.height) / Double(scaledHeight)
+        if !pixmanReaches(source: source.size, scaleX: scaleX, scaleY: scaleY) {
+            // WICore's exact area average (on the premultiplied bytes), then a plain pixman copy into place.
+            let size = PixelSize(width: scaledWidth, height: scaledHeight)
+            let scaled = try AreaAverageResampler().resample(source, to: size)
+            let image = try PixmanImage(scaled)
+            target.composite(.source, source: image, sourceX: left - originX, sourceY: top - originY, x: left, y: top,
+                             width: right - left, height: bottom - top)
+            return
+        }
+        let matrix = AffineMatrix.scale(scaleX, scaleY).after(.translation(Double(-originX), Double(-originY)))
+        let image = try PixmanImage(source)
+        try image.setSampling(matrix, filter: filter(scaleX: scaleX, scaleY: scaleY), padEdges: true)
+        target.composite(.source, source: image, sourceX: left, sourceY: top, x: left, y: top,
+                         width: right - left, height: bottom - top)
+    }
+
+    /// Whether pixman's 16.16 fixed point holds the filter footprints: a reduction of at most 1024 times, whose
+    /// footprint (half the factor each way) stays inside 32767 pixels. Past that (a 16000x reduction of a
+    /// 32000-pixel strip came out wrong) WICore's area average does the job.
+    static func pixmanReaches(source: PixelSize, scaleX: Double, scaleY: Double) -> Bool {
+        let factor = max(scaleX, scaleY)
+        return factor <= 1024 && Double(max(source.width, source.height)) + factor <= Double(PixmanImage.maximumSide)
+    }
+
+    /// Nearest for a plain copy, pixman's fast bilinear when no axis shrinks, else separable convolution.
+    static func filter(scaleX: Double, scaleY: Double) throws(ImageError) -> PixmanImage.Filter {
+        if scaleX == 1 && scaleY == 1 { return .nearest }
+        if scaleX <= 1 && scaleY <= 1 { return .bilinear }
+        func axis(_ scale: Double) -> PixmanKernels.Axis {
+            scale > 1 ? .area(factor: scale) : scale == 1 ? .identity : .linear
+        }
+        return .convolution(try PixmanKernels.resampling(x: axis(scaleX), y: axis(scaleY)))
+    }
+
+    /// `buffer` resized to exactly `size`, in its own format.
+    static func resized(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
+        if buffer.size == size { return buffer }
+        let source = try WorkingPixels.premultiplied(buffer)
+        let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
+        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height)
+        return try WorkingPixels.finished(output, as: buffer.format)
+    }
+}

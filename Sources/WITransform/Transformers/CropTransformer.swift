@@ -1,0 +1,43 @@
+import WICore
+
+/// Cuts out a rectangle, pixel for pixel; the part of the rectangle outside the image is dropped.
+///
+/// Key: `Crop(10,20,200x200)` (x, y, size). Throws `.badImageData` when the rectangle misses the image.
+///
+/// ```swift
+/// let square = try CropTransformer(x: 0, y: 0, width: 200, height: 200).transform(image)
+/// ```
+///
+/// Thread safety: an immutable value; safe to use from any thread at once.
+public struct CropTransformer: ImageTransformer, Hashable {
+    public let x: Int
+    public let y: Int
+    public let size: PixelSize
+
+    /// The rectangle with top-left (`x`, `y`) and size `width` x `height` (positive).
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "a crop needs a positive size, got \(width)x\(height)")
+        self.x = x
+        self.y = y
+        self.size = PixelSize(width: width, height: height)
+    }
+
+    public var key: String { TransformerKey.make("Crop", [String(x), String(y), "\(size)"]) }
+
+    public func transform(_ image: Image) throws(ImageError) -> Image {
+        let left = max(0, x), top = max(0, y)
+        let right = min(image.width, x + size.width), bottom = min(image.height, y + size.height)
+        guard right > left, bottom > top else {
+            throw ImageError(.badImageData, "crop \(key) lies outside the \(image.size) image")
+        }
+        let outputSize = PixelSize(width: right - left, height: bottom - top)
+        return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
+            let source = try WorkingPixels.premultiplied(buffer)
+            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height,
+                                                  for: buffer.format, zeroed: false)
+            let target = try PixmanImage(output)
+            target.composite(.source, source: try PixmanImage(source), sourceX: left, sourceY: top)
+            return try WorkingPixels.finished(output, as: buffer.format)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+import WICore
+import WITransform
+
+@Suite struct GeometryTransformerTests {
+    /// A 5x3 blue image with a red pixel at (0, 0).
+    func marked() throws -> Image {
+        try TestPixels.image(width: 5, height: 3) { x, y in x == 0 && y == 0 ? TestPixels.red : TestPixels.blue }
+    }
+
+    func redPixels(_ image: Image) -> [PixelSize] {
+        var found: [PixelSize] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width where image.pixels.color(x: x, y: y) == TestPixels.red {
+                found.append(PixelSize(width: x, height: y))
+            }
+        }
+        return found
+    }
+
+    @Test func flipsKeepTheSizeAndMoveTheMarkedPixel() throws {
+        let image = try marked()
+        let cases: [(FlipTransformer, PixelSize)] = [
+            (FlipTransformer(horizontal: true), PixelSize(width: 4, height: 0)),
+            (FlipTransformer(vertical: true), PixelSize(width: 0, height: 2)),
+            (FlipTransformer(horizontal: true, vertical: true), PixelSize(width: 4, height: 2)),
+            (FlipTransformer(), PixelSize(width: 0, height: 0)),
+        ]
+        for (flip, position) in cases {
+            let output = try flip.transform(image)
+            #expect(output.size == image.size, "\(flip.key)")
+            #expect(redPixels(output) == [position], "\(flip.key)")
+            #expect(Set((0..<5).map { output.pixels.color(x: $0, y: 1) }) == [TestPixels.blue])
+        }
+    }
+
+    @Test func alphaRoundTripMatchesWICore() throws {
+        // Every alpha and colour value: pixman's premultiply and the unpremultiply table round like WICore.
+        let image = try TestPixels.image(width: 256, height: 64) { x, y in
+            RGBAColor(red: UInt8(255 - x), green: UInt8(y * 4), blue: UInt8(x ^ y), alpha: UInt8(x))
+        }
+        let twice = try PipelineTransformer([FlipTransformer(horizontal: true), FlipTransformer(horizontal: true)])
+            .transform(image)
+        #expect(twice.pixels == (try image.pixels.converted(to: .premultipliedRGBA8).converted(to: .rgba8)))
+        let premultiplied = Image(pixels: try image.pixels.converted(to: .premultipliedRGBA8))
+        #expect(try FlipTransformer(vertical: true).transform(FlipTransformer(vertical: true).transform(premultiplied))
+            .pixels == premultiplied.pixels)
+    }
+
+    @Test func cropCutsExactPixels() throws {
+        let image = try TestPixels.image(width: 300, height: 300) { x, y in
+            RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 7)
+        }
+        let output = try CropTransformer(x: 50, y: 60, width: 200, height: 200).transform(image)
+        #expect(output.size == PixelSize(width: 200, height: 200))
+        #expect(output.pixels.color(x: 0, y: 0) == RGBAColor(red: 50, green: 60, blue: 7))
+        #expect(output.pixels.color(x: 199, y: 199) == RGBAColor(red: 249, green: 3, blue: 7))
+        // A rectangle reaching past the image is clipped to it; one missing it entirely is an error.
+        let clipped = try CropTransformer(x: 250, y: -10, width: 100, height: 40).transform(image)
+        #expect(clipped.size == PixelSize(width: 50, height: 30))
+        #expect(clipped.pixels.color(x: 0, y: 0) == RGBAColor(red: 250, green: 0, blue: 7))
+        let error = #expect(throws: ImageError.self) {
+            try CropTransformer(x: 300, y: 0, width: 10, height: 10).transform(image)
+        }
+        #expect(error?.code == .badImageData)
+    }
+
+    @Test func rotatingFortyFiveDegrees() throws {
+        let image = try TestPixels.image(width: 300, height: 300) { _, _ in TestPixels.green }
+        let kept = try RotateTransformer(degrees: 45).transform(image)
+        #expect(kept.size == PixelSize(width: 300, height: 300))
+        #expect(kept.pixels.color(x: 0, y: 0).alpha == 0)          // a corner the turned square leaves empty
+        #expect(kept.pixels.color(x: 150, y: 150) == TestPixels.green)
+        let fitted = try RotateTransformer(degrees: 45, fitsCanvas: true).transform(image)
+        // 300 * (cos 45 + sin 45) = 424.26, rounded to the nearest pixel.
+        #expect(fitted.size == PixelSize(width: 424, height: 424))
+        #expect(fitted.pixels.color(x: 212, y: 1).alpha > 0)       // the top tip of the diamond is inside
+        #expect(fitted.pixels.color(x: 212, y: 212) == TestPixels.green)
+        #expect(fitted.pixels.color(x: 0, y: 0).alpha == 0)
+    }
+
+    @Test func quarterTurnsAreCounterClockwiseAndExact() throws {
+        let image = try marked()   // 5x3, red at top-left
+        let left = try RotateTransformer(degrees: 90, fitsCanvas: true).transform(image)
+        #expect(left.size == PixelSize(width: 3, height: 5))
+        #expect(redPixels(left) == [PixelSize(width: 0, height: 4)])   // top-left turns to bottom-left
+        let right = try RotateTransformer(degrees: -90, fitsCanvas: true).transform(image)
+        #expect(redPixels(right) == [PixelSize(width: 2, height: 0)])
+        let half = try RotateTransformer(degrees: 180).transform(image)
+        #expect(half.size == image.size)
+        #expect(redPixels(half) == [PixelSize(width: 4, height: 2)])
+        #expect(half.pixels.color(x: 0, y: 0) == TestPixels.blue)
+    }
+
+    @Test func roundedCornersOfACrop() throws {
+        let image = try TestPixels.image(width: 300, height: 300) { _, _ in TestPixels.blue }
+        let crop = try CropTransformer(x: 50, y: 50, width: 200, height: 200).transform(image)
+        let output = try RoundCornerTransformer(radius: 40).transform(crop)
+        #expect(output.size == PixelSize(width: 200, height: 200))
+        for (x, y) in [(0, 0), (199, 0), (0, 199), (199, 199), (5, 5)] {
+            #expect(output.pixels.color(x: x, y: y).alpha == 0, "(\(x), \(y))")
+        }
+        for (x, y) in [(100, 100), (0, 100), (100, 0), (40, 1), (20, 20)] {
+            #expect(output.pixels.color(x: x, y: y) == TestPixels.blue, "(\(x), \(y))")
+        }
+        // The arc is antialiased: somewhere along the diagonal alpha is between 0 and 255.
+        let diagonal = (0..<40).map { Int(output.pixels.color(x: $0, y: $0).alpha) }
+        #expect(diagonal.contains { $0 > 0 && $0 < 255 })
+        // Only the chosen corners are rounded.
+        let one = try RoundCornerTransformer(radius: 40, corners: .bottomRight).transform(crop)
+        #expect(one.pixels.color(x: 0, y: 0) == TestPixels.blue)
+        #expect(one.pixels.color(x: 199, y: 199).alpha == 0)
+    }
+
+    @Test func borderColourOnTheEdges() throws {
+        let image = try TestPixels.image(width: 100, height: 100) { _, _ in TestPixels.blue }
+        let output = try RoundCornerTransformer(radius: 20, borderWidth: 4, borderColor: TestPixels.red).transform(image)
+        #expect(TestPixels.row(output.pixels, 50, \.red).prefix(6) == [255, 255, 255, 255, 0, 0])
+        #expect(output.pixels.color(x: 0, y: 50) == TestPixels.red)
+        #expect(output.pixels.color(x: 99, y: 50) == TestPixels.red)
+        #expect(output.pixels.color(x: 50, y: 0) == TestPixels.red)
+        #expect(output.pixels.color(x: 4, y: 50) == TestPixels.blue)
+        #expect(output.pixels.color(x: 50, y: 50) == TestPixels.blue)
+        #expect(output.pixels.color(x: 0, y: 0).alpha == 0)
+    }
+}

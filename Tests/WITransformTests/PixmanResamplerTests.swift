@@ -1,0 +1,77 @@
+import Testing
+import WICore
+import WITransform
+
+@Suite(.serialized) struct PixmanResamplerTests {
+    @Test func linksAndReportsDebianVersion() {
+        #expect(PixmanLibrary.version == "0.42.2")
+    }
+
+    @Test func installRegistersItForCoders() throws {
+        let previous = ImageResampling.resampler
+        defer { ImageResampling.register(previous) }
+        PixmanResampler.install()
+        #expect(ImageResampling.resampler is PixmanResampler)
+        // DecodeOptions.finish, the coders' thumbnail path, now resizes with pixman.
+        let board = try TestPixels.buffer(width: 200, height: 100) { x, y in (x + y) % 2 == 0 ? .white : .black }
+        let finished = try DecodeOptions(thumbnailPixelSize: PixelSize(width: 20, height: 20)).finish(board, orientation: .up)
+        #expect(finished.pixels.size == PixelSize(width: 20, height: 10))
+        #expect(finished.pixels == (try PixmanResampler().resample(board, to: PixelSize(width: 20, height: 10))))
+    }
+
+    @Test func matchesTheAreaAverageOnWholeFactors() throws {
+        let image = try TestPixels.buffer(width: 120, height: 60) { x, y in
+            RGBAColor(red: UInt8(x * 2), green: UInt8(y * 4), blue: UInt8((x * y) % 256))
+        }
+        let size = PixelSize(width: 30, height: 15)
+        let pixman = try PixmanResampler().resample(image, to: size)
+        let reference = try AreaAverageResampler().resample(image, to: size)
+        var largest = 0
+        for y in 0..<15 {
+            for x in 0..<30 {
+                let a = pixman.color(x: x, y: y), b = reference.color(x: x, y: y)
+                largest = max(largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+                              abs(Int(a.blue) - Int(b.blue)))
+            }
+        }
+        #expect(largest <= 1)
+    }
+
+    @Test func sixteenBitGoesToTheAreaAverage() throws {
+        let wide = try TestPixels.buffer(width: 40, height: 20, format: .rgba16) { x, _ in
+            RGBAColor(red: UInt8(x * 6), green: 3, blue: 200, alpha: 255)
+        }
+        let size = PixelSize(width: 7, height: 3)
+        let output = try PixmanResampler().resample(wide, to: size)
+        #expect(output.format == .rgba16)
+        #expect(output == (try AreaAverageResampler().resample(wide, to: size)))
+    }
+
+    @Test func sidesBeyondPixmansReach() throws {
+        // pixman places pixels in 16.16 fixed point: 32767 a side at most. The resampler falls back to the area
+        // average; a transformer refuses with a typed error.
+        let strip = try TestPixels.buffer(width: 40_000, height: 1) { x, _ in x < 20_000 ? .black : .white }
+        let reduced = try PixmanResampler().resample(strip, to: PixelSize(width: 4, height: 1))
+        #expect(TestPixels.row(reduced, 0, \.red) == [0, 0, 255, 255])
+        let error = #expect(throws: ImageError.self) {
+            try FlipTransformer(horizontal: true).transform(Image(pixels: strip))
+        }
+        #expect(error?.code == .pixelLimitExceeded)
+    }
+
+    @Test func extremeReductionsStayExact() throws {
+        // Past 1024x pixman's fixed point runs out and the area average takes over; below, fewer filter phases keep
+        // its weight table small.
+        let strip = try TestPixels.buffer(width: 20_000, height: 2) { x, _ in x % 2 == 0 ? .white : .black }
+        let one = try PixmanResampler().resample(strip, to: PixelSize(width: 1, height: 1))
+        #expect((127...128).contains(one.color(x: 0, y: 0).red))
+        let fitted = try ResizeTransformer(width: 4, height: 4, mode: .aspectFit).transform(Image(pixels: strip))
+        #expect(TestPixels.row(fitted.pixels, 1, \.alpha) == [255, 255, 255, 255])
+        #expect(TestPixels.row(fitted.pixels, 0, \.alpha) == [0, 0, 0, 0])
+        #expect(TestPixels.row(fitted.pixels, 1, \.red).allSatisfy { (127...128).contains($0) })
+        let wide = try PixmanResampler().resample(strip, to: PixelSize(width: 20, height: 1))   // 1000x: pixman
+        #expect(TestPixels.row(wide, 0, \.red).allSatisfy { (126...130).contains($0) })
+        let blurred = try BlurTransformer(radius: 1_000_000).transform(Image(pixels: strip))
+        #expect(blurred.size == PixelSize(width: 20_000, height: 2))
+    }
+}
