@@ -1,15 +1,16 @@
 /// The fixtures each decode workload runs over, per format. One list shared by the package-benchmark targets and
 /// by `wi-bench decode-sets`, which `Benchmarks/compare` reads so that the references decode the same files.
 public enum DecodeSets {
-    /// Format name -> paths relative to Tests/Fixtures. Files every reference (raw C loop, Pillow) also decodes.
+    /// Format name -> paths relative to Tests/Fixtures. Files every reference (raw C loop, Pillow) also decodes, and
+    /// none with an EXIF orientation: we rotate such images by default, the raw loops and Pillow's `load()` do not.
     public static let files: [(format: String, paths: [String])] = [
         ("png", [
-            "png/exif-orientation6-iccp.png", "png/indexed-4bit-trns.png", "png/interlaced-hibiscus.png",
+            "png/iccp-displayp3.png", "png/indexed-4bit-trns.png", "png/interlaced-hibiscus.png",
             "png/rgba16.png", "formats/sample.png",
         ]),
         ("jpeg", [
             "jpeg/hat-420.jpg", "jpeg/hat-444.jpg", "jpeg/hat-progressive.jpg", "jpeg/bricks-gray.jpg",
-            "jpeg/progressive-cat.jpg", "jpeg/progressive-nuke.jpg", "jpeg/right-orientation.jpg",
+            "jpeg/progressive-cat.jpg", "jpeg/progressive-nuke.jpg", "formats/sample.jpg",
         ]),
         ("heic", ["formats/sample.heic", "heic/hat.heic", "heic/gradient-alpha.heic"]),
         ("avif", ["formats/sample.avif", "heic/hat.avif"]),
