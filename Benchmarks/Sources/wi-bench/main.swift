@@ -97,7 +97,8 @@ func thumbMany(size: Int, concurrency: Int, paths: [String]) throws {
 }
 
 /// Fills a directory with `count` small entries, then times the first query of a newly opened cache (one
-/// directory scan builds the index) and a trim that evicts half of the entries.
+/// directory scan builds the index) and a trim (limit half the total, trim ratio 0.5). The raw floors in the same
+/// run: readdir + fstatat of every entry (what any scan must do), and unlink of as many files as the trim removed.
 func diskDirectory(count: Int, directory: String) throws {
     try DiskWorkloads.populate(directory, count: count)
     var present = false
@@ -112,9 +113,32 @@ func diskDirectory(count: Int, directory: String) throws {
     var result = DiskCache.TrimResult()
     let trim = try BenchClock.seconds { result = try trimmer.removeExpired() }
     guard result.evictedCount > 0 else { fail("disk-dir: the trim evicted nothing") }
+    var names: [String] = []
+    let rawScan = BenchClock.seconds { names = rawScanDirectory(directory) }
+    let victims = names.filter { !$0.hasPrefix(".") }.prefix(result.evictedCount)
+    let rawUnlink = BenchClock.seconds {
+        for name in victims { unlink(directory + "/" + name) }
+    }
     print("first_query", firstQuery)
+    print("raw_scan", rawScan)
     print("trim", trim)
+    print("raw_unlink", rawUnlink * Double(result.evictedCount) / Double(max(victims.count, 1)))
     print("evicted", result.evictedCount)
+}
+
+/// readdir + fstatat of every entry of `directory`; returns the names.
+func rawScanDirectory(_ directory: String) -> [String] {
+    guard let dir = opendir(directory) else { fail("opendir \(directory)") }
+    defer { closedir(dir) }
+    let fd = dirfd(dir)
+    var names: [String] = []
+    var status = stat()
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name == "." || name == ".." { continue }
+        if fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 { names.append(name) }
+    }
+    return names
 }
 
 do {
