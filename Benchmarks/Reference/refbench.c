@@ -79,7 +79,8 @@ static void decode_heif(blob b) {
     if (err.code) die("heif", err.message);
     int stride;
     const uint8_t *plane = heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride);
-    int w = heif_image_get_width(img, heif_channel_interleaved), h = heif_image_get_height(img, heif_channel_interleaved);
+    int w = heif_image_get_width(img, heif_channel_interleaved);
+    int h = heif_image_get_height(img, heif_channel_interleaved);
     unsigned char *pixels = malloc((size_t)w * h * 4);
     for (int y = 0; y < h; y++) memcpy(pixels + (size_t)y * w * 4, plane + (size_t)y * stride, (size_t)w * 4);
     sink += pixels[0];

@@ -39,7 +39,10 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         try? FileManager.default.removeItem(atPath: directory)
     }
-    let directoryConfiguration = Benchmark.Configuration(maxDuration: .seconds(60), maxIterations: 3)
+    // Each sample fills a fresh directory of 100k entries first (seconds), so: no warm-up, two samples.
+    let directoryConfiguration = Benchmark.Configuration(
+        warmupIterations: 0, maxDuration: .seconds(60), maxIterations: 2
+    )
     Benchmark("disk first query, 100k entries", configuration: directoryConfiguration) { benchmark in
         let directory = temporaryDirectory("open")
         try DiskWorkloads.populate(directory, count: 100_000)

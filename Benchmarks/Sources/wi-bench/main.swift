@@ -83,7 +83,9 @@ func thumbMany(size: Int, concurrency: Int, paths: [String]) throws {
             while true {
                 let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < paths.count else { return }
-                guard let data = FileManager.default.contents(atPath: paths[index]) else { fail("cannot read \(paths[index])") }
+                guard let data = FileManager.default.contents(atPath: paths[index]) else {
+                    fail("cannot read \(paths[index])")
+                }
                 do {
                     _ = try Workloads.thumbnail(data, size: size)
                 } catch {
@@ -134,7 +136,9 @@ func rawScanDirectory(_ directory: String) -> [String] {
     var names: [String] = []
     var status = stat()
     while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+            String(cString: bytes.bindMemory(to: CChar.self).baseAddress!)
+        }
         if name == "." || name == ".." { continue }
         if fstatat(fd, name, &status, AT_SYMLINK_NOFOLLOW) == 0 { names.append(name) }
     }
