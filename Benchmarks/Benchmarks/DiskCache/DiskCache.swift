@@ -14,7 +14,7 @@ func temporaryDirectory(_ name: String) -> String {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident, .syscalls],
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
         maxDuration: .seconds(3),
         maxIterations: 100_000
     )
