@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DEMO_OUT ?= demo-output
 
-.PHONY: deps build test demo format clean
+.PHONY: deps build test demo bench format clean
 
 deps:
 	@Scripts/install-deps
@@ -19,6 +19,12 @@ test: deps
 demo: deps
 	$(SWIFT) build -c release --product wi
 	@Scripts/demo "$$($(SWIFT) build -c release --show-bin-path)/wi" "$(DEMO_OUT)"
+
+## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail) interleaved; prints the ratios.
+## BENCH_ARGS="--write-docs" also rewrites docs/PERFORMANCE.md's table and plot. Not part of `make test`.
+bench: deps
+	@WI_EXTRA_PACKAGES="libvips-tools" Scripts/install-deps
+	Benchmarks/compare $(BENCH_ARGS)
 
 ## Formats the sources with the toolchain's swift-format.
 format:

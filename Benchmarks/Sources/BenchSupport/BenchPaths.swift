@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where the benchmarks find their inputs: the project's fixtures and the generated data under
+/// `Benchmarks/.build-data` (made by `Benchmarks/compare --prepare`).
+public enum BenchPaths {
+    /// The project root: `$WI_BENCH_ROOT`, else two folders above this package.
+    public static let root: String = {
+        if let root = ProcessInfo.processInfo.environment["WI_BENCH_ROOT"], !root.isEmpty { return root }
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // BenchPaths.swift, BenchSupport, Sources, Benchmarks
+        return url.path
+    }()
+
+    /// The project's test fixtures.
+    public static var fixtures: String { root + "/Tests/Fixtures" }
+
+    /// Generated inputs (the large photo-like JPEGs); ignored by git.
+    public static var data: String { root + "/Benchmarks/.build-data" }
+
+    /// The 4000x3000 q90 photo-like JPEG the thumbnail workloads use.
+    public static var photo: String { data + "/photo-4000x3000.jpg" }
+
+    /// Reads a file, stopping the process with a message that says how to make it when it is missing.
+    public static func read(_ path: String) -> Data {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write(Data("missing \(path): run `Benchmarks/compare --prepare` first\n".utf8))
+            exit(2)
+        }
+        return data
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import WebImage
+
+/// The operations every benchmark measures, done the way an app would do them through the public API.
+public enum Workloads {
+    /// Every coder the project ships, as `WebImage.makeCoders()` registers them.
+    public static let coders = WebImage.makeCoders()
+
+    /// A full decode to 8-bit RGBA.
+    public static func decode(_ data: Data) throws(ImageError) -> Image {
+        try coders.decode(data, options: DecodeOptions())
+    }
+
+    /// A thumbnail that fits in `size` x `size` (DCT-scaled decode, then the remaining resample).
+    public static func thumbnail(_ data: Data, size: Int) throws(ImageError) -> Image {
+        try coders.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: size, height: size)))
+    }
+
+    /// A thumbnail encoded as JPEG quality 75 (vipsthumbnail's default output).
+    public static func thumbnailJPEG(_ data: Data, size: Int) throws(ImageError) -> Data {
+        let image = try thumbnail(data, size: size)
+        return try coders.encode(image, as: .jpeg, options: EncodeOptions(quality: 0.75))
+    }
+}
