@@ -8,7 +8,7 @@ struct WI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wi",
         abstract: "Load, decode and inspect images with WebImage for Swift on Linux.",
-        subcommands: [Info.self, Convert.self, Cache.self]
+        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self]
     )
 
     /// Runs the command; usage errors exit with 2 (DESIGN.md), not ArgumentParser's 64.

@@ -89,7 +89,8 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
             progress.withLock { $0.append(event.finished) }
         }
         #expect(await eventually { summary.withLock { $0 != nil } })
-        #expect(summary.withLock { $0 }! == (11, 1))
+        let counts = try #require(summary.withLock { $0 })
+        #expect(counts == (11, 1))
         #expect(progress.withLock { $0 } == Array(1...11))
         #expect(h.loader.loadCount == 11)
         #expect(await eventually { h.memory.keys.count == 10 })
@@ -105,7 +106,8 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
         #expect(await eventually { h.loader.waitingCount == 2 })
         token.cancel()
         #expect(await eventually { summary.withLock { $0 != nil } })
-        #expect(summary.withLock { $0 }! == (20, 20))
+        let counts = try #require(summary.withLock { $0 })
+        #expect(counts == (20, 20))
         h.loader.open()
         #expect(h.loader.loadCount == 0)
     }

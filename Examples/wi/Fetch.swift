@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
+/// [--no-cache] [--json]`: the full pipeline from a shell.
+struct Fetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load images through the full pipeline: caches, loader, decoder, transformers.",
+        discussion: """
+            Loads every URL (http, https, file, data) or file path, six at a time, through the memory and disk \
+            caches (disk cache in --cache-dir), and prints a table, or one JSON object per URL with --json:
+            {"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}.
+            A second run finds the images in the disk cache. Exit code 0 when all loaded, 1 when any failed.
+
+            Example:
+              wi fetch https://example.com/cat.jpg photo.png --thumbnail 256 --out thumbs/ --json
+            """
+    )
+
+    @Argument(help: "URLs or file paths.") var targets: [String]
+    @Option(help: "Decode to fit an N x N box (the codec's reduced decode where it has one).") var thumbnail: Int?
+    @Option(help: ArgumentHelp("Resize to exactly W x H (aspect fill, centre crop).", valueName: "WxH")) var resize: String?
+    @Option(help: "Write --out files in this format: png, jpeg, webp, heic, avif, gif.") var format: String?
+    @Option(help: "Quality from 0 to 1 when encoding.") var quality: Double = 0.9
+    @Option(help: "Write each image to this folder.") var out: String?
+    @Option(name: .customLong("cache-dir"), help: "The disk cache folder (default $XDG_CACHE_HOME/wi or ~/.cache/wi).")
+    var cacheDirectory: String?
+    @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches.") var noCache = false
+    @Flag(help: "Print one JSON object per URL.") var json = false
+
+    func validate() throws {
+        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be positive") }
+        if let resize, WICommandSetup.parseSize(resize) == nil { throw ValidationError("--resize wants WxH, e.g. 320x240") }
+        if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
+        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+        for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
+    }
+
+    func run() async throws {
+        let setup: WICommandSetup
+        do {
+            setup = try WICommandSetup(cacheDirectory: cacheDirectory, useDiskCache: !noCache)
+        } catch {
+            FileHandle.standardError.write(Data("wi fetch: \(describe(error))\n".utf8))
+            throw ExitCode(1)
+        }
+        var context = ImageContext()
+        if let thumbnail { context[.thumbnailPixelSize] = PixelSize(width: thumbnail, height: thumbnail) }
+        if let resize, let size = WICommandSetup.parseSize(resize) { context[.imageTransformer] = setup.resizeTransformer(size) }
+        var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
+        if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
+        if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+
+        let urls = targets.map { commandLineURL($0)! }
+        let (manager, context2, options2) = (setup.manager, context, options)
+        let results = await withTaskGroup(of: (Int, Result<ImageResult, ImageError>, Int).self) { group in
+            var next = 0
+            var collected: [(Int, Result<ImageResult, ImageError>, Int)] = []
+            func start() {
+                guard next < urls.count else { return }
+                let (index, url) = (next, urls[next])
+                next += 1
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let result: Result<ImageResult, ImageError>
+                    do throws(ImageError) {
+                        result = .success(try await manager.loadImage(with: url, options: options2, context: context2))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    return (index, result, WICommandSetup.milliseconds(ContinuousClock.now - started))
+                }
+            }
+            for _ in 0..<min(6, urls.count) { start() }
+            for await item in group {
+                collected.append(item)
+                start()
+            }
+            return collected.sorted { $0.0 < $1.0 }
+        }
+        var failed = false
+        var rows: [[String]] = []
+        for (index, result, ms) in results {
+            var report = FetchReport(url: targets[index], result: result, milliseconds: ms)
+            if case .success(let value) = result, let out {
+                do {
+                    try setup.write(value, named: urls[index], index: index, into: out, format: format.flatMap(ImageFormat.named),
+                                    quality: quality, transformed: thumbnail != nil || resize != nil)
+                } catch {
+                    report.error = "writing the output: \(describe(error))"
+                }
+            }
+            if let error = report.error {
+                failed = true
+                FileHandle.standardError.write(Data("wi fetch: \(targets[index]): \(error)\n".utf8))
+            }
+            if json { print(report.jsonLine) } else { rows.append(report.tableRow) }
+        }
+        if !json { print(FetchReport.table(rows)) }
+        if failed { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WITestSupport
+
+@Suite struct FetchCommandTests {
+    let wi = CommandRunner.productPath("wi")
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("wi-fetch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func objects(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+
+    @Test func secondRunComesFromTheDiskCache() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = ["formats/sample.png", "formats/sample.jpg", "formats/sample.gif"].map { Fixtures.url($0).path }
+        let arguments = ["fetch"] + files + ["--thumbnail", "16", "--cache-dir", directory.path, "--json",
+                                             "--out", directory.appendingPathComponent("out").path]
+        let first = try CommandRunner.run(wi, arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        let cold = try objects(first.stdout)
+        #expect(cold.map { $0["cache_type"] as? String } == ["none", "none", "none"])
+        #expect(cold.map { $0["url"] as? String } == files)
+        for object in cold {
+            #expect(Set(object.keys) == ["url", "cache_type", "width", "height", "frames", "bytes", "ms", "error"])
+            #expect(object["error"] is NSNull)
+            #expect(max(object["width"] as! Int, object["height"] as! Int) == 16)
+        }
+        let second = try CommandRunner.run(wi, arguments)
+        #expect(try objects(second.stdout).map { $0["cache_type"] as? String } == ["disk", "disk", "disk"])
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+        #expect(written.count == 3)
+        let stats = try CommandRunner.run(wi, ["cache", "stats", "--cache-dir", directory.path, "--json"])
+        #expect(stats.stdout.contains("\"count\":3"))
+    }
+
+    @Test func failuresExitOneWithAReadableLine() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CommandRunner.run(wi, ["fetch", Fixtures.url("pngsuite/xcsn0g01.png").path, "--cache-dir",
+                                                directory.path, "--json"])
+        #expect(result.status == 1)
+        #expect(try objects(result.stdout)[0]["error"] as? String == "1001: PNG: IDAT: CRC error")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try CommandRunner.run(wi, ["fetch", "x.png", "--resize", "abc"]).status == 2)
+    }
+
+    @Test func prefetchSummaryCountsAFailingURL() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("urls.txt")
+        let lines = ["# samples", Fixtures.url("formats/sample.png").path, "", Fixtures.url("formats/sample.webp").path,
+                     Fixtures.url("does-not-exist.png").path]
+        try lines.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+        let first = try CommandRunner.run(wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path])
+        #expect(first.status == 1)
+        #expect(first.stdout.split(separator: "\n").count == 4)   // three URL lines and the summary
+        #expect(first.stdout.contains("prefetched 3: 2 loaded, 0 from memory, 0 from disk, 1 failed"))
+        let second = try CommandRunner.run(wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path, "--json"])
+        #expect(second.stdout.contains("prefetched 3: 0 loaded, 0 from memory, 2 from disk, 1 failed"))
+    }
+}
