@@ -96,6 +96,8 @@ let package = Package(
         // A helper the Redis tests start as three processes loading the same URLs through the single-flight loader.
         .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
+        .executableTarget(name: "quickstart", dependencies: ["WebImage"], path: "Examples/QuickStart"),
+
         // Examples: extending the framework from outside (a coder and a loader of an app's own).
         .target(name: "CustomPlugins", dependencies: ["WICore"], path: "Examples/CustomPlugins"),
 
