@@ -22,7 +22,7 @@ import WITestSupport
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = Fixtures.url("pngsuite/basn6a08.png").path   // 32x32 with alpha
-        let extensions = ["png", "jpg", "heic", "avif"]
+        let extensions = ["png", "jpg", "webp", "gif", "heic", "avif"]
         for from in extensions {
             let start = directory.appendingPathComponent("start.\(from)").path
             let first = try CommandRunner.run(wi, ["convert", source, start, "--quality", "0.8"])
