@@ -22,4 +22,14 @@ import WITestSupport
         #expect(coders.canEncode(to: .gif))
         #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
     }
+
+    @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {
+        // sample.heic carries an sRGB profile libpng calls "known incorrect"; found by `make demo`.
+        let coders = WebImage.makeCoders()
+        let image = try coders.decode(Fixtures.data("formats/sample.heic"),
+                                      options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        #expect(image.metadata.iccProfile != nil)
+        let png = try coders.encode(image, as: .png, options: .init())
+        #expect(try coders.decode(png, options: .init()).size == image.size)
+    }
 }

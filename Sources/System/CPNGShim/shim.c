@@ -282,6 +282,9 @@ wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
         return status;
     }
     png_set_write_fn(png, sink, wi_png_write_fn, wi_png_flush_fn);
+    // A colour profile libpng dislikes (e.g. "known incorrect sRGB profile", common in camera and HEIF files) is a
+    // benign error: let libpng warn and drop the chunk instead of failing the whole encode over metadata.
+    png_set_benign_errors(png, 1);
     png_set_compression_level(png, compression_level);
     png_set_IHDR(png, info, width, height, bit_depth, color_types[layout], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
