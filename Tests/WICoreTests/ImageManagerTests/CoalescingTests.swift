@@ -95,7 +95,12 @@ import WITestSupport
         #expect(h.loader.waitingPriority(for: c) == .normal)
         h.loader.open()
         #expect(await eventually { tally.total == 4 })
-        #expect(h.loader.startedURLs == [a.absoluteString, b.absoluteString, c.absoluteString])   // FIFO among equals
+        // a and b (both raised to high) go before c; between themselves they keep the order in which their
+        // separately started tasks reached the loader, which is not specified.
+        let started = h.loader.startedURLs
+        #expect(started.count == 3)
+        #expect(Set(started.prefix(2)) == [a.absoluteString, b.absoluteString])
+        #expect(started.last == c.absoluteString)
     }
 
     @Test func exactlyOneCompletionPerCallUnderTenThousandRandomCancels() async throws {
