@@ -29,7 +29,7 @@ public struct NetpbmCoder: ImageCoder {
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let bytes = [UInt8](data)
-        var header = try NetpbmHeader.parse(bytes)
+        let header = try NetpbmHeader.parse(bytes)
         try options.checkPixelLimit(PixelSize(width: header.width, height: header.height))
         let sampleBytes = header.maxValue > 255 ? 2 : 1
         let needed = header.width * header.height * header.depth * sampleBytes
@@ -55,7 +55,6 @@ public struct NetpbmCoder: ImageCoder {
                 for channel in 0..<4 { out[index * 4 + channel] = UInt8(rgba[channel]) }
             }
         }
-        header.dataOffset = 0
         let finished = try options.finish(pixels, orientation: .up)
         return Image(pixels: finished.pixels, format: .netpbm, scale: options.scaleFactor,
                      flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)

@@ -9,7 +9,7 @@ import WITestSupport
 /// libjpeg-turbo 2.1.5 and Pillow's bundled 3.x give the same bytes for all of them, so the comparison is exact.
 @Suite struct JPEGReferenceTests {
     @Test(arguments: JPEGReference.all)
-    func matchesPillowExactly(reference: JPEGReference) throws {
+    func matchesPillowExactly(reference: PixelReference) throws {
         let image = try JPEGCoder().decode(Fixtures.data("jpeg/\(reference.file)"), options: .init(applyOrientation: false))
         #expect(image.size == PixelSize(width: reference.width, height: reference.height))
         #expect(image.pixels.format == .rgba8)

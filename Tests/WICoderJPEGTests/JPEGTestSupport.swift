@@ -30,18 +30,8 @@ func solidBuffer(width: Int, height: Int, gray: UInt8 = 255, alpha: UInt8 = 255)
 
 /// The JPEG fixtures and their committed Pillow references (Tests/Fixtures/jpeg-reference.tsv, made by
 /// Tests/Fixtures/make-jpeg-reference.sh).
-struct JPEGReference: Sendable, CustomTestStringConvertible {
-    var file: String
-    var width: Int
-    var height: Int
-    var sha256: String
-    var testDescription: String { file }
-
-    static let all: [JPEGReference] = String(decoding: Fixtures.data("jpeg-reference.tsv"), as: UTF8.self)
-        .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
-            let f = line.split(separator: "\t").map(String.init)
-            return JPEGReference(file: f[0], width: Int(f[1])!, height: Int(f[2])!, sha256: f[3])
-        }
+enum JPEGReference {
+    static let all = PixelReference.load("jpeg-reference.tsv")
 }
 
 /// The JPEG segment markers of a file, in order, up to the first SOS (the bytes after FF).

@@ -4,25 +4,6 @@ import WICore
 import WICoderPNG
 import WITestSupport
 
-/// One line of a committed reference table (Tests/Fixtures/pngsuite-reference*.tsv, made by
-/// Tests/Fixtures/make-pngsuite-reference.sh from ../shared/tools/refdecode.py and pypng).
-struct PixelReference: Sendable, CustomTestStringConvertible {
-    var file: String
-    var width: Int
-    var height: Int
-    var sha256: String
-    var testDescription: String { file }
-
-    static func load(_ table: String) -> [PixelReference] {
-        String(decoding: Fixtures.data(table), as: UTF8.self).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") }
-            .map { line in
-                let f = line.split(separator: "\t").map(String.init)
-                return PixelReference(file: f[0], width: Int(f[1])!, height: Int(f[2])!, sha256: f[3])
-            }
-    }
-}
-
 @Suite struct PngSuiteTests {
     static let references8 = PixelReference.load("pngsuite-reference.tsv")
     static let references16 = PixelReference.load("pngsuite-reference16.tsv")
