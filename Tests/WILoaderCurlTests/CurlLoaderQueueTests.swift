@@ -6,20 +6,24 @@ import WILoaderCurl
 import WITestServer
 
 @Suite struct CurlLoaderQueueTests {
-    /// Serves /0 ... /n; /gate answers after `gateDelay` so the other loads queue up behind it.
-    private func server(paths: Int, gateDelay: Double = 0.6) async throws -> TestHTTPServer {
+    /// Serves /0 ... /n and /gate, whose body is held after its first byte until the test opens the returned
+    /// gate: the other loads queue up behind it however slow the machine is.
+    private func server(paths: Int) async throws -> (TestHTTPServer, TestGate) {
         let server = try await TestHTTPServer.start()
+        let hold = TestGate()
         server.route("/gate") { _ in
-            TestResponse(body: Data([0]), contentType: "image/png").delayed(by: gateDelay)
+            var response = TestResponse(body: Data([0, 0]), contentType: "image/png")
+            response.hold = (afterBytes: 1, gate: hold)
+            return response
         }
         for index in 0..<paths {
             server.route("/\(index)") { _ in TestResponse(body: Data([UInt8(index)]), contentType: "image/png") }
         }
-        return server
+        return (server, hold)
     }
 
     @Test func lifoStartsTheNewestFirst() async throws {
-        let server = try await server(paths: 4)
+        let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
         let loader = CurlImageLoader(configuration: testConfiguration {
             $0.maxConcurrentTransfers = 1
@@ -35,13 +39,14 @@ import WITestServer
             }
             recorders.append(recorder)
         }
+        hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
         #expect(started.withLock { $0 } == [3, 2, 1, 0])
     }
 
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
-        let server = try await server(paths: 5)
+        let (server, hold) = try await server(paths: 5)
         let finished = Mutex<[Int]>([])
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
         let (_, gate) = loader.start(server.url("/gate"))
@@ -58,6 +63,7 @@ import WITestServer
             recorders.append(recorder)
         }
         operations[4].setPriority(.high)   // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
+        hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
         #expect(finished.withLock { $0 } == [2, 4, 1, 3, 0])
