@@ -36,7 +36,8 @@ public enum CacheWorkloads {
         var random = SeededRandom(seed: seed)
         return (0..<count).map { _ in
             let value = random.next()
-            return Operation(index: Int32(truncatingIfNeeded: (value >> 8) % UInt64(keyCount)), isWrite: value & 0xFF < 51)
+            let index = Int32(truncatingIfNeeded: (value >> 8) % UInt64(keyCount))
+            return Operation(index: index, isWrite: value & 0xFF < 51)  // 51 / 256: 20% writes
         }
     }
 
@@ -64,7 +65,8 @@ public enum CacheWorkloads {
         let seconds = BenchClock.seconds {
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
                 var localHits = 0
-                let slice = operations[min(operations.count, thread * chunk)..<min(operations.count, (thread + 1) * chunk)]
+                let start = min(operations.count, thread * chunk), end = min(operations.count, start + chunk)
+                let slice = operations[start..<end]
                 for operation in slice {
                     if operation.isWrite {
                         write(Int(operation.index))
