@@ -27,11 +27,14 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .target(name: "BenchSupport", dependencies: [.product(name: "WebImage", package: "WebImage")]),
+        .target(name: "BenchSupport", dependencies: [.product(name: "WebImage", package: "WebImage"),
+                                                     .product(name: "WITestSupport", package: "WebImage")]),
         .executableTarget(name: "wi-bench", dependencies: [support]),
         area("Decode"),
         area("Thumbnail"),
         area("DiskCache"),
+        area("Transform"),
+        area("MemoryCache"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,12 +4,18 @@
   decode N FILE...              Image.open + load() (Pillow's own mode: RGB/RGBA/L/P, no conversion to RGBA)
   thumb N SIZE FILE             draft('RGB', (SIZE, SIZE)) + thumbnail((SIZE, SIZE)), in process
   thumb-many SIZE FILE...       the same over many files; also prints `rss_mib <peak RSS>`
+  frames N FILE...              every frame of each file: seek + load + convert('RGBA') kept in a list (what an
+                                animated decode to RGBA frames keeps); prints `frames` and `pixels` of one pass
+  thumb-plain N SIZE FILE...    Image.open + thumbnail((SIZE, SIZE)) without draft (WebP, HEIC); prints `frames`
+                                and `pixels` of one pass
+  resize N W H FILE             the file converted to RGBA once, then resize((W, H), LANCZOS)
+  blur N RADIUS FILE            the file converted to RGBA once, then filter(GaussianBlur(RADIUS))
 """
 import resource
 import sys
 import time
 
-from PIL import Image
+from PIL import Image, ImageFilter
 
 try:
     import pillow_heif
@@ -28,6 +34,35 @@ def thumb(path, size):
     with Image.open(path) as im:
         im.draft("RGB", (size, size))
         im.thumbnail((size, size))
+
+
+def all_frames(path):
+    """Every frame of `path` as its own RGBA image."""
+    frames = []
+    with Image.open(path) as im:
+        for i in range(getattr(im, "n_frames", 1)):
+            im.seek(i)
+            im.load()
+            frames.append(im.convert("RGBA"))
+    return frames
+
+
+def thumb_plain(path, size):
+    with Image.open(path) as im:
+        im.thumbnail((size, size))
+        return [im]
+
+
+def timed(n, files, job):
+    """Runs `job` over every file once (warm-up, counted), then n times; prints the per-pass time and counts."""
+    frames = [f for path in files for f in job(path)]
+    start = time.perf_counter()
+    for _ in range(n):
+        for path in files:
+            job(path)
+    print("seconds", (time.perf_counter() - start) / n)
+    print("frames", len(frames))
+    print("pixels", sum(f.width * f.height for f in frames))
 
 
 def main(argv):
@@ -55,6 +90,28 @@ def main(argv):
             thumb(f, size)
         print("seconds", (time.perf_counter() - start) / len(files))
         print("rss_mib", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    elif cmd == "frames":
+        timed(int(argv[1]), argv[2:], all_frames)
+    elif cmd == "thumb-plain":
+        size = int(argv[2])
+        timed(int(argv[1]), argv[3:], lambda path: thumb_plain(path, size))
+    elif cmd in ("resize", "blur"):
+        n = int(argv[1])
+        with Image.open(argv[-1]) as im:
+            source = im.convert("RGBA")
+        if cmd == "resize":
+            size = (int(argv[2]), int(argv[3]))
+            job = lambda: source.resize(size, Image.LANCZOS)  # noqa: E731
+        else:
+            blur = ImageFilter.GaussianBlur(float(argv[2]))
+            job = lambda: source.filter(blur)  # noqa: E731
+        out = job()
+        start = time.perf_counter()
+        for _ in range(n):
+            job()
+        print("seconds", (time.perf_counter() - start) / n)
+        print("frames", 1)
+        print("pixels", out.width * out.height)
     else:
         sys.exit(f"unknown command {cmd}")
 

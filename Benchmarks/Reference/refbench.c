@@ -4,10 +4,19 @@
 //   jpeg N FILE...         TurboJPEG, decode to RGBA
 //   heif N FILE...         libheif, decode to interleaved RGBA, copied into one buffer
 //   jpegthumb N SIZE FILE  TurboJPEG DCT scaling to the smallest M/8 still >= SIZE, then a box filter to SIZE
+//   webp N FILE...         libwebp WebPDecode into a malloc'd RGBA buffer (external memory)
+//   webpthumb N SIZE FILE  libwebp with use_scaling straight to the size that fits in SIZE x SIZE
+//   gif N FILE             giflib DGifSlurp, then every frame composited (disposal, transparency) into its own
+//                          RGBA canvas-sized buffer, as an animated image decoder keeps them
+//   heifthumb N SIZE FILE...  libheif: an embedded thumbnail whose long side is >= SIZE, else the primary image,
+//                          decoded to RGBA, then a box filter to fit SIZE x SIZE
+// The decoders also print `frames <count>` and `pixels <sum of width*height of every frame>` of one pass over
+// the files, which Benchmarks/compare checks (a loop that decodes nothing must not pass for a fast one).
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
-// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif
+// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif
 #include <fcntl.h>
+#include <gif_lib.h>
 #include <libheif/heif.h>
 #include <png.h>
 #include <stdio.h>
@@ -16,6 +25,7 @@
 #include <time.h>
 #include <turbojpeg.h>
 #include <unistd.h>
+#include <webp/decode.h>
 
 static double now(void) {
     struct timespec t;
@@ -44,6 +54,14 @@ static blob read_file(const char *path) {
 
 static size_t sink;  // keeps the decoded pixels observable
 
+// One pass over the files counts what was decoded; main prints it (see the header).
+static long frames_seen, pixels_seen;
+
+static void counted(int w, int h) {
+    frames_seen += 1;
+    pixels_seen += (long)w * h;
+}
+
 static void decode_png(blob b) {
     png_image image;
     memset(&image, 0, sizeof image);
@@ -52,6 +70,7 @@ static void decode_png(blob b) {
     image.format = PNG_FORMAT_RGBA;
     unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
     if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) die("png", image.message);
+    counted((int)image.width, (int)image.height);
     sink += pixels[0];
     free(pixels);
 }
@@ -62,30 +81,44 @@ static void decode_jpeg(blob b) {
     if (tjDecompressHeader3(tj, b.bytes, b.size, &w, &h, &sub, &cs)) die("jpeg", tjGetErrorStr2(tj));
     unsigned char *pixels = malloc((size_t)w * h * 4);
     if (tjDecompress2(tj, b.bytes, b.size, pixels, w, 0, h, TJPF_RGBA, 0)) die("jpeg", tjGetErrorStr2(tj));
+    counted(w, h);
     sink += pixels[0];
     free(pixels);
     tjDestroy(tj);
 }
 
-static void decode_heif(blob b) {
-    struct heif_context *ctx = heif_context_alloc();
-    struct heif_error err = heif_context_read_from_memory_without_copy(ctx, b.bytes, b.size, NULL);
-    if (err.code) die("heif", err.message);
-    struct heif_image_handle *handle;
-    err = heif_context_get_primary_image_handle(ctx, &handle);
-    if (err.code) die("heif", err.message);
+// Decodes one HEIF image to interleaved RGBA and copies it into one malloc'd buffer of w * h * 4 bytes.
+static unsigned char *heif_rgba(struct heif_image_handle *handle, int *w, int *h) {
     struct heif_image *img;
-    err = heif_decode_image(handle, &img, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+    struct heif_error err = heif_decode_image(handle, &img, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
     if (err.code) die("heif", err.message);
     int stride;
     const uint8_t *plane = heif_image_get_plane_readonly(img, heif_channel_interleaved, &stride);
-    int w = heif_image_get_width(img, heif_channel_interleaved);
-    int h = heif_image_get_height(img, heif_channel_interleaved);
-    unsigned char *pixels = malloc((size_t)w * h * 4);
-    for (int y = 0; y < h; y++) memcpy(pixels + (size_t)y * w * 4, plane + (size_t)y * stride, (size_t)w * 4);
+    *w = heif_image_get_width(img, heif_channel_interleaved);
+    *h = heif_image_get_height(img, heif_channel_interleaved);
+    unsigned char *pixels = malloc((size_t)*w * *h * 4);
+    for (int y = 0; y < *h; y++) memcpy(pixels + (size_t)y * *w * 4, plane + (size_t)y * stride, (size_t)*w * 4);
+    heif_image_release(img);
+    return pixels;
+}
+
+static struct heif_context *heif_open(blob b, struct heif_image_handle **primary) {
+    struct heif_context *ctx = heif_context_alloc();
+    struct heif_error err = heif_context_read_from_memory_without_copy(ctx, b.bytes, b.size, NULL);
+    if (err.code) die("heif", err.message);
+    err = heif_context_get_primary_image_handle(ctx, primary);
+    if (err.code) die("heif", err.message);
+    return ctx;
+}
+
+static void decode_heif(blob b) {
+    struct heif_image_handle *handle;
+    struct heif_context *ctx = heif_open(b, &handle);
+    int w, h;
+    unsigned char *pixels = heif_rgba(handle, &w, &h);
+    counted(w, h);
     sink += pixels[0];
     free(pixels);
-    heif_image_release(img);
     heif_image_handle_release(handle);
     heif_context_free(ctx);
 }
@@ -136,6 +169,140 @@ static void thumb_jpeg(blob b, int size) {
     tjDestroy(tj);
 }
 
+// The size that fits in size x size keeping the aspect ratio, rounded (WICore's ImageGeometry.scaledSize).
+static void fit(int w, int h, int size, int *fw, int *fh) {
+    if (w <= size && h <= size) { *fw = w; *fh = h; return; }
+    double ratio = (double)size / (w > h ? w : h);
+    *fw = (int)(w * ratio + 0.5);
+    *fh = (int)(h * ratio + 0.5);
+    if (*fw < 1) *fw = 1;
+    if (*fh < 1) *fh = 1;
+    if (*fw > size) *fw = size;
+    if (*fh > size) *fh = size;
+}
+
+// Decodes a WebP still to RGBA; size 0 is full size, else libwebp scales to fit size x size while decoding.
+static void webp_to(blob b, int size) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) die("webp", "decoder version mismatch");
+    if (WebPGetFeatures(b.bytes, b.size, &config.input) != VP8_STATUS_OK) die("webp", "bad header");
+    int w = config.input.width, h = config.input.height;
+    if (size > 0) {
+        fit(config.input.width, config.input.height, size, &w, &h);
+        if (w != config.input.width || h != config.input.height) {
+            config.options.use_scaling = 1;
+            config.options.scaled_width = w;
+            config.options.scaled_height = h;
+        }
+    }
+    unsigned char *pixels = malloc((size_t)w * h * 4);
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = pixels;
+    config.output.u.RGBA.stride = w * 4;
+    config.output.u.RGBA.size = (size_t)w * h * 4;
+    if (WebPDecode(b.bytes, b.size, &config) != VP8_STATUS_OK) die("webp", "decode failed");
+    counted(w, h);
+    sink += pixels[0];
+    free(pixels);
+}
+
+static void decode_webp(blob b) { webp_to(b, 0); }
+
+typedef struct { blob b; size_t at; } gif_reader;
+
+static int gif_input(GifFileType *gif, GifByteType *bytes, int size) {
+    gif_reader *r = gif->UserData;
+    size_t left = r->b.size - r->at, n = (size_t)size < left ? (size_t)size : left;
+    memcpy(bytes, r->b.bytes + r->at, n);
+    r->at += n;
+    return (int)n;
+}
+
+// Every frame of a GIF composited onto a transparent canvas, each kept in its own RGBA buffer.
+static void decode_gif(blob b) {
+    gif_reader reader = {b, 0};
+    int error;
+    GifFileType *gif = DGifOpen(&reader, gif_input, &error);
+    if (!gif) die("gif", GifErrorString(error));
+    if (DGifSlurp(gif) != GIF_OK) die("gif", GifErrorString(gif->Error));
+    int cw = gif->SWidth, ch = gif->SHeight, count = gif->ImageCount;
+    size_t bytes = (size_t)cw * ch * 4;
+    unsigned char **frames = malloc(sizeof(unsigned char *) * count);
+    unsigned char *canvas = calloc(1, bytes), *saved = malloc(bytes);
+    for (int i = 0; i < count; i++) {
+        SavedImage *frame = &gif->SavedImages[i];
+        GifImageDesc *d = &frame->ImageDesc;
+        GraphicsControlBlock gcb = {DISPOSAL_UNSPECIFIED, false, 0, NO_TRANSPARENT_COLOR};
+        DGifSavedExtensionToGCB(gif, i, &gcb);
+        ColorMapObject *map = d->ColorMap ? d->ColorMap : gif->SColorMap;
+        if (!map) die("gif", "no colour map");
+        if (gcb.DisposalMode == DISPOSE_PREVIOUS) memcpy(saved, canvas, bytes);
+        int x0 = d->Left, y0 = d->Top, x1 = d->Left + d->Width, y1 = d->Top + d->Height;
+        if (x1 > cw) x1 = cw;
+        if (y1 > ch) y1 = ch;
+        for (int y = y0; y < y1; y++) {
+            const GifByteType *src = frame->RasterBits + (size_t)(y - y0) * d->Width;
+            unsigned char *dst = canvas + ((size_t)y * cw + x0) * 4;
+            for (int x = x0; x < x1; x++, src++, dst += 4) {
+                int index = *src;
+                if (index == gcb.TransparentColor || index >= map->ColorCount) continue;
+                GifColorType c = map->Colors[index];
+                dst[0] = c.Red; dst[1] = c.Green; dst[2] = c.Blue; dst[3] = 255;
+            }
+        }
+        frames[i] = malloc(bytes);
+        memcpy(frames[i], canvas, bytes);
+        counted(cw, ch);
+        if (gcb.DisposalMode == DISPOSE_BACKGROUND) {
+            for (int y = y0; y < y1; y++) memset(canvas + ((size_t)y * cw + x0) * 4, 0, (size_t)(x1 - x0) * 4);
+        } else if (gcb.DisposalMode == DISPOSE_PREVIOUS) {
+            memcpy(canvas, saved, bytes);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        sink += frames[i][0];
+        free(frames[i]);
+    }
+    free(frames);
+    free(canvas);
+    free(saved);
+    DGifCloseFile(gif, &error);
+}
+
+// An embedded thumbnail at least `size` on its long side when there is one, else the primary image, decoded to
+// RGBA and box-filtered to fit size x size.
+static void heif_thumb(blob b, int size) {
+    struct heif_image_handle *primary, *source;
+    struct heif_context *ctx = heif_open(b, &primary);
+    source = primary;
+    int count = heif_image_handle_get_number_of_thumbnails(primary);
+    if (count > 0) {
+        heif_item_id *ids = malloc(sizeof(heif_item_id) * count);
+        heif_image_handle_get_list_of_thumbnail_IDs(primary, ids, count);
+        for (int i = 0; i < count; i++) {
+            struct heif_image_handle *thumb;
+            if (heif_image_handle_get_thumbnail(primary, ids[i], &thumb).code) continue;
+            int tw = heif_image_handle_get_width(thumb), th = heif_image_handle_get_height(thumb);
+            if ((tw > th ? tw : th) >= size && source == primary) source = thumb;
+            else heif_image_handle_release(thumb);
+        }
+        free(ids);
+    }
+    int w, h, dw, dh;
+    unsigned char *pixels = heif_rgba(source, &w, &h);
+    fit(w, h, size, &dw, &dh);
+    unsigned char *thumb = malloc((size_t)dw * dh * 4);
+    box_resize(pixels, w, h, thumb, dw, dh);
+    counted(dw, dh);
+    sink += thumb[0];
+    free(thumb);
+    free(pixels);
+    if (source != primary) heif_image_handle_release(source);
+    heif_image_handle_release(primary);
+    heif_context_free(ctx);
+}
+
 static void raw_read(const char *path) {
     static unsigned char buffer[1 << 20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -158,16 +325,23 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|jpegthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
-    if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif")) {
+    int counts_done = 0;
+    long frames = 0, pixels = 0;
+    if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
+        || !strcmp(cmd, "gif")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
-        void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg : decode_heif;
+        void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
+            : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
+        counts_done = 1;
+        frames = frames_seen;
+        pixels = pixels_seen;
         start = now();
         for (int r = 0; r < n; r++) for (int i = 0; i < files; i++) decode(blobs[i]);
         seconds = now() - start;
@@ -177,6 +351,18 @@ int main(int argc, char **argv) {
         thumb_jpeg(b, size);
         start = now();
         for (int r = 0; r < n; r++) thumb_jpeg(b, size);
+        seconds = now() - start;
+    } else if (!strcmp(cmd, "webpthumb") || !strcmp(cmd, "heifthumb")) {
+        int size = atoi(argv[3]), files = argc - 4;
+        blob *blobs = malloc(sizeof(blob) * files);
+        for (int i = 0; i < files; i++) blobs[i] = read_file(argv[4 + i]);
+        void (*thumb)(blob, int) = !strcmp(cmd, "webpthumb") ? webp_to : heif_thumb;
+        for (int i = 0; i < files; i++) thumb(blobs[i], size);  // warm-up
+        counts_done = 1;
+        frames = frames_seen;
+        pixels = pixels_seen;
+        start = now();
+        for (int r = 0; r < n; r++) for (int i = 0; i < files; i++) thumb(blobs[i], size);
         seconds = now() - start;
     } else if (!strcmp(cmd, "read")) {
         raw_read(argv[3]);
@@ -194,5 +380,6 @@ int main(int argc, char **argv) {
         die("unknown command", cmd);
     }
     printf("seconds %.9g\n", seconds / n);
+    if (counts_done) printf("frames %ld\npixels %ld\n", frames, pixels);
     return sink == 42 ? 1 : 0;
 }

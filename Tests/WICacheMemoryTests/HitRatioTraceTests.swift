@@ -13,68 +13,18 @@ import WITestSupport
     static let keyCount = 100_000, warmUpCount = 100_000, accessCount = 200_000, scanCount = 50_000
     static let capacity = 1_000
 
-    /// Key indices drawn from Zipf(0.9) by inverse CDF, from a fixed seed.
-    static func zipfTrace(count: Int, seed: UInt64) -> [Int] {
-        var cdf = [Double](repeating: 0, count: keyCount)
-        var sum = 0.0
-        for rank in 0..<keyCount {
-            sum += 1 / pow(Double(rank + 1), 0.9)
-            cdf[rank] = sum
-        }
-        var random = SeededRandom(seed: seed)
-        return (0..<count).map { _ in
-            let target = Double(random.next() >> 11) / Double(1 << 53) * sum
-            var low = 0, high = keyCount - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if cdf[middle] < target { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
-    }
-
-    /// `zipf` with cold keys (indices from `keyCount` up, each used once) interleaved one for one into its middle.
-    static func withScan(_ zipf: [Int]) -> [Int] {
-        let start = (zipf.count - scanCount) / 2
-        var trace = Array(zipf[..<start])
-        for index in 0..<scanCount {
-            trace.append(zipf[start + index])
-            trace.append(keyCount + index)
-        }
-        trace += zipf[(start + scanCount)...]
-        return trace
-    }
-
-    /// Hit ratios over the measured accesses: all of them, and only the Zipf ones (a scan key can never hit).
-    struct Ratios {
-        var hits = 0, accesses = 0, zipfHits = 0, zipfAccesses = 0
-
-        mutating func record(_ key: Int, hit: Bool) {
-            accesses += 1
-            hits += hit ? 1 : 0
-            guard key < keyCount else { return }
-            zipfAccesses += 1
-            zipfHits += hit ? 1 : 0
-        }
-
-        var all: Double { Double(hits) / Double(accesses) }
-        var zipf: Double { Double(zipfHits) / Double(zipfAccesses) }
-    }
+    typealias Ratios = CacheTraces.Ratios
 
     static func simulate(warmUp: [Int], trace: [Int], policy: MemoryCache.EvictionPolicy) -> Ratios {
         let cache = MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity, evictionPolicy: policy,
                                                      usesWeakTier: false))
         let image = makeImage(cost: 4)
-        func access(_ key: Int) -> Bool {
+        return Ratios.measure(keyCount: keyCount, warmUp: warmUp, trace: trace) { key in
             let name = String(key)
             if cache.image(forKey: name) != nil { return true }
             cache.setImage(image, forKey: name)
             return false
         }
-        for key in warmUp { _ = access(key) }
-        var ratios = Ratios()
-        for key in trace { ratios.record(key, hit: access(key)) }
-        return ratios
     }
 
     /// Exact LRU, for reference: one list, a hit moves the entry to the tail, the head is evicted.
@@ -95,10 +45,7 @@ import WITestSupport
             }
             return false
         }
-        for key in warmUp { _ = access(key) }
-        var ratios = Ratios()
-        for key in trace { ratios.record(key, hit: access(key)) }
-        return ratios
+        return Ratios.measure(keyCount: keyCount, warmUp: warmUp, trace: trace, access: access)
     }
 
     @Test func admissionWinsOnBothTraces() async {
@@ -115,12 +62,13 @@ import WITestSupport
 
     /// Runs the three policies on both traces, prints the table, returns [trace][LRU, CLOCK, W-TinyLFU].
     static func measure() -> [[Ratios]] {
-        let zipf = zipfTrace(count: warmUpCount + accessCount, seed: 42)
+        let zipf = CacheTraces.zipf(keyCount: keyCount, count: warmUpCount + accessCount, seed: 42)
         let warmUp = Array(zipf[..<warmUpCount]), measured = Array(zipf[warmUpCount...])
         var lines = ["trace            LRU     CLOCK   W-TinyLFU   (\(capacity) entries, \(keyCount) keys)"]
         func percent(_ value: Double) -> String { String(format: "%6.2f%%", 100 * value) }
         var results: [[Ratios]] = []
-        for (name, trace) in [("zipf-0.9", measured), ("zipf-0.9+scan", withScan(measured))] {
+        let scan = CacheTraces.withScan(measured, keyCount: keyCount, scanCount: scanCount)
+        for (name, trace) in [("zipf-0.9", measured), ("zipf-0.9+scan", scan)] {
             let row = [simulateLRU(warmUp: warmUp, trace: trace), simulate(warmUp: warmUp, trace: trace, policy: .clock),
                        simulate(warmUp: warmUp, trace: trace, policy: .tinyLFU)]
             results.append(row)

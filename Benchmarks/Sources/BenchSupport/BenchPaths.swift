@@ -20,6 +20,9 @@ public enum BenchPaths {
     /// The 4000x3000 q90 photo-like JPEG the thumbnail workloads use.
     public static var photo: String { data + "/photo-4000x3000.jpg" }
 
+    /// A 1000x1000 RGBA PNG crop of the photo (the resize-up and blur input; `Reference/make_cpu_inputs.py`).
+    public static var photo1000: String { data + "/photo-1000x1000.png" }
+
     /// Reads a file, stopping the process with a message that says how to make it when it is missing.
     public static func read(_ path: String) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {

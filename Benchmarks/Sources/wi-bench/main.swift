@@ -71,6 +71,7 @@ func run() throws {
     case "disk-dir":
         try diskDirectory(count: int(0), directory: args[1])
     default:
+        if try runCPUCommand(command, args) { return }
         fail("unknown workload \(command)")
     }
 }

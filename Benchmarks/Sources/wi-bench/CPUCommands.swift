@@ -1,0 +1,142 @@
+// The in-process CPU-bound workloads of wi-bench: decode of every frame and thumbnails over file sets (WebP, GIF,
+// APNG, HEIC), WITransform resize and blur, and the memory cache against NSCache. Each prints `seconds <per-op>`
+// and what it produced (`frames`, `pixels`, hit counts) for Benchmarks/compare to check.
+//   decode-frames N FILE...            full decode (every frame) of each file
+//   thumb-set N SIZE FILE...           decode of each file to a thumbnail fitting SIZE x SIZE
+//   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
+//   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
+//   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
+//   cache-hit clock|tinylfu | nscache-hit bridged|nsstring   median hit time
+//   cache-hitratio                     hit ratios of LRU, CLOCK and W-TinyLFU on the Zipf and scan traces
+import BenchSupport
+import Foundation
+import WebImage
+
+/// Runs one of the commands above; returns false when `command` is not one of them.
+func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
+    func int(_ i: Int) -> Int {
+        guard i < args.count, let value = Int(args[i]) else { fail("\(command): argument \(i + 1) must be a number") }
+        return value
+    }
+    switch command {
+    case "decode-frames":
+        let files = args.dropFirst().map { BenchPaths.read($0) }
+        try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.decodeAll(files) }
+    case "thumb-set":
+        let size = int(1)
+        let files = args.dropFirst(2).map { BenchPaths.read($0) }
+        try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.thumbnailAll(files, size: size) }
+    case "resize", "blur":
+        guard args.count >= 3, let number = Double(args[1]) else { fail("\(command): missing or bad arguments") }
+        let transform: CodecWorkloads.Transform = command == "resize"
+            ? .resize(width: int(1), height: int(2)) : .blur(radius: number)
+        let image = try CodecWorkloads.transformInput(args[args.count - 1])
+        let transformer = transform.transformer
+        try timedPasses(int(0)) { () throws(ImageError) in
+            var counts = CodecWorkloads.Counts()
+            let output = try transformer.transform(image)
+            counts.frames = output.frames.count
+            counts.pixels = output.width * output.height
+            return counts
+        }
+    case "cache-mixed":
+        cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
+    case "nscache-mixed":
+        nsCacheMixed(operations: int(0), threads: int(1), bridged: bridged(args[2]))
+    case "cache-hit":
+        let cache = CacheWorkloads.filledMemoryCache(policy: policy(args[0]))
+        let keys = CacheWorkloads.keys
+        printHit(CacheWorkloads.medianHitSeconds { cache.image(forKey: keys[$0]) != nil })
+    case "nscache-hit":
+        let keys = CacheWorkloads.keys, nsKeys = keys.map { $0 as NSString }
+        let cache = CacheWorkloads.filledNSCache(keys: nsKeys)
+        printHit(bridged(args[0])
+            ? CacheWorkloads.medianHitSeconds { cache.object(forKey: keys[$0] as NSString) != nil }
+            : CacheWorkloads.medianHitSeconds { cache.object(forKey: nsKeys[$0]) != nil })
+    case "cache-hitratio":
+        for (name, warmUp, trace) in HitRatioTraces.traces() {
+            for policy in HitRatioTraces.Policy.allCases {
+                let ratios = HitRatioTraces.run(policy, warmUp: warmUp, trace: trace)
+                print("\(name)_\(policy.rawValue)", ratios.all)
+                print("\(name)_\(policy.rawValue)_zipf", ratios.zipf)
+            }
+        }
+    default:
+        return false
+    }
+    return true
+}
+
+/// One untimed pass (its counts are printed), then `iterations` timed passes; prints the time of one pass.
+func timedPasses(_ iterations: Int, _ pass: () throws(ImageError) -> CodecWorkloads.Counts) throws {
+    let counts = try pass()
+    let seconds = try BenchClock.seconds {
+        for _ in 0..<iterations { _ = try pass() }
+    }
+    print("seconds", seconds / Double(iterations))
+    print("frames", counts.frames)
+    print("pixels", counts.pixels)
+}
+
+func policy(_ name: String) -> MemoryCache.EvictionPolicy {
+    switch name {
+    case "clock": .clock
+    case "tinylfu": .tinyLFU
+    default: fail("unknown policy \(name) (clock, tinylfu)")
+    }
+}
+
+func bridged(_ name: String) -> Bool {
+    switch name {
+    case "bridged": true
+    case "nsstring": false
+    default: fail("unknown key kind \(name) (bridged: String converted per call, nsstring: NSStrings made once)")
+    }
+}
+
+/// 1M-style mixed load on MemoryCache: prints the time per operation and the reads that hit (all of them must).
+func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.EvictionPolicy) {
+    let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
+    let cache = CacheWorkloads.filledMemoryCache(policy: policy)
+    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads,
+                                                  read: { cache.image(forKey: keys[$0]) != nil },
+                                                  write: { cache.setImage(values[$0], forKey: keys[$0]) })
+    printMixed(seconds: seconds, hits: hits, operations: operations)
+}
+
+/// The same load on NSCache with the same keys, values and costs.
+func nsCacheMixed(operations count: Int, threads: Int, bridged: Bool) {
+    let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
+    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let nsKeys = keys.map { $0 as NSString }
+    let box = UncheckedSendable((cache: CacheWorkloads.filledNSCache(keys: nsKeys), keys: nsKeys))
+    let (seconds, hits) = bridged
+        ? CacheWorkloads.runMixed(operations, threads: threads,
+                                  read: { box.value.cache.object(forKey: keys[$0] as NSString) != nil },
+                                  write: { box.value.cache.setObject(values[$0], forKey: keys[$0] as NSString,
+                                                                     cost: values[$0].cost) })
+        : CacheWorkloads.runMixed(operations, threads: threads,
+                                  read: { box.value.cache.object(forKey: box.value.keys[$0]) != nil },
+                                  write: { box.value.cache.setObject(values[$0], forKey: box.value.keys[$0],
+                                                                     cost: values[$0].cost) })
+    printMixed(seconds: seconds, hits: hits, operations: operations)
+}
+
+func printMixed(seconds: Double, hits: Int, operations: [CacheWorkloads.Operation]) {
+    let reads = operations.count { !$0.isWrite }
+    print("seconds", seconds / Double(operations.count))
+    print("reads", reads)
+    print("hits", hits)
+}
+
+func printHit(_ result: (seconds: Double, misses: Int)) {
+    guard result.misses == 0 else { fail("\(result.misses) lookups of present keys missed") }
+    print("seconds", result.seconds)
+}
+
+/// NSCache is documented thread-safe but not Sendable in swift-corelibs-foundation.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
