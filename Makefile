@@ -26,7 +26,7 @@ demo: deps
 ## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail) interleaved; prints the ratios.
 ## BENCH_ARGS="--write-docs" also rewrites docs/PERFORMANCE.md's table and plot. Not part of `make test`.
 bench: deps
-	@WI_EXTRA_PACKAGES="libvips-tools" Scripts/install-deps
+	@WI_EXTRA_PACKAGES="libvips-tools nginx curl" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
 
 ## Formats the sources with the toolchain's swift-format.
