@@ -23,10 +23,11 @@ demo: deps
 	$(SWIFT) build -c release --product wi
 	@Scripts/demo "$$($(SWIFT) build -c release --show-bin-path)/wi" "$(DEMO_OUT)"
 
-## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail) interleaved; prints the ratios.
+## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail, curl --parallel against a local
+## nginx, a requests + Pillow script, a local redis-server) interleaved; prints the ratios.
 ## BENCH_ARGS="--write-docs" also rewrites docs/PERFORMANCE.md's table and plot. Not part of `make test`.
 bench: deps
-	@WI_EXTRA_PACKAGES="libvips-tools" Scripts/install-deps
+	@WI_EXTRA_PACKAGES="libvips-tools nginx curl" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
 
 ## Formats the sources with the toolchain's swift-format.

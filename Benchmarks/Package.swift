@@ -35,6 +35,9 @@ let package = Package(
         area("DiskCache"),
         area("Transform"),
         area("MemoryCache"),
+        area("Loader"),
+        area("Pipeline"),
+        area("Redis"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,8 @@ func run() throws {
     guard !args.isEmpty else {
         fail("usage: wi-bench decode-sets | decode N FILE... | thumb N SIZE FILE | thumb-file SIZE IN OUT | "
             + "thumb-many SIZE CONCURRENCY FILE... | disk-prepare DIR | disk-read N DIR | disk-write N DIR | "
-            + "disk-dir COUNT DIR")
+            + "disk-dir COUNT DIR | loader-fetch LIST | e2e LIST CACHE_ROOT | "
+            + "redis-hits PORT DIR N")
     }
     let command = args.removeFirst()
     func int(_ i: Int) -> Int {
@@ -70,6 +71,12 @@ func run() throws {
         print("seconds", seconds / Double(iterations))
     case "disk-dir":
         try diskDirectory(count: int(0), directory: args[1])
+    case "loader-fetch":
+        loaderFetch(listPath: args[0])
+    case "e2e":
+        endToEnd(listPath: args[0], cacheRoot: args[1])
+    case "redis-hits":
+        try redisHits(port: int(0), directory: args[1], iterations: int(2))
     default:
         if try runCPUCommand(command, args) { return }
         fail("unknown workload \(command)")
