@@ -15,7 +15,7 @@ extension DiskCache {
     /// Looks `name` up in the index, building the index on first use. Costs no system call: the shared
     /// generation is a memory load. While it shows entries added elsewhere, each miss looks on disk (one `open`);
     /// once such misses outnumber the entries, the directory is scanned again, so the scan's cost is amortized.
-    func lookup(_ name: String) -> Lookup {
+    func lookup(_ name: EntryName) -> Lookup {
         let answer = state.withLock { state -> Lookup? in
             guard let index = state.index else { return nil }
             let lookup = classify(name, in: state)
@@ -28,7 +28,7 @@ extension DiskCache {
         return state.withLock { classify(name, in: $0) }
     }
 
-    private func classify(_ name: String, in state: State) -> Lookup {
+    private func classify(_ name: EntryName, in state: State) -> Lookup {
         guard let index = state.index else { return .unknown }
         if index[name] != nil || index.obstructed.contains(name) { return .present }
         if let seen = state.seenGeneration, let generation, generation.load() == seen { return .absent }
@@ -51,7 +51,7 @@ extension DiskCache {
         if onlyIfMissing && state.withLock({ $0.index != nil }) { return }
         let before = generation?.load()
         let scan = try? DirectoryScan(directory, staleBefore: staleTemporaryCutoff())
-        var index = DiskIndex()
+        var index = DiskIndex(capacity: scan?.entries.count ?? 0)
         for entry in scan?.entries ?? [] { index.set(entry.name, indexEntry(entry.status)) }
         index.obstructed = scan?.obstructed ?? []
         install(index, seen: scan == nil ? nil : before)
@@ -67,7 +67,7 @@ extension DiskCache {
     }
 
     /// Records what a read, a write or a stat learnt about `name`.
-    func record(_ name: String, _ status: EntryStatus) {
+    func record(_ name: EntryName, _ status: EntryStatus) {
         state.withLock { $0.index?.set(name, indexEntry(status)) }
     }
 
@@ -85,7 +85,7 @@ extension DiskCache {
     // MARK: Additional read-only paths
 
     /// The first additional read-only directory that has `name` (from listings read once).
-    func extraDirectory(containing name: String) -> String? {
+    func extraDirectory(containing name: EntryName) -> String? {
         let paths = configuration.additionalReadOnlyPaths
         guard !paths.isEmpty else { return nil }
         let listings = state.withLock { $0.extraNames } ?? {
@@ -99,8 +99,8 @@ extension DiskCache {
     }
 
     /// The bytes of `name` from an additional read-only path, or nil.
-    func readExtra(_ name: String) -> Data? {
+    func readExtra(_ name: EntryName) -> Data? {
         guard let path = extraDirectory(containing: name) else { return nil }
-        return (try? EntryFiles.read(path + "/" + name, touch: nil))??.data
+        return (try? EntryFiles.read(name.path(prefix: path + "/"), touch: nil))??.data
     }
 }
