@@ -175,4 +175,24 @@ import Glibc
         cache.waitForBackgroundTrims()
         #expect(cache.totalCount == 0)   // 50 > 10: both go (target 5)
     }
+
+    @Test func filesNotNamedByTheCacheAreEntriesToo() throws {
+        let root = TestDirectory()
+        var configuration = DiskCache.Configuration.testing()
+        configuration.sizeLimit = 1
+        configuration.trimRatio = 0
+        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        try cache.store(Data(count: 10), forKey: "a")
+        // Names that do not parse as <32 lowercase hex>[.ext]: kept whole, still counted and trimmed.
+        let names = [("notes.txt", 5), ("0123456789ABCDEF0123456789ABCDEF", 3), (String(repeating: "a", count: 32) + ".", 2)]
+        for (name, size) in names {
+            #expect(FileManager.default.createFile(atPath: root(name), contents: Data(count: size)))
+        }
+        let other = try DiskCache(directory: root.path, configuration: configuration)
+        #expect(other.totalCount == 4)
+        #expect(other.totalSize == 20)
+        #expect(try other.removeExpired() == .init(evictedCount: 4, removedBytes: 20))
+        #expect(root.names() == [".generation", ".lock"])
+    }
 }
+
