@@ -18,17 +18,19 @@ extension DiskCache {
     /// DiskCache.fileName(forKey: "https://example.com/a.jpg?w=2")   // "<32 hex digits>.jpg"
     /// ```
     ///
-    /// Thread safety: a pure function.
+    /// Thread safety: a pure function (memoized under a lock); call it from any thread.
     public static func fileName(forKey key: String?) -> String { entryName(forKey: key).string }
 
-    /// The names of the keys used last (at most `recentNamesLimit`, forgotten all at once when full): a read of a
-    /// hot key skips the MD5 and the extension rules.
+    /// The names of the ASCII keys used last (at most `recentNamesLimit`, forgotten all at once when full): a read
+    /// of a hot key skips the MD5 and the extension rules. Only ASCII keys: `String` equality is canonical
+    /// equivalence, so "\u{212A}" (Kelvin sign) equals "K" although their bytes, and so their names, differ.
     private static let recentNames = Mutex<[String: EntryName]>([:])
     private static let recentNamesLimit = 1024
 
     /// The entry name for `key`, without building the file name's string.
     static func entryName(forKey key: String?) -> EntryName {
-        let key = key ?? ""
+        var key = key ?? ""
+        guard key.withUTF8({ bytes in !bytes.contains { $0 >= 0x80 } }) else { return deriveEntryName(key) }
         if let name = recentNames.withLock({ $0[key] }) { return name }
         let name = deriveEntryName(key)
         recentNames.withLock { names in

@@ -64,5 +64,12 @@ import WICacheDisk
         // Asked again (from the recent-names cache), the same names.
         #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
     }
+
+    @Test func canonicallyEquivalentKeysWithOtherBytesGetOtherNames() {
+        // Swift's String == treats the Kelvin sign as "K"; the names follow the bytes.
+        #expect("\u{212A}.jpg" == "K.jpg")
+        #expect(DiskCache.fileName(forKey: "K.jpg") == "900451877d379113c8379a56d7988267.jpg")
+        #expect(DiskCache.fileName(forKey: "\u{212A}.jpg") == "21d9b086b56009a7578c52c1c8076c31.jpg")
+    }
 }
 
