@@ -49,6 +49,8 @@ extension DiskCache {
         scanGate.lock()
         defer { scanGate.unlock() }
         if onlyIfMissing && state.withLock({ $0.index != nil }) { return }
+        beginScan()
+        defer { endScan() }
         let before = generation?.load()
         let scan = try? DirectoryScan(directory, staleBefore: staleTemporaryCutoff())
         var index = DiskIndex(capacity: scan?.entries.count ?? 0)
@@ -57,18 +59,47 @@ extension DiskCache {
         install(index, seen: scan == nil ? nil : before)
     }
 
-    /// Replaces the index with a fresh one, complete for the shared generation `seen`.
+    /// Replaces the index with a fresh one, complete for the shared generation `seen`, after replaying onto it
+    /// this process's changes made since its scan began (between `beginScan` and `endScan`).
     func install(_ index: DiskIndex, seen: UInt64?) {
         state.withLock { state in
+            var index = index
+            for (name, entry) in state.changesDuringScans {
+                if let entry { index.set(name, entry) } else { index.remove(name) }
+            }
             state.index = index
             state.seenGeneration = seen
             state.staleMisses = 0
         }
     }
 
-    /// Records what a read, a write or a stat learnt about `name`.
+    /// Records what a read or a stat learnt about `name` (not logged for a scan in progress: the file was there
+    /// before, so the scan sees it, and a trim may be deleting it).
     func record(_ name: EntryName, _ status: EntryStatus) {
         state.withLock { $0.index?.set(name, indexEntry(status)) }
+    }
+
+    /// Applies this process's change to `name` (an entry, or nil when it is gone) to the index, and logs it while a
+    /// scan is in progress so the index that scan installs has it too.
+    static func change(_ name: EntryName, _ entry: DiskIndex.Entry?, in state: inout State) {
+        if let entry { state.index?.set(name, entry) } else { state.index?.remove(name) }
+        if state.scans > 0 { state.changesDuringScans.append((name, entry)) }
+    }
+
+    /// A scan whose result `install` will replace the index with is starting: log changes from now on.
+    func beginScan() {
+        state.withLock { state in
+            if state.scans == 0 { state.changesDuringScans.removeAll() }
+            state.scans += 1
+        }
+    }
+
+    /// The scan begun by `beginScan` is over (installed or failed).
+    func endScan() {
+        state.withLock { state in
+            state.scans -= 1
+            if state.scans == 0 { state.changesDuringScans.removeAll() }
+        }
     }
 
     /// The index entry for a file status, per the configuration's accounting and expiry date.

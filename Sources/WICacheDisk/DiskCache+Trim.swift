@@ -17,6 +17,8 @@ extension DiskCache {
     /// Removes every entry (and extended data). Temporary files of writes in flight are left alone.
     public func removeAll() throws(ImageError) {
         try exclusively(wait: true) { () throws(ImageError) in
+            beginScan()
+            defer { endScan() }
             let before = generation?.load()
             let scan = try DirectoryScan(directory, staleBefore: staleTemporaryCutoff())
             var firstError: ImageError?
@@ -38,6 +40,8 @@ extension DiskCache {
     /// files or orphaned sidecars are looked for then).
     func trim(wait: Bool, useIndex: Bool = false) throws(ImageError) -> TrimResult? {
         try exclusively(wait: wait) { () throws(ImageError) -> TrimResult in
+            beginScan()
+            defer { endScan() }
             let before = generation?.load()
             let now = configuration.now()
             var index: DiskIndex

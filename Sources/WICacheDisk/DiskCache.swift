@@ -49,6 +49,10 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
         var usesSidecars: Bool
         /// A trim is queued on `trimQueue` because a store pushed the total over the size limit.
         var trimPending = false
+        /// Scans (index rebuilds, trims) in progress; while there are any, this process's index changes are also
+        /// logged in `changesDuringScans`, to be replayed onto the index a scan installs (it may not have seen them).
+        var scans = 0
+        var changesDuringScans: [(name: EntryName, entry: DiskIndex.Entry?)] = []
     }
 
     let state: Mutex<State>
@@ -115,7 +119,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
                 record(name, status)
                 return data
             }
-            state.withLock { _ = $0.index?.remove(name) }
+            state.withLock { Self.change(name, nil, in: &$0) }
         }
         return readExtra(name)
     }
@@ -128,7 +132,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
                 record(name, status)
                 return true
             }
-            state.withLock { _ = $0.index?.remove(name) }
+            state.withLock { Self.change(name, nil, in: &$0) }
         }
         return extraDirectory(containing: name) != nil
     }
@@ -166,7 +170,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
                 let before = generation.increment()
                 if state.seenGeneration == before { state.seenGeneration = before &+ 1 }
             }
-            state.index?.set(name, indexEntry(status))
+            Self.change(name, indexEntry(status), in: &state)
             // Without an index the total is unknown: the queued trim builds the index and checks.
             guard limit > 0, configuration.trimsWhenOverLimit, !state.trimPending, state.index.map({ $0.totalSize > limit }) ?? true else { return false }
             state.trimPending = true
@@ -179,7 +183,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     public func remove(forKey key: String) throws(ImageError) {
         let name = Self.entryName(forKey: key)
         try EntryFiles.remove(name.path(prefix: directoryPrefix))
-        state.withLock { _ = $0.index?.remove(name) }
+        state.withLock { Self.change(name, nil, in: &$0) }
         if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }
     }
 
