@@ -51,6 +51,9 @@ extension DiskCache {
         public var durableWrites = false
         /// How often the cache trims itself in the background; nil turns the timer off. Ten minutes.
         public var trimInterval: Duration? = .seconds(600)
+        /// Whether a store that takes the total over `sizeLimit` queues a background trim (one at a time, skipped
+        /// while another process trims). On by default.
+        public var trimsWhenOverLimit = true
         /// Where extended data is kept.
         public var extendedDataStorage: ExtendedDataStorage = .automatic
         /// Directories searched, read-only, when an entry is missing (a cache shipped with the app). They use the

@@ -11,11 +11,11 @@ extension DiskCache {
 
     /// Extra bytes stored beside the entry for `key` (SDWebImage keeps an image's extended object there), or nil.
     public func extendedData(forKey key: String) -> Data? {
-        let name = Self.fileName(forKey: key)
+        let name = Self.entryName(forKey: key)
         if state.withLock({ $0.usesSidecars }) {
             return try? EntryFiles.read(sidecarPath(name), touch: nil)?.data
         }
-        let path = directory + "/" + name
+        let path = name.path(prefix: directoryPrefix)
         let size = getxattr(path, Self.extendedAttributeName, nil, 0)
         guard size >= 0 else { return nil }
         var data = Data(count: size)
@@ -29,8 +29,8 @@ extension DiskCache {
     /// most on ext4) or, where the file system has none, a hidden sidecar file. Throws `.diskEntryNotFound` when
     /// there is no entry; writing the entry again drops its extended data.
     public func setExtendedData(_ data: Data?, forKey key: String) throws(ImageError) {
-        let name = Self.fileName(forKey: key)
-        let path = directory + "/" + name
+        let name = Self.entryName(forKey: key)
+        let path = name.path(prefix: directoryPrefix)
         guard EntryFiles.status(path) != nil else { throw POSIX.error("extended data", path, errno: ENOENT) }
         if !state.withLock({ $0.usesSidecars }) {
             let result: Int32 = if let data {
@@ -43,7 +43,7 @@ extension DiskCache {
             state.withLock { $0.usesSidecars = true }
         }
         if let data {
-            _ = try EntryFiles.write(data, directory: directory, name: EntryFiles.sidecarPrefix + name,
+            _ = try EntryFiles.write(data, directory: directory, name: EntryFiles.sidecarPrefix + name.string,
                                      date: configuration.now(), durable: configuration.durableWrites)
         } else {
             try EntryFiles.remove(sidecarPath(name))
@@ -51,7 +51,7 @@ extension DiskCache {
     }
 
     /// The sidecar file of entry `name`.
-    func sidecarPath(_ name: String) -> String { directory + "/" + EntryFiles.sidecarPrefix + name }
+    func sidecarPath(_ name: EntryName) -> String { name.path(prefix: directoryPrefix + EntryFiles.sidecarPrefix) }
 
     /// Whether the file system of `fd` stores `user.` extended attributes (probed once, on the lock file).
     static func supportsExtendedAttributes(fd: Int32) -> Bool {

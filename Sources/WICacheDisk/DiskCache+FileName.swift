@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension DiskCache {
     /// The longest extension kept in a file name: NAME_MAX (255) minus 32 hex digits minus the dot, as SDWebImage.
@@ -17,12 +18,70 @@ extension DiskCache {
     /// DiskCache.fileName(forKey: "https://example.com/a.jpg?w=2")   // "<32 hex digits>.jpg"
     /// ```
     ///
-    /// Thread safety: a pure function.
-    public static func fileName(forKey key: String?) -> String {
-        let key = key ?? ""
-        let hash = MD5.hex(key.utf8)
-        let ext = fileExtension(ofKey: key)
-        return ext.isEmpty ? hash : hash + "." + ext
+    /// Thread safety: a pure function (memoized under a lock); call it from any thread.
+    public static func fileName(forKey key: String?) -> String { entryName(forKey: key).string }
+
+    /// The names of the ASCII keys used last (at most `recentNamesLimit`, forgotten all at once when full): a read
+    /// of a hot key skips the MD5 and the extension rules. Only ASCII keys: `String` equality is canonical
+    /// equivalence, so "\u{212A}" (Kelvin sign) equals "K" although their bytes, and so their names, differ.
+    private static let recentNames = Mutex<[String: EntryName]>([:])
+    private static let recentNamesLimit = 1024
+
+    /// The entry name for `key`, without building the file name's string.
+    static func entryName(forKey key: String?) -> EntryName {
+        var key = key ?? ""
+        guard key.withUTF8({ bytes in !bytes.contains { $0 >= 0x80 } }) else { return deriveEntryName(key) }
+        if let name = recentNames.withLock({ $0[key] }) { return name }
+        let name = deriveEntryName(key)
+        recentNames.withLock { names in
+            if names.count >= recentNamesLimit { names.removeAll(keepingCapacity: true) }
+            names[key] = name
+        }
+        return name
+    }
+
+    /// The MD5 of `key` and its sanitized extension.
+    private static func deriveEntryName(_ key: String) -> EntryName {
+        var key = key
+        // Native strings are contiguous UTF-8 already; others are made so once.
+        return key.withUTF8 { bytes in
+            let raw = UnsafeRawBufferPointer(bytes)
+            let digest = MD5.digest(raw)
+            if let ext = asciiExtension(of: raw) {
+                return EntryName(digest: digest, extension: String(decoding: ext, as: UTF8.self))
+            }
+            // Non-ASCII, or an extension to percent-decode or clean: Character rules and Foundation's decoding.
+            return EntryName(digest: digest, extension: fileExtension(ofKey: String(decoding: bytes, as: UTF8.self)))
+        }
+    }
+
+    /// The sanitized extension of an all-ASCII key whose extension has no "%" (what the Character rules and
+    /// percent-decoding would give, read off the bytes); nil for any other key.
+    static func asciiExtension(of key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence? {
+        var end = key.count
+        for (i, byte) in key.enumerated() {
+            if byte >= 0x80 { return nil }   // a combining mark could join a "." into another Character
+            if (byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")) && end == key.count { end = i }
+        }
+        var start = 0
+        var dot: Int?
+        var i = end
+        while i > 0 {
+            i -= 1
+            let byte = key[i]
+            if byte == UInt8(ascii: "/") {
+                start = i + 1
+                break
+            }
+            if byte == UInt8(ascii: ".") && dot == nil { dot = i }
+        }
+        guard let dot, dot != start else { return key[0..<0] }
+        let ext = key[(dot + 1)..<end]
+        if ext.contains(UInt8(ascii: "%")) { return nil }
+        if ext.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0 }) {
+            return nil   // rare: the general path filters them
+        }
+        return ext.count > maxFileExtensionLength ? key[0..<0] : ext
     }
 
     /// The sanitized path extension of `key` ("" when there is none or it is too long).

@@ -26,10 +26,10 @@ extension DiskCache {
         }
         let scan = try DirectoryScan(source, staleBefore: nil)
         for entry in scan.entries {
-            try moveFile(source + "/" + entry.name, to: destination + "/" + entry.name)
+            try moveFile(entry.name.path(prefix: source + "/"), to: entry.name.path(prefix: destination + "/"))
         }
         for name in scan.sidecars {
-            let sidecar = "/" + EntryFiles.sidecarPrefix + name
+            let sidecar = "/" + EntryFiles.sidecarPrefix + name.string
             try? moveFile(source + sidecar, to: destination + sidecar)
         }
         try removeTree(source)

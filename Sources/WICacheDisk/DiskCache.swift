@@ -32,6 +32,8 @@ import Glibc
 public final class DiskCache: DataCaching, @unchecked Sendable {
     /// The directory holding the entries.
     public let directory: String
+    /// `directory` followed by "/".
+    let directoryPrefix: String
     /// The settings this cache was opened with.
     public let configuration: Configuration
 
@@ -43,8 +45,14 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
         /// Misses that had to look on disk since the last scan.
         var staleMisses = 0
         /// The listings of `additionalReadOnlyPaths`, read once.
-        var extraNames: [Set<String>]?
+        var extraNames: [Set<EntryName>]?
         var usesSidecars: Bool
+        /// A trim is queued on `trimQueue` because a store pushed the total over the size limit.
+        var trimPending = false
+        /// Scans (index rebuilds, trims) in progress; while there are any, this process's index changes are also
+        /// logged in `changesDuringScans`, to be replayed onto the index a scan installs (it may not have seen them).
+        var scans = 0
+        var changesDuringScans: [(name: EntryName, entry: DiskIndex.Entry?)] = []
     }
 
     let state: Mutex<State>
@@ -52,6 +60,8 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     let lockFile: Int32
     let trimGate = NSLock()
     let scanGate = NSLock()
+    /// Runs the background trims (the timer's and those a store over the size limit schedules), one at a time.
+    let trimQueue = DispatchQueue(label: "wi.disk-cache.trim", qos: .utility)
     private let timer: (any DispatchSourceTimer)?
 
     static let lockFileName = ".lock"
@@ -76,6 +86,7 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     public init(directory: String, configuration: Configuration = .init()) throws(ImageError) {
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.configuration = configuration
+        directoryPrefix = self.directory + "/"
         try POSIX.makeDirectories(self.directory)
         lockFile = open(self.directory + "/" + Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         generation = SharedGeneration(path: self.directory + "/" + Self.generationFileName)
@@ -83,7 +94,8 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
             || (lockFile >= 0 && !Self.supportsExtendedAttributes(fd: lockFile))
         state = Mutex(State(index: nil, seenGeneration: nil, extraNames: nil, usesSidecars: sidecars))
         let owner = WeakCache()
-        timer = configuration.trimInterval.map { Self.startTrimTimer(every: $0, owner: owner) }
+        let queue = trimQueue
+        timer = configuration.trimInterval.map { Self.startTrimTimer(every: $0, on: queue, owner: owner) }
         owner.cache = self
     }
 
@@ -93,34 +105,34 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     }
 
     /// The path the entry for `key` has (whether or not it exists).
-    public func path(forKey key: String) -> String { directory + "/" + Self.fileName(forKey: key) }
+    public func path(forKey key: String) -> String { Self.entryName(forKey: key).path(prefix: directoryPrefix) }
 
     // MARK: Reading
 
     /// The bytes stored for `key`, from this directory or else from an additional read-only path; nil on a miss.
     /// With `expiryDate == .access`, a hit sets the entry's access date.
     public func readData(forKey key: String) throws(ImageError) -> Data? {
-        let name = Self.fileName(forKey: key)
+        let name = Self.entryName(forKey: key)
         if lookup(name) != .absent {
             let touch = configuration.expiryDate == .access ? configuration.now() : nil
-            if let (data, status) = try EntryFiles.read(directory + "/" + name, touch: touch) {
+            if let (data, status) = try EntryFiles.read(name.path(prefix: directoryPrefix), touch: touch) {
                 record(name, status)
                 return data
             }
-            state.withLock { _ = $0.index?.remove(name) }
+            state.withLock { Self.change(name, nil, in: &$0) }
         }
         return readExtra(name)
     }
 
     /// Whether an entry for `key` exists here or in an additional read-only path, without reading it.
     public func containsData(forKey key: String) -> Bool {
-        let name = Self.fileName(forKey: key)
+        let name = Self.entryName(forKey: key)
         if lookup(name) != .absent {
-            if let status = EntryFiles.status(directory + "/" + name) {
+            if let status = EntryFiles.status(name.path(prefix: directoryPrefix)) {
                 record(name, status)
                 return true
             }
-            state.withLock { _ = $0.index?.remove(name) }
+            state.withLock { Self.change(name, nil, in: &$0) }
         }
         return extraDirectory(containing: name) != nil
     }
@@ -134,35 +146,44 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     // MARK: Writing
 
     /// Stores `data` for `key`, atomically replacing any previous entry (and its extended data).
+    /// When the total then exceeds `sizeLimit`, a trim is queued to run in the background (one at a time, and
+    /// skipped while another process trims).
     public func store(_ data: Data, forKey key: String) throws(ImageError) {
-        let name = Self.fileName(forKey: key)
+        let name = Self.entryName(forKey: key)
+        let fileName = name.string
         let date = configuration.now()
         let status: EntryStatus
         do {
-            status = try EntryFiles.write(data, directory: directory, name: name, date: date,
+            status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
                                           durable: configuration.durableWrites)
         } catch {
             // The directory itself went away (removed by hand, or moved): recreate it once.
             guard error.code == .diskEntryNotFound else { throw error }
             try POSIX.makeDirectories(directory)
-            status = try EntryFiles.write(data, directory: directory, name: name, date: date,
+            status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
                                           durable: configuration.durableWrites)
         }
         if state.withLock({ $0.usesSidecars }) { try? EntryFiles.remove(sidecarPath(name)) }
-        state.withLock { state in
+        let limit = configuration.sizeLimit
+        let overLimit = state.withLock { state in
             if let generation {
                 let before = generation.increment()
                 if state.seenGeneration == before { state.seenGeneration = before &+ 1 }
             }
-            state.index?.set(name, indexEntry(status))
+            Self.change(name, indexEntry(status), in: &state)
+            // Without an index the total is unknown: the queued trim builds the index and checks.
+            guard limit > 0, configuration.trimsWhenOverLimit, !state.trimPending, state.index.map({ $0.totalSize > limit }) ?? true else { return false }
+            state.trimPending = true
+            return true
         }
+        if overLimit { scheduleTrim() }
     }
 
     /// Removes the entry for `key` (and its extended data). A missing entry is not an error.
     public func remove(forKey key: String) throws(ImageError) {
-        let name = Self.fileName(forKey: key)
-        try EntryFiles.remove(directory + "/" + name)
-        state.withLock { _ = $0.index?.remove(name) }
+        let name = Self.entryName(forKey: key)
+        try EntryFiles.remove(name.path(prefix: directoryPrefix))
+        state.withLock { Self.change(name, nil, in: &$0) }
         if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }
     }
 

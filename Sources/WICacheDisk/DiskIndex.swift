@@ -10,25 +10,26 @@ struct DiskIndex: Sendable {
         var date: Date
     }
 
-    private(set) var entries: [String: Entry] = [:]
+    private(set) var entries: [EntryName: Entry] = [:]
     private(set) var totalSize: Int64 = 0
     /// Entry names taken by something that is not a regular file: a read looks on disk (and reports it).
-    var obstructed: Set<String> = []
+    var obstructed: Set<EntryName> = []
+
+    /// An empty index with room for `capacity` entries.
+    init(capacity: Int = 0) {
+        entries.reserveCapacity(capacity)
+    }
 
     var count: Int { entries.count }
 
-    subscript(name: String) -> Entry? { entries[name] }
+    subscript(name: EntryName) -> Entry? { entries[name] }
 
-    mutating func set(_ name: String, _ entry: Entry) {
+    mutating func set(_ name: EntryName, _ entry: Entry) {
         if let old = entries.updateValue(entry, forKey: name) { totalSize -= old.size }
         totalSize += entry.size
     }
 
-    mutating func touch(_ name: String, date: Date) {
-        entries[name]?.date = date
-    }
-
-    mutating func remove(_ name: String) {
+    mutating func remove(_ name: EntryName) {
         if let old = entries.removeValue(forKey: name) { totalSize -= old.size }
     }
 }

@@ -33,7 +33,8 @@ enum EntryFiles {
 
     /// The whole file at `path`, or nil when there is none. With `touch`, sets its access date to that instant.
     static func read(_ path: String, touch: Date?) throws(ImageError) -> (data: Data, status: EntryStatus)? {
-        let fd = POSIX.retrying { open(path, O_RDONLY | O_CLOEXEC) }
+        // withCString lends the String's own bytes; the implicit conversion copies them into a new array.
+        let fd = path.withCString { cPath in POSIX.retrying { open(cPath, O_RDONLY | O_CLOEXEC) } }
         if fd < 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw POSIX.fail("open", path)
@@ -42,21 +43,28 @@ enum EntryFiles {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw POSIX.fail("fstat", path) }
         guard POSIX.isRegularFile(status) else { throw POSIX.error("read", path, errno: EISDIR) }
-        // Entries are never modified in place (writers rename a new file over them), so the size is final.
+        // Entries are never modified in place (writers rename a new file over them), so the size is final. The
+        // bytes go straight into the Data's own, uninitialized memory (no zero-fill, no copy).
         let size = Int(status.st_size)
-        var data = Data(count: size)
+        guard let memory = malloc(max(size, 1)) else { throw POSIX.error("read", path, errno: ENOMEM) }
         var filled = 0
-        let failure = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Int32 in
-            while filled < size {
-                let count = POSIX.retrying { Glibc.read(fd, buffer.baseAddress! + filled, size - filled) }
-                if count < 0 { return errno }
-                if count == 0 { break }
-                filled += count
+        while filled < size {
+            let count = POSIX.retrying { Glibc.read(fd, memory + filled, size - filled) }
+            if count < 0 {
+                let failure = errno
+                free(memory)
+                throw POSIX.error("read", path, errno: failure)
             }
-            return 0
+            if count == 0 { break }
+            filled += count
         }
-        if failure != 0 { throw POSIX.error("read", path, errno: failure) }
-        if filled < size { data.count = filled }
+        let data: Data
+        if filled > 0 {
+            data = Data(bytesNoCopy: memory, count: filled, deallocator: .free)
+        } else {
+            free(memory)
+            data = Data()
+        }
         if let touch {
             var times = [POSIX.timespec(touch), Glibc.timespec(tv_sec: 0, tv_nsec: utimeOmit)]
             if futimens(fd, &times) == 0 { status.st_atim = times[0] }
@@ -121,7 +129,7 @@ enum EntryFiles {
     /// The status of `path` when it is a regular file; nil when missing or not a file.
     static func status(_ path: String) -> EntryStatus? {
         var status = stat()
-        guard stat(path, &status) == 0, POSIX.isRegularFile(status) else { return nil }
+        guard path.withCString({ stat($0, &status) }) == 0, POSIX.isRegularFile(status) else { return nil }
         return EntryStatus(status)
     }
 

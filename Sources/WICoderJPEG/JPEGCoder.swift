@@ -59,8 +59,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
         -> (image: Image, decodedSize: PixelSize)
     {
         let handle = try JPEGDecoderHandle(options: options)
-        try handle.feed(data)
-        try handle.endOfData()
+        try handle.decodeAll(data)
         let image = try handle.finalImage()
         // finalImage() succeeds only once libjpeg has started, which sets decodedSize.
         return (image, handle.decodedSize ?? image.size)

@@ -39,6 +39,23 @@ final class JPEGDecoderHandle {
         try startIfReady()
     }
 
+    /// A one-shot decode of all of `data`: libjpeg reads its bytes in place (no copy) during this call only, through
+    /// the header, the scale choice and the whole image. Afterwards `finalImage()` holds the result.
+    func decodeAll(_ data: Data) throws(ImageError) {
+        let result = data.withUnsafeBytes { bytes -> Result<Void, ImageError> in
+            defer { wi_jpeg_decoder_release_data(decoder) }
+            do throws(ImageError) {
+                let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                try check(wi_jpeg_decoder_read_in_place(decoder, base, bytes.count))
+                try startIfReady()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
     /// No more bytes: a truncated file is padded by libjpeg and completes (flagged), or fails.
     func endOfData() throws(ImageError) {
         try check(wi_jpeg_decoder_end_of_data(decoder))

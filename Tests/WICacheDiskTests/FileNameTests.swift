@@ -47,4 +47,29 @@ import WICacheDisk
         #expect(Set(names).count == 1000)
         #expect(names[7] == DiskCache.fileName(forKey: "https://example.com/7.png"))
     }
+
+    @Test func digestsOfMultiBlockKeysMatchRFC1321() {
+        // Reference digests from RFC 1321 and Python's hashlib; 55, 56, 63 and 64 bytes cross the padding boundary.
+        #expect(DiskCache.fileName(forKey: String(repeating: "1234567890", count: 8)) == "57edf4a22be3c955ac49da2e2107b67a")
+        #expect(DiskCache.fileName(forKey: "abcdefghijklmnopqrstuvwxyz") == "c3fcd3d76192e4007dfb496cca67e13b")
+        #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 55)) == "e38a93ffe074a99b3fed47dfbe37db21")
+        #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 56)) == "a2f3e2024931bd470555002aa5ccc010")
+        #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 63)) == "5f1c4bb2970471a5c75b7ba1dc9ee3ed")
+        #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 64)) == "d289a97565bc2d27ac8b8545a5ddba45")
+    }
+
+    @Test func onlyTheLastPathSegmentBeforeQueryAndFragmentGivesTheExtension() {
+        #expect(DiskCache.fileName(forKey: "https://example.com/a/b.c/d") == "5265c6a3d873b68a43aea948669306a3")
+        #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
+        // Asked again (from the recent-names cache), the same names.
+        #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
+    }
+
+    @Test func canonicallyEquivalentKeysWithOtherBytesGetOtherNames() {
+        // Swift's String == treats the Kelvin sign as "K"; the names follow the bytes.
+        #expect("\u{212A}.jpg" == "K.jpg")
+        #expect(DiskCache.fileName(forKey: "K.jpg") == "900451877d379113c8379a56d7988267.jpg")
+        #expect(DiskCache.fileName(forKey: "\u{212A}.jpg") == "21d9b086b56009a7578c52c1c8076c31.jpg")
+    }
 }
+

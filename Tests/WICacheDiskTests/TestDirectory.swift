@@ -38,11 +38,12 @@ final class TestClock: Sendable {
 }
 
 extension DiskCache.Configuration {
-    /// The settings most tests use: logical sizes, no background timer, the given clock.
+    /// The settings most tests use: logical sizes, no background trims (timer or over the limit), the given clock.
     static func testing(clock: TestClock = TestClock()) -> Self {
         var configuration = DiskCache.Configuration()
         configuration.sizeAccounting = .logical
         configuration.trimInterval = nil
+        configuration.trimsWhenOverLimit = false
         configuration.now = { clock.now }
         return configuration
     }

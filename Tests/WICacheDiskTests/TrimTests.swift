@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import WICacheDisk
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct TrimTests {
     @Test func entriesOlderThanMaxAgeAreRemoved() throws {
@@ -125,4 +128,71 @@ import WICacheDisk
         #expect(!FileManager.default.fileExists(atPath: cache.path(forKey: "k")))
         #expect(cache.totalCount == 0)
     }
+
+    @Test func aStoreOverTheLimitTrimsInTheBackground() throws {
+        let root = TestDirectory()
+        let clock = TestClock()
+        var configuration = DiskCache.Configuration.testing(clock: clock)
+        configuration.sizeLimit = 35   // the fourth 10-byte entry goes over; the trim keeps at most 17.5 bytes
+        configuration.trimsWhenOverLimit = true
+        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        for name in ["first", "second", "third"] {
+            try cache.store(Data(count: 10), forKey: name)
+            clock.advance(1)
+        }
+        cache.waitForBackgroundTrims()
+        #expect(cache.totalCount == 3)
+        #expect(cache.totalSize == 30)
+        try cache.store(Data(count: 10), forKey: "fourth")
+        cache.waitForBackgroundTrims()
+        #expect(cache.totalCount == 1)
+        #expect(cache.totalSize == 10)
+        #expect(try cache.readData(forKey: "fourth") == Data(count: 10))
+        #expect(try cache.readData(forKey: "first") == nil)
+        #expect(root.names() == [".generation", ".lock", DiskCache.fileName(forKey: "fourth")])
+        // Another cache on the directory (a fresh index, as another process has) sees the same.
+        let other = try DiskCache(directory: root.path, configuration: .testing(clock: clock))
+        #expect(other.totalCount == 1)
+        #expect(other.totalSize == 10)
+    }
+
+    @Test func aStoreOverTheLimitIsLeftAloneWhenAnotherProcessTrims() throws {
+        let root = TestDirectory()
+        var configuration = DiskCache.Configuration.testing()
+        configuration.sizeLimit = 10
+        configuration.trimsWhenOverLimit = true
+        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        // Another process's trim holds the lock file.
+        let lock = open(root(".lock"), O_RDWR | O_CLOEXEC)
+        #expect(lock >= 0)
+        #expect(flock(lock, LOCK_EX) == 0)
+        try cache.store(Data(count: 20), forKey: "big")
+        cache.waitForBackgroundTrims()
+        #expect(cache.totalSize == 20)   // skipped, not waited for
+        #expect(flock(lock, LOCK_UN) == 0)
+        close(lock)
+        try cache.store(Data(count: 30), forKey: "bigger")
+        cache.waitForBackgroundTrims()
+        #expect(cache.totalCount == 0)   // 50 > 10: both go (target 5)
+    }
+
+    @Test func filesNotNamedByTheCacheAreEntriesToo() throws {
+        let root = TestDirectory()
+        var configuration = DiskCache.Configuration.testing()
+        configuration.sizeLimit = 1
+        configuration.trimRatio = 0
+        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        try cache.store(Data(count: 10), forKey: "a")
+        // Names that do not parse as <32 lowercase hex>[.ext]: kept whole, still counted and trimmed.
+        let names = [("notes.txt", 5), ("0123456789ABCDEF0123456789ABCDEF", 3), (String(repeating: "a", count: 32) + ".", 2)]
+        for (name, size) in names {
+            #expect(FileManager.default.createFile(atPath: root(name), contents: Data(count: size)))
+        }
+        let other = try DiskCache(directory: root.path, configuration: configuration)
+        #expect(other.totalCount == 4)
+        #expect(other.totalSize == 20)
+        #expect(try other.removeExpired() == .init(evictedCount: 4, removedBytes: 20))
+        #expect(root.names() == [".generation", ".lock"])
+    }
 }
+

@@ -1,5 +1,7 @@
 // See include/CJPEGShim.h: the decoder side. One state machine serves one-shot and incremental decodes alike
-// (libjpeg's suspending-source protocol), so a one-shot decode equals an incremental one by construction.
+// (libjpeg's suspending-source protocol), so a one-shot decode equals an incremental one by construction. The only
+// differences of a one-shot decode: libjpeg reads the caller's bytes in place instead of a copy, and the output
+// buffer is not zero-filled (a complete decode writes every row, and nothing is shown before it completes).
 #include "CJPEGShim.h"
 #include "error.h"
 
@@ -31,6 +33,7 @@ struct wi_jpeg_decoder {
     int end_of_data;
     int eof_in_image;           // the data ended before the image data did
     int created;                // jpeg_create_decompress ran
+    int in_place;               // reading the caller's bytes in place (a one-shot decode)
     int failed;
     wi_jpeg_status failure;
     enum wi_jpeg_stage stage;
@@ -306,6 +309,25 @@ wi_jpeg_status wi_jpeg_decoder_feed(wi_jpeg_decoder *d, const uint8_t *data, siz
     return wi_jpeg_process(d);
 }
 
+wi_jpeg_status wi_jpeg_decoder_read_in_place(wi_jpeg_decoder *d, const uint8_t *data, size_t size) {
+    if (d->failed) return d->failure;
+    if (d->size > 0 || d->end_of_data) {
+        strcpy(d->error.message, "the decoder was already fed");
+        return wi_jpeg_failed(d);
+    }
+    d->in_place = 1;
+    d->source.next_input_byte = data;
+    d->source.bytes_in_buffer = data ? size : 0;
+    d->end_of_data = 1;
+    return wi_jpeg_process(d);
+}
+
+void wi_jpeg_decoder_release_data(wi_jpeg_decoder *d) {
+    if (!d->in_place) return;
+    d->source.next_input_byte = NULL;  // with end_of_data set, any further read gets the fake EOI
+    d->source.bytes_in_buffer = 0;
+}
+
 wi_jpeg_status wi_jpeg_decoder_end_of_data(wi_jpeg_decoder *d) {
     if (d->failed) return d->failure;
     d->end_of_data = 1;
@@ -337,7 +359,10 @@ wi_jpeg_status wi_jpeg_decoder_start(wi_jpeg_decoder *d, int scale_num) {
     d->info.output_width = cinfo->output_width;
     d->info.output_height = cinfo->output_height;
     d->info.stride = (size_t)cinfo->output_width * 4;
-    d->pixels = calloc(cinfo->output_height, d->info.stride);
+    // A one-shot decode completes before anyone sees the buffer, writing every row; an incremental one may be shown
+    // half done, so its rows not yet decoded must read as zero.
+    size_t bytes = (size_t)cinfo->output_height * d->info.stride;
+    d->pixels = d->in_place ? malloc(bytes ? bytes : 1) : calloc(1, bytes ? bytes : 1);
     if (!d->pixels) {
         d->error.out_of_memory = 1;
         wi_jpeg_fail(d, "cannot allocate the pixel buffer");

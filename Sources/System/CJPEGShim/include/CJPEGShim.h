@@ -53,12 +53,20 @@ wi_jpeg_status wi_jpeg_decoder_feed(wi_jpeg_decoder *decoder, const uint8_t *dat
 /// No more bytes will come: libjpeg pads a truncated file (with a warning) and the image completes, or fails.
 wi_jpeg_status wi_jpeg_decoder_end_of_data(wi_jpeg_decoder *decoder);
 
+/// One-shot decode of bytes read in place (not copied), as if they were fed and followed by end_of_data: reads the
+/// header. The caller keeps the bytes valid and unchanged until wi_jpeg_decoder_release_data, so it calls
+/// wi_jpeg_decoder_start in between; the output buffer is then not zero-filled (a complete decode writes every row).
+/// Only on a fresh decoder; feed and end_of_data do nothing afterwards.
+wi_jpeg_status wi_jpeg_decoder_read_in_place(wi_jpeg_decoder *decoder, const uint8_t *data, size_t size);
+/// The lent bytes may go: the decoder forgets them (a later read, which a complete decode never makes, sees EOI).
+void wi_jpeg_decoder_release_data(wi_jpeg_decoder *decoder);
+
 /// Non-zero once the header (through the first SOS) is read; the decoder then waits for wi_jpeg_decoder_start.
 int wi_jpeg_decoder_has_header(const wi_jpeg_decoder *decoder);
 const wi_jpeg_info *wi_jpeg_decoder_info(const wi_jpeg_decoder *decoder);
 
-/// Starts decompression at scale_num/8 (1...8) to RGBA8, allocates the zero-filled output buffer of the scaled
-/// size, and decodes whatever data is already there.
+/// Starts decompression at scale_num/8 (1...8) to RGBA8, allocates the output buffer of the scaled size
+/// (zero-filled unless the bytes were read in place), and decodes whatever data is already there.
 wi_jpeg_status wi_jpeg_decoder_start(wi_jpeg_decoder *decoder, int scale_num);
 int wi_jpeg_decoder_is_started(const wi_jpeg_decoder *decoder);
 /// Non-zero once the whole image is in the buffer (EOI reached, or padded after end_of_data).
