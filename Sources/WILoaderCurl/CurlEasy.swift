@@ -4,8 +4,9 @@ import WICore
 
 /// What the loader's thread hears from one libcurl transfer, from inside libcurl's callbacks.
 protocol CurlTransferEvents: AnyObject {
-    /// One raw header line, CRLF included (status lines of every response, redirects too).
-    func curlHeaderLine(_ line: String)
+    /// One raw header line, CRLF included (status lines of every response, redirects too); the bytes are valid
+    /// only during the call.
+    func curlHeaderLine(_ line: UnsafeRawBufferPointer)
     /// The next bytes of the body; returning false stops the transfer (it ends with a write error).
     func curlBody(_ bytes: UnsafeRawBufferPointer) -> Bool
     /// Whether a connection may go to `address` (textual form) with these raw bytes (4 or 16).
@@ -152,8 +153,7 @@ private let curlWrite: curl_write_callback = { buffer, size, count, userdata in
 private let curlHeader: curl_write_callback = { buffer, size, count, userdata in
     let length = size * count
     guard let buffer else { return length }
-    let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
-    easy(userdata).sink.curlHeaderLine(line)
+    easy(userdata).sink.curlHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
     return length
 }
 
