@@ -107,7 +107,7 @@ extension CurlEngine {
     func responseHeadArrived(_ transfer: Transfer) -> Bool {
         guard let easy = transfer.easy else { return false }
         let status = easy.responseCode
-        let fields = transfer.headerFields
+        let fields = transfer.headerFields.fields
         let encoded = (fields["content-encoding"] ?? "identity").lowercased() != "identity"
         var length = encoded ? -1 : Int64(fields["content-length"] ?? "") ?? -1
         if let resumed = transfer.resumed {
@@ -120,7 +120,8 @@ extension CurlEngine {
                 return false
             }
         }
-        let url = easy.effectiveURL.flatMap { URL(string: $0) } ?? transfer.request.url
+        let url = easy.effectiveURL.flatMap { $0 == transfer.key ? transfer.request.url : URL(string: $0) }
+            ?? transfer.request.url
         var head = ImageLoadResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
         if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
             transfer.failure = error
@@ -130,6 +131,10 @@ extension CurlEngine {
         }
         transfer.head = head
         transfer.expected = head.expectedContentLength
+        // Grow the body once, not chunk by chunk; a length beyond 8 MB is left to grow as it arrives.
+        if transfer.expected > Int64(transfer.body.count) && transfer.expected <= 8 << 20 {
+            transfer.body.reserveCapacity(Int(transfer.expected))
+        }
         for caller in transfer.callers {
             caller.send(.response(head))
             caller.send(.progress(received: Int64(transfer.body.count), expected: transfer.expected))

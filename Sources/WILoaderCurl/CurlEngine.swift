@@ -43,10 +43,15 @@ final class CurlEngine: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `command` for the loader's thread and wakes it.
+    /// Queues `command` for the loader's thread and wakes it. Only the command that finds the inbox empty wakes
+    /// it: the loader takes the whole inbox after that wakeup, so later commands ride along (a prefetch of
+    /// thousands of URLs costs one wakeup, not one system call each).
     func send(_ command: Command) {
-        inbox.withLock { $0.append(command) }
-        multi.wakeup()
+        let wasEmpty = inbox.withLock { commands in
+            defer { commands.append(command) }
+            return commands.isEmpty
+        }
+        if wasEmpty { multi.wakeup() }
     }
 
     var maxConcurrentTransfers: Int {

@@ -21,7 +21,7 @@ final class Transfer: CurlTransferEvents {
 
     // The response being received.
     /// Header fields of the latest response, names lowercased (redirects and 1xx responses reset them).
-    var headerFields: [String: String] = [:]
+    var headerFields = ResponseHeaderFields()
     var head: ImageLoadResponseHead?
     var body = Data()
     var expected: Int64 = -1
@@ -50,7 +50,7 @@ final class Transfer: CurlTransferEvents {
 
     /// Forgets the last attempt's response, before a retry or a restart.
     func resetResponse() {
-        headerFields = [:]
+        headerFields.removeAll()
         head = nil
         body = Data()
         expected = -1
@@ -62,19 +62,8 @@ final class Transfer: CurlTransferEvents {
         lastProgressReceived = -1
     }
 
-    func curlHeaderLine(_ line: String) {
-        if line.hasPrefix("HTTP/") {
-            headerFields = [:]
-            return
-        }
-        guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        if let existing = headerFields[name] {
-            headerFields[name] = existing + ", " + value
-        } else {
-            headerFields[name] = value
-        }
+    func curlHeaderLine(_ line: UnsafeRawBufferPointer) {
+        headerFields.add(line: line)
     }
 
     func curlBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
