@@ -64,6 +64,14 @@ final class GIFAnimation: AnimationFrameSource {
         return result.pixels
     }
 
+    /// Writes the frame's palette colours straight onto the canvas (transparent indices leave it as it is): the
+    /// same result as drawing `pixels(ofFrame:)` over it, in one pass.
+    func draw(frame index: Int, info: AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
+        let complete = try GIFFrameDecoder.draw(data, structure: structure, frame: frames[index], clip: infos[index],
+                                                onto: &canvas, origin: (0, 0), lenient: index == 0)
+        if !complete { damagedFrames.withLock { _ = $0.insert(index) } }
+    }
+
     private static func info(for frame: GIFStructure.Frame, canvas: PixelSize) -> AnimationFrameInfo {
         let left = Swift.min(frame.left, canvas.width), top = Swift.min(frame.top, canvas.height)
         let right = Swift.min(frame.left + frame.width, canvas.width)

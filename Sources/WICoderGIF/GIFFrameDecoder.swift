@@ -8,28 +8,36 @@ private import CGIF
 /// global colour table, then the bytes from the frame's image descriptor on. So frame N is decoded without
 /// touching frames 0..<N, and nothing ever goes through `DGifSlurp` (which gives up on files browsers show).
 enum GIFFrameDecoder {
-    /// The decoded frame, clipped to the canvas, and whether every row arrived.
-    struct Result {
-        var pixels: PixelBuffer
-        var isComplete: Bool
-    }
-
     /// Frame `frame`'s pixels inside `clip` (the frame's rectangle clipped to the canvas, in canvas coordinates):
     /// straight RGBA8 of `clip`'s size, transparent where the frame's transparent index (or an index beyond its
-    /// palette) is. With `lenient`, data that ends or breaks inside the frame gives the rows decoded so far
-    /// (`isComplete` false) unless not one row decoded; otherwise it throws `.badImageData`.
+    /// palette) is, and whether every row arrived. Errors as for `draw`.
     static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
-                       lenient: Bool) throws(ImageError) -> Result {
-        let handle = try GIFHandle(data: data, headerLength: structure.headerLength, jumpTo: frame.descriptorOffset)
+                       lenient: Bool) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
         var pixels = try PixelBuffer(width: clip.width, height: clip.height, format: .rgba8)
-        let rowsRead = try handle.readFrame(into: &pixels, frame: frame, clip: clip)
+        let complete = try draw(data, structure: structure, frame: frame, clip: clip, onto: &pixels,
+                                origin: (clip.x, clip.y), lenient: lenient)
+        return (pixels, complete)
+    }
+
+    /// Writes frame `frame`'s palette colours inside `clip` (canvas coordinates) straight into `target`, an RGBA8
+    /// buffer whose top-left pixel is canvas point `origin`: one pass, no frame buffer. Pixels with the transparent
+    /// index (or an index beyond the palette) are left as they are, which is GIF's "over" blend on binary alpha.
+    /// Returns whether every row arrived. With `lenient`, data that ends or breaks inside the frame leaves the rows
+    /// decoded so far (false) unless not one row decoded; otherwise it throws `.badImageData`.
+    static func draw(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
+                     onto target: inout PixelBuffer, origin: (x: Int, y: Int), lenient: Bool) throws(ImageError) -> Bool {
+        precondition(target.format == .rgba8 && clip.x >= origin.x && clip.y >= origin.y
+                     && clip.x + clip.width <= origin.x + target.width && clip.y + clip.height <= origin.y + target.height,
+                     "GIF frame \(clip) outside the target")
+        let handle = try GIFHandle(data: data, headerLength: structure.headerLength, jumpTo: frame.descriptorOffset)
+        let rowsRead = try handle.readFrame(into: &target, origin: origin, frame: frame, clip: clip)
         let totalRows = frame.height
-        if rowsRead.count == totalRows { return Result(pixels: pixels, isComplete: true) }
+        if rowsRead.count == totalRows { return true }
         guard lenient, rowsRead.count > 0 else {
             throw ImageError(.badImageData, "GIF: frame data broken or truncated after \(rowsRead.count) of \(totalRows) rows"
                              + (rowsRead.message.map { " (\($0))" } ?? ""))
         }
-        return Result(pixels: pixels, isComplete: false)
+        return false
     }
 }
 
@@ -87,9 +95,10 @@ private final class GIFHandle {
         _ = DGifCloseFile(gif, &error)
     }
 
-    /// Reads the image record the stream jumps to into `pixels`; the rows read, and giflib's message if it stopped.
-    func readFrame(into pixels: inout PixelBuffer, frame: GIFStructure.Frame, clip: AnimationFrameInfo)
-        throws(ImageError) -> (count: Int, message: String?)
+    /// Reads the image record the stream jumps to, writing its opaque pixels inside `clip` into `pixels` (whose
+    /// top-left pixel is canvas point `origin`); the rows read, and giflib's message if it stopped.
+    func readFrame(into pixels: inout PixelBuffer, origin: (x: Int, y: Int), frame: GIFStructure.Frame,
+                   clip: AnimationFrameInfo) throws(ImageError) -> (count: Int, message: String?)
     {
         var record = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(gif, &record) == GIF_OK, record == IMAGE_DESC_RECORD_TYPE,
@@ -101,21 +110,31 @@ private final class GIFHandle {
         let height = Int(gif.pointee.Image.Height)
         var line = [UInt8](repeating: 0, count: width)
         let rowBytes = pixels.bytesPerRow
-        let columns = (clip.x - frame.left)..<(clip.x - frame.left + clip.width)
+        let firstColumn = clip.x - frame.left
+        let columns = clip.width
+        let targetColumn = (clip.x - origin.x) * 4
         var rowsRead = 0
         let failure: String? = pixels.withUnsafeMutableBytes { out in
-            for sequence in 0..<height {
-                let status = line.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(width)) }
-                guard status == GIF_OK else { return GIFErrors.message(gif.pointee.Error) }
-                rowsRead += 1
-                let canvasY = frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
-                guard canvasY >= clip.y, canvasY < clip.y + clip.height else { continue }
-                let target = out.baseAddress! + (canvasY - clip.y) * rowBytes
-                for (i, x) in columns.enumerated() {
-                    target.storeBytes(of: palette[Int(line[x])], toByteOffset: i * 4, as: UInt32.self)
+            palette.withUnsafeBufferPointer { table in
+                line.withUnsafeMutableBufferPointer { line in
+                    for sequence in 0..<height {
+                        guard DGifGetLine(gif, line.baseAddress, Int32(width)) == GIF_OK else {
+                            return GIFErrors.message(gif.pointee.Error)
+                        }
+                        rowsRead += 1
+                        let canvasY = frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
+                        guard canvasY >= clip.y, canvasY < clip.y + clip.height else { continue }
+                        let row = out.baseAddress! + (canvasY - origin.y) * rowBytes + targetColumn
+                        let indices = line.baseAddress! + firstColumn
+                        for i in 0..<columns {
+                            // Opaque entries have alpha 255, so only transparent ones are 0.
+                            let colour = table[Int(indices[i])]
+                            if colour != 0 { row.storeBytes(of: colour, toByteOffset: i * 4, as: UInt32.self) }
+                        }
+                    }
+                    return nil
                 }
             }
-            return nil
         }
         return (rowsRead, failure)
     }

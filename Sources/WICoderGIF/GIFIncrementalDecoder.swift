@@ -50,11 +50,15 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
             var composited: PixelBuffer
             if animation.lastFrameUnfinished {
                 var partial = try FrameCompositor(canvasSize: animation.canvas, frames: animation.infos)
-                composited = try partial.frame(at: last) { index throws(ImageError) in try animation.pixels(ofFrame: index) }
+                composited = try partial.frame(at: last) { index, info, canvas throws(ImageError) in
+                    try animation.draw(frame: index, info: info, onto: &canvas)
+                }
             } else {
                 if compositor == nil { compositor = try FrameCompositor(canvasSize: animation.canvas, frames: []) }
                 try compositor!.appendFrames(Array(animation.infos[compositor!.frames.count...]))
-                composited = try compositor!.frame(at: last) { index throws(ImageError) in try animation.pixels(ofFrame: index) }
+                composited = try compositor!.frame(at: last) { index, info, canvas throws(ImageError) in
+                    try animation.draw(frame: index, info: info, onto: &canvas)
+                }
             }
             let finished = try options.finish(composited, orientation: .up)
             return Image(pixels: finished.pixels, format: .gif, scale: options.scaleFactor,

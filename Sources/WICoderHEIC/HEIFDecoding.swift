@@ -37,8 +37,9 @@ struct HEIFDecoding {
 
         let metadata = HEIFMetadata.read(primary)
         let source = try thumbnail(of: primary, displayed: displayed) ?? primary
-        let pixels = try decodePixels(source)
-        guard source !== primary || pixels.size == displayed else {
+        let factor = boxFactor(for: source, displayed: displayed)
+        let pixels = try decodePixels(source, boxFactor: factor)
+        guard source !== primary || pixels.size == displayed.boxReduced(by: factor) else {
             throw ImageError(.badImageData, "libheif decoded \(pixels.size), the file says \(displayed)")
         }
         // The container's orientation is already applied by libheif and is authoritative over EXIF's (HEIF readers
@@ -73,9 +74,27 @@ struct HEIFDecoding {
         return best?.handle
     }
 
+    /// How many pixels each way the copy out of libheif averages into one (1: none) before `finish` resamples to
+    /// the thumbnail size: at most half the reduction, so the final area-averaging step still spans at least two
+    /// of these blocks per output pixel, and a divisor of both sides, so that every block is whole and the
+    /// geometry stays exact. The result stays close to a direct area average (PSNR over 40 dB on the fixtures)
+    /// while that step reads a quarter or less of the pixels.
+    /// Only for opaque 8-bit output: averaging straight RGBA with transparent pixels would bleed their colour.
+    private func boxFactor(for handle: HEIFImageHandle, displayed: PixelSize) -> Int {
+        guard let target = options.targetSize(for: displayed), heif_image_handle_has_alpha_channel(handle.pointer) == 0,
+              !(options.keep16Bit && heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8) else { return 1 }
+        let size = PixelSize(width: Int(heif_image_handle_get_width(handle.pointer)),
+                             height: Int(heif_image_handle_get_height(handle.pointer)))
+        let reduction = min(size.width / max(1, target.width), size.height / max(1, target.height))
+        var factor = reduction / 2
+        while factor > 1 && (size.width % factor != 0 || size.height % factor != 0) { factor -= 1 }
+        return max(1, factor)
+    }
+
     /// Decodes `handle` to interleaved RGBA: 8 bits, or 16 bits (samples scaled to full range) when the source has
-    /// more than 8 bits and `keep16Bit` asks for them.
-    private func decodePixels(_ handle: HEIFImageHandle) throws(ImageError) -> PixelBuffer {
+    /// more than 8 bits and `keep16Bit` asks for them. With `boxFactor` k > 1 (8-bit only), each k x k block is
+    /// averaged into one pixel as it is copied (k divides both sides).
+    private func decodePixels(_ handle: HEIFImageHandle, boxFactor: Int = 1) throws(ImageError) -> PixelBuffer {
         let wide = options.keep16Bit && heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8
         guard let decodingOptions = heif_decoding_options_alloc() else {
             throw ImageError(.outOfMemory, "cannot allocate heif_decoding_options")
@@ -105,10 +124,15 @@ struct HEIFDecoding {
         case (true, false): .rgba16
         case (true, true): .premultipliedRGBA16
         }
+        guard Int(stride) >= size.width * format.bytesPerPixel else {
+            throw ImageError(.badImageData, "libheif plane stride \(stride) too small")
+        }
+        if boxFactor > 1 && !wide {
+            return try Self.boxReduced(plane, stride: Int(stride), size: size, format: format, factor: boxFactor)
+        }
         var pixels = try PixelBuffer(width: size.width, height: size.height, format: format, zeroed: false)
         let rowBytes = size.width * pixels.format.bytesPerPixel
         let outputStride = pixels.bytesPerRow
-        guard Int(stride) >= rowBytes else { throw ImageError(.badImageData, "libheif plane stride \(stride) too small") }
         pixels.withUnsafeMutableBytes { output in
             for y in 0..<size.height {
                 let from = UnsafeRawPointer(plane) + y * Int(stride)
@@ -123,6 +147,42 @@ struct HEIFDecoding {
         return pixels
     }
 
+    /// RGBA8 `plane` with each `factor` x `factor` block averaged (rounded) into one pixel.
+    private static func boxReduced(_ plane: UnsafePointer<UInt8>, stride: Int, size: PixelSize, format: PixelFormat,
+                                   factor: Int) throws(ImageError) -> PixelBuffer {
+        let reduced = size.boxReduced(by: factor)
+        var pixels = try PixelBuffer(width: reduced.width, height: reduced.height, format: format, zeroed: false)
+        let outputStride = pixels.bytesPerRow
+        var sums = [UInt32](repeating: 0, count: reduced.width * 4)
+        pixels.withUnsafeMutableBytes { output in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for y in 0..<reduced.height {
+                    let rows = (y * factor)..<min(size.height, (y + 1) * factor)
+                    sums.update(repeating: 0)
+                    for row in rows {
+                        let from = plane + row * stride
+                        for block in 0..<reduced.width {
+                            let columns = (block * factor)..<min(size.width, (block + 1) * factor)
+                            var sum = SIMD4<UInt32>.zero
+                            for x in columns {
+                                let p = from + x * 4
+                                sum &+= SIMD4(UInt32(p[0]), UInt32(p[1]), UInt32(p[2]), UInt32(p[3]))
+                            }
+                            for c in 0..<4 { sums[block * 4 + c] &+= sum[c] }
+                        }
+                    }
+                    let to = (output.baseAddress! + y * outputStride).assumingMemoryBound(to: UInt8.self)
+                    for block in 0..<reduced.width {
+                        let width = min(size.width, (block + 1) * factor) - block * factor
+                        let count = UInt32(width * rows.count)
+                        for c in 0..<4 { to[block * 4 + c] = UInt8((sums[block * 4 + c] + count / 2) / count) }
+                    }
+                }
+            }
+        }
+        return pixels
+    }
+
     /// Little-endian samples of `bits` bits to host-endian 16-bit full range, rounded: round(v * 65535 / max).
     private static func widen(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer, count: Int, bits: Int) {
         let maximum = (1 << min(16, max(1, bits))) - 1
@@ -131,5 +191,12 @@ struct HEIFDecoding {
             let value = Int(UInt16(littleEndian: from.loadUnaligned(fromByteOffset: i * 2, as: UInt16.self)))
             output[i] = UInt16(min(65535, (min(value, maximum) * 65535 + maximum / 2) / maximum))
         }
+    }
+}
+
+extension PixelSize {
+    /// The size after averaging every `factor` x `factor` block into one pixel (a partial block at an edge counts).
+    fileprivate func boxReduced(by factor: Int) -> PixelSize {
+        PixelSize(width: (width + factor - 1) / factor, height: (height + factor - 1) / factor)
     }
 }

@@ -154,6 +154,26 @@ import WITestSupport
         #expect(limited.size == PixelSize(width: 28, height: 35))
     }
 
+    @Test func largeReductionsAverageWholeBlocksFirstOnlyWhenOpaque() throws {
+        // sample.heic (1440x960, opaque): 2x2 blocks for 256 px, 10x10 for 64 px, then the area average; measured
+        // 53.20 and 48.11 dB from a direct area average of the full image.
+        let full = try decode("formats/sample.heic").pixels
+        let cases: [(Int, PixelSize, Double)] = [(256, .init(width: 256, height: 171), 53.0),
+                                                 (64, .init(width: 64, height: 43), 48.0)]
+        for (size, expected, floor) in cases {
+            let box = DecodeOptions(thumbnailPixelSize: .init(width: size, height: size))
+            let thumbnail = try decode("formats/sample.heic", box)
+            #expect(thumbnail.size == expected && thumbnail.flags.contains(.thumbnail))
+            let direct = try ImageResampling.resampler.resample(full, to: expected)
+            #expect(thumbnail.pixels != direct)
+            #expect(try PixelComparison.psnr(thumbnail.pixels, direct) >= floor)
+        }
+        // With alpha, no block averaging (it would bleed transparent pixels' colour): exactly the direct resample.
+        let alpha = try decode("heic/gradient-alpha.heic").pixels
+        let small = try decode("heic/gradient-alpha.heic", .init(thumbnailPixelSize: .init(width: 8, height: 8)))
+        #expect(small.pixels == (try ImageResampling.resampler.resample(alpha, to: small.size)))
+    }
+
     @Test func realThumbnailOfALargeFile() throws {
         // sample.heif: 1440x960 with a 240x160 thumbnail.
         let image = try decode("formats/sample.heif", .init(thumbnailPixelSize: .init(width: 200, height: 200)))

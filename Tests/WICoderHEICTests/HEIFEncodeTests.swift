@@ -100,9 +100,12 @@ import WITestSupport
         let fromThumbnail = try HEIFCoder().decode(withThumbnail, options: box)
         let fromFull = try HEIFCoder().decode(plain, options: box)
         #expect(fromThumbnail.size == PixelSize(width: 16, height: 20))
-        #expect(fromFull.pixels == (try ImageResampling.resampler.resample(full.pixels, to: fromFull.size)))
+        // 5x smaller each way: the decoder averages 2x2 blocks before the final area average, over 48 dB from a
+        // direct area average of the full image.
+        let direct = try ImageResampling.resampler.resample(full.pixels, to: fromFull.size)
+        #expect(try PixelComparison.psnr(fromFull.pixels, direct) >= 48.5)   // 48.82 HEIC, 48.88 AVIF
         #expect(fromThumbnail.pixels != fromFull.pixels)
-        #expect(try PixelComparison.psnr(fromThumbnail.pixels, fromFull.pixels) >= 35.9)   // 36.67 HEIC, 36.22 AVIF
+        #expect(try PixelComparison.psnr(fromThumbnail.pixels, fromFull.pixels) >= 35.9)   // 36.95 HEIC, 36.37 AVIF
         // An image that already fits the box gets none (libheif skips it).
         let gradient = try source("gradient-alpha")
         #expect(try HEIFCoder(thumbnailBoxSize: 64).encode(gradient, as: format, options: .init(embedThumbnail: true))

@@ -1,4 +1,5 @@
-// Decode: one full decode to 8-bit RGBA per fixture set (DecodeSets) and of the 4000x3000 photo-like JPEG.
+// Decode: one full decode to 8-bit RGBA per fixture set (DecodeSets), of the 4000x3000 photo-like JPEG, of the two
+// WebPs and of every frame of the 100-frame GIF and APNG (the generated inputs `Benchmarks/compare` uses too).
 import Benchmark
 import BenchSupport
 import Foundation
@@ -21,5 +22,16 @@ let benchmarks: @Sendable () -> Void = {
         let data = BenchPaths.read(BenchPaths.photo)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { blackHole(try Workloads.decode(data)) }
+    }
+    let generated = [
+        ("webp 2000x1500 lossy", BenchPaths.webpPhoto), ("webp 1000x750 lossless", BenchPaths.webpGraphic),
+        ("gif 480x360 all 100 frames", BenchPaths.animatedGIF), ("apng 480x360 all 100 frames", BenchPaths.animatedPNG),
+    ]
+    for (name, path) in generated {
+        Benchmark("decode \(name)", configuration: .init(maxIterations: 50)) { benchmark in
+            let data = BenchPaths.read(path)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(try Workloads.decode(data)) }
+        }
     }
 }

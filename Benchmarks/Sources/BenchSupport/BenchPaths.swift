@@ -23,6 +23,14 @@ public enum BenchPaths {
     /// A 1000x1000 RGBA PNG crop of the photo (the resize-up and blur input; `Reference/make_cpu_inputs.py`).
     public static var photo1000: String { data + "/photo-1000x1000.png" }
 
+    /// A 2000x1500 lossy WebP of the photo and a 1000x750 lossless WebP drawing (`Reference/make_cpu_inputs.py`).
+    public static var webpPhoto: String { data + "/photo-2000x1500.webp" }
+    public static var webpGraphic: String { data + "/graphic-1000x750.webp" }
+
+    /// The same 100 frames of 480x360 as a GIF and as an APNG (`Reference/make_cpu_inputs.py`).
+    public static var animatedGIF: String { data + "/anim-100.gif" }
+    public static var animatedPNG: String { data + "/anim-100.png" }
+
     /// Reads a file, stopping the process with a message that says how to make it when it is missing.
     public static func read(_ path: String) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {

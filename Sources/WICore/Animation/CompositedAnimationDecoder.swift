@@ -48,7 +48,9 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
     public func frame(at index: Int) throws(ImageError) -> PixelBuffer {
         let source = self.source
         let composited = try compositor.withLock { compositor throws(ImageError) in
-            try compositor.frame(at: index) { frame throws(ImageError) in try source.pixels(ofFrame: frame) }
+            try compositor.frame(at: index) { frame, info, canvas throws(ImageError) in
+                try source.draw(frame: frame, info: info, onto: &canvas)
+            }
         }
         return try options.finish(composited, orientation: .up).pixels
     }

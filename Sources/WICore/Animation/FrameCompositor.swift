@@ -71,18 +71,27 @@ public struct FrameCompositor: Sendable {
     public mutating func frame(at index: Int, decode: (Int) throws(ImageError) -> PixelBuffer)
         throws(ImageError) -> PixelBuffer
     {
+        try frame(at: index) { position, info, canvas throws(ImageError) in
+            try Self.draw(decode(position), frame: position, info: info, onto: &canvas)
+        }
+    }
+
+    /// Frame `index` composited onto the full canvas (RGBA8, straight alpha), each replayed frame drawn in place.
+    ///
+    /// `draw` draws frame `position` (its rectangle `info`, never empty) onto the canvas as
+    /// `AnimationFrameSource.draw(frame:info:onto:)` describes: inside the rectangle only, with `info.blend`. It is
+    /// called only for the frames that must be replayed; errors it throws are passed on.
+    public mutating func frame(at index: Int,
+                               drawing draw: (_ position: Int, _ info: AnimationFrameInfo, _ canvas: inout PixelBuffer)
+                                   throws(ImageError) -> Void)
+        throws(ImageError) -> PixelBuffer
+    {
         precondition(frames.indices.contains(index), "frame \(index) of \(frames.count)")
         var (position, canvas, standIn) = try startingPoint(for: index)
         while true {
             let info = frames[position]
             var output = canvas
-            if !info.isEmpty {
-                let pixels = try decode(position)
-                guard pixels.width == info.width, pixels.height == info.height else {
-                    throw ImageError(.badImageData, "frame \(position) decoded to \(pixels.size), expected \(info.width)x\(info.height)")
-                }
-                try output.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
-            }
+            if !info.isEmpty { try draw(position, info, &output) }
             if standIn && info.disposal == .previous {
                 // Started on a stand-in canvas under a frame that hides it: the output is right, but the canvas
                 // this frame restores is unknown, so nothing is kept.
@@ -102,6 +111,16 @@ public struct FrameCompositor: Sendable {
             canvas = following
             position += 1
         }
+    }
+
+    /// Draws frame `position`'s own `pixels` (its rectangle's size, RGBA8) onto `canvas` at `info` with its blend.
+    static func draw(_ pixels: PixelBuffer, frame position: Int, info: AnimationFrameInfo,
+                     onto canvas: inout PixelBuffer) throws(ImageError)
+    {
+        guard pixels.width == info.width, pixels.height == info.height else {
+            throw ImageError(.badImageData, "frame \(position) decoded to \(pixels.size), expected \(info.width)x\(info.height)")
+        }
+        try canvas.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
     }
 
     /// Adds frames at the end (an incremental decoder learning of frames as they arrive); what is kept for the
