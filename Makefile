@@ -1,8 +1,10 @@
 # WebImage for Swift on Linux. `make test` is what CI runs (.ci/run); `make demo` is the README's main job.
 SWIFT ?= swift
 DEMO_OUT ?= demo-output
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
 
-.PHONY: deps build test demo bench format clean
+.PHONY: deps build test demo bench fuzz format clean
 
 deps:
 	@Scripts/install-deps
@@ -29,6 +31,12 @@ demo: deps
 bench: deps
 	@WI_EXTRA_PACKAGES="libvips-tools nginx curl" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
+
+## Builds the libFuzzer targets in Fuzz/ (a package of its own, -sanitize=fuzzer,address) and runs each for
+## FUZZ_SECONDS under `nice -n 19`, seeded from Tests/Fixtures; prints executions and findings per target.
+## FUZZ_TARGETS="fuzz-png fuzz-gif" runs only those. See docs/RELIABILITY.md. Not part of `make test`.
+fuzz: deps
+	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## Formats the sources with the toolchain's swift-format.
 format:
