@@ -3,8 +3,10 @@ SWIFT ?= swift
 DEMO_OUT ?= demo-output
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?=
+SOAK_CRASH_ROUNDS ?= 500
+SOAK_STORM_LOADS ?= 200000
 
-.PHONY: deps build test demo bench fuzz format clean
+.PHONY: deps build test demo bench fuzz sanitize soak format clean
 
 deps:
 	@Scripts/install-deps
@@ -37,6 +39,20 @@ bench: deps
 ## FUZZ_TARGETS="fuzz-png fuzz-gif" runs only those. See docs/RELIABILITY.md. Not part of `make test`.
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## The cancellation storms and coalescing tests under ASan+LSan (fails on any leak) and TSan (reports listed).
+## SANITIZE_FILTER="..." picks other WICoreTests. Builds WICore alone, once per sanitizer. Not part of `make test`.
+sanitize: deps
+	@Scripts/sanitize
+
+## The disk cache crash test and the four-task cancellation storm, longer than in `make test`: SOAK_CRASH_ROUNDS
+## SIGKILLed writers (default 500) and SOAK_STORM_LOADS loads (default 200000). Not part of `make test`.
+soak: deps
+	$(SWIFT) build --build-tests
+	WI_SOAK_CRASH_ROUNDS=$(SOAK_CRASH_ROUNDS) nice -n 19 $(SWIFT) test --skip-build \
+		--filter 'MultiProcessTests.aWriterKilledAtRandomNeverLeavesAPartialEntry'
+	WI_SOAK_STORM_LOADS=$(SOAK_STORM_LOADS) nice -n 19 $(SWIFT) test --skip-build \
+		--filter 'CancellationStormTests'
 
 ## Formats the sources with the toolchain's swift-format.
 format:
