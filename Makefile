@@ -1,8 +1,12 @@
 # WebImage for Swift on Linux. `make test` is what CI runs (.ci/run); `make demo` is the README's main job.
 SWIFT ?= swift
 DEMO_OUT ?= demo-output
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+SOAK_CRASH_ROUNDS ?= 500
+SOAK_STORM_LOADS ?= 200000
 
-.PHONY: deps build test demo bench format clean
+.PHONY: deps build test demo bench fuzz sanitize soak format clean
 
 deps:
 	@Scripts/install-deps
@@ -29,6 +33,26 @@ demo: deps
 bench: deps
 	@WI_EXTRA_PACKAGES="libvips-tools nginx curl" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
+
+## Builds the libFuzzer targets in Fuzz/ (a package of its own, -sanitize=fuzzer,address) and runs each for
+## FUZZ_SECONDS under `nice -n 19`, seeded from Tests/Fixtures; prints executions and findings per target.
+## FUZZ_TARGETS="fuzz-png fuzz-gif" runs only those. See docs/RELIABILITY.md. Not part of `make test`.
+fuzz: deps
+	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+## The cancellation storms and coalescing tests under ASan+LSan (fails on any leak) and TSan (reports listed).
+## SANITIZE_FILTER="..." picks other WICoreTests. Builds WICore alone, once per sanitizer. Not part of `make test`.
+sanitize: deps
+	@Scripts/sanitize
+
+## The disk cache crash test and the four-task cancellation storm, longer than in `make test`: SOAK_CRASH_ROUNDS
+## SIGKILLed writers (default 500) and SOAK_STORM_LOADS loads (default 200000). Not part of `make test`.
+soak: deps
+	$(SWIFT) build --build-tests
+	WI_SOAK_CRASH_ROUNDS=$(SOAK_CRASH_ROUNDS) nice -n 19 $(SWIFT) test --skip-build \
+		--filter 'MultiProcessTests.aWriterKilledAtRandomNeverLeavesAPartialEntry'
+	WI_SOAK_STORM_LOADS=$(SOAK_STORM_LOADS) nice -n 19 $(SWIFT) test --skip-build \
+		--filter 'CancellationStormTests'
 
 ## Formats the sources with the toolchain's swift-format.
 format:

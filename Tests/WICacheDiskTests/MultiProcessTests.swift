@@ -68,10 +68,11 @@ import Glibc
         #expect(cache.totalCount == root.names().filter { !$0.hasPrefix(".") }.count)
     }
 
+    /// 20 kills in `make test`; `make soak` sets WI_SOAK_CRASH_ROUNDS for a longer run.
     @Test func aWriterKilledAtRandomNeverLeavesAPartialEntry() throws {
         let root = TestDirectory()
         var generator = SeededRandom(seed: 5)
-        for round in 0..<20 {
+        for round in 0..<Soak.count("WI_SOAK_CRASH_ROUNDS", default: 20) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.stress)
             process.arguments = ["write", root.path, "\(round + 10)"]

@@ -162,4 +162,19 @@ import WITestSupport
         #expect(error?.code == .badImageData)
         #expect(pool.pendingCount == 0)
     }
+
+    final class Payload: Sendable {}
+
+    /// A finished job's captures (a decode's input, a write's data) are released at once, not kept in the queue
+    /// until it is next compacted (found by LeakSanitizer: a cache outlived its pipeline after a storm).
+    @Test func releasesWhatAFinishedJobCaptured() async {
+        let pool = WorkerPool(name: "test.release", threads: 1)
+        weak var released: Payload?
+        do {
+            let payload = Payload()
+            released = payload
+            #expect(await pool.run { payload === payload })
+        }
+        #expect(await eventually { released == nil })
+    }
 }

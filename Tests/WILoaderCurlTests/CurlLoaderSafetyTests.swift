@@ -3,6 +3,7 @@ import Testing
 import WICore
 import WILoaderCurl
 import WITestServer
+import WITestSupport
 
 @Suite struct CurlLoaderSafetyTests {
     @Test func capsTheBodySizeWhileStreaming() async throws {
@@ -17,6 +18,21 @@ import WITestServer
         #expect(streamed.progress.allSatisfy { $0[0] <= 1000 })
         #expect(await loader.result(server.url("/fits")).value?.data.count == 1000)
         #expect(CurlImageLoader.Configuration().maximumBodySize == 64 << 20)
+    }
+
+    @Test func capsAGzipBombByItsDecodedSize() async throws {
+        let bomb = Fixtures.data("bombs/zeros-16MiB.gz")   // 16 KB on the wire, 16 MiB decoded
+        let server = try await TestHTTPServer.start()
+        server.route("/bomb") { _ in
+            TestResponse(headers: [("Content-Encoding", "gzip")], body: bomb, contentType: "image/png")
+        }
+        let loader = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1 << 20 })
+        let (_, recorder) = loader.start(server.url("/bomb"))
+        #expect(await recorder.waitForCompletion()?.error?.code == .bodyTooLarge)
+        #expect(recorder.progress.allSatisfy { $0[0] <= 1 << 20 })
+        #expect(await loader.waitUntilIdle() == 0)
+        let roomy = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 16 << 20 })
+        #expect(await roomy.result(server.url("/bomb")).value?.data == Data(count: 16 << 20))
     }
 
     @Test func limitsRedirects() async throws {
@@ -51,7 +67,9 @@ import WITestServer
 
     @Test(arguments: ["http://127.0.0.1:1/a", "http://10.1.2.3:1/a", "http://169.254.169.254/latest/meta-data/",
                       "http://[::1]:1/a", "http://100.64.0.1:1/a", "http://192.168.1.1:1/a", "http://0.0.0.0:1/a",
-                      "http://[::ffff:127.0.0.1]:1/a", "http://[fe80::1]:1/a", "http://224.0.0.1:1/a"])
+                      "http://[::ffff:127.0.0.1]:1/a", "http://[fe80::1]:1/a", "http://224.0.0.1:1/a",
+                      // Other spellings of loopback: decimal, octal, hexadecimal, shortened.
+                      "http://2130706433:1/a", "http://0177.0.0.1:1/a", "http://0x7f000001:1/a", "http://127.1:1/a"])
     func theAddressPolicyRefusesInternalAddresses(_ url: String) async throws {
         let loader = CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
         let error = try #require(await loader.result(URL(string: url)!).error)

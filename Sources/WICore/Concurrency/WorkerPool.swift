@@ -21,6 +21,8 @@ public final class WorkerPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
+    /// Stands in for a job that was taken, so that the queue holds nothing a finished job captured.
+    private static let finished: @Sendable () -> Void = {}
     /// The number of threads.
     public let threadCount: Int
 
@@ -69,6 +71,7 @@ public final class WorkerPool: @unchecked Sendable {
             condition.lock()
             while head == jobs.count { condition.wait() }
             let job = jobs[head]
+            jobs[head] = Self.finished   // release what the job captured now, not at the next compaction
             head += 1
             if head > 1024 && head * 2 > jobs.count {   // compact now and then: O(1) amortized
                 jobs.removeFirst(head)

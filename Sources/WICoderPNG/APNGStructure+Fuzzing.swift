@@ -1,0 +1,15 @@
+import Foundation
+import WICore
+
+/// The APNG chunk reader, reachable from the fuzz targets in Fuzz/ (a separate package) without widening the public
+/// API: `@_spi(Fuzzing) import WICoderPNG`.
+@_spi(Fuzzing)
+public enum APNGChunkReader {
+    /// Reads the animation chunks of `data`: the number of complete frames, or nil when it is not an APNG.
+    /// Throws `.badImageData` for broken animation chunks.
+    ///
+    /// Thread safety: a pure function; callable from any thread.
+    public static func frameCount(in data: Data) throws(ImageError) -> Int? {
+        try APNGStructure.read(data)?.frames.count
+    }
+}
