@@ -155,11 +155,13 @@ import WITestSupport
     }
 
     @Test func largeReductionsAverageWholeBlocksFirstOnlyWhenOpaque() throws {
-        // sample.heic (1440x960, opaque): 2x2 blocks for 256 px, 10x10 for 64 px, then the area average; measured
-        // 53.20 and 48.11 dB from a direct area average of the full image.
+        // sample.heic (1440x960, opaque): 2x2 blocks for 256 px, 10x10 for 64 px, then the installed resampler;
+        // against that resampler's direct resample of the full image: 53.20 and 48.11 dB with WICore's area average,
+        // 53.12 and 47.90 dB with pixman (WITransformTests installs PixmanResampler process-wide, and test targets
+        // share one process, so either may be the resampler here).
         let full = try decode("formats/sample.heic").pixels
-        let cases: [(Int, PixelSize, Double)] = [(256, .init(width: 256, height: 171), 53.0),
-                                                 (64, .init(width: 64, height: 43), 48.0)]
+        let cases: [(Int, PixelSize, Double)] = [(256, .init(width: 256, height: 171), 52.5),
+                                                 (64, .init(width: 64, height: 43), 47.5)]
         for (size, expected, floor) in cases {
             let box = DecodeOptions(thumbnailPixelSize: .init(width: size, height: size))
             let thumbnail = try decode("formats/sample.heic", box)
