@@ -119,6 +119,24 @@ import WITestSupport
         #expect(clock.now - started < .seconds(1))
     }
 
+    @Test(arguments: ["heic/depth-aux.heic", "heic/unknown-aux.heic"])
+    func auxiliaryImagesThatAreNotAlphaAreIgnored(file: String) throws {
+        // gradient-alpha.heic with its alpha auxiliary image retyped (make-heic-fixtures.sh): a depth map (HEVC
+        // auxid:2) and a type no reader knows. The primary image decodes opaque, its colour exactly that of the
+        // alpha fixture (same coded picture), with and without a thumbnail size.
+        let withAlpha = try decode("heic/gradient-alpha.heic").pixels.packedBytes()
+        let image = try decode(file)
+        #expect(image.size == PixelSize(width: 64, height: 64))
+        #expect(!image.hasAlpha)
+        let bytes = image.pixels.packedBytes()
+        #expect(bytes.count == 64 * 64 * 4)
+        #expect(stride(from: 3, to: bytes.count, by: 4).allSatisfy { bytes[$0] == 255 })
+        let colour = { (rgba: [UInt8]) in rgba.enumerated().filter { $0.offset % 4 != 3 }.map(\.element) }
+        #expect(colour(bytes) == colour(withAlpha))
+        let thumbnail = try decode(file, .init(thumbnailPixelSize: .init(width: 16, height: 16)))
+        #expect(thumbnail.size == PixelSize(width: 16, height: 16) && !thumbnail.hasAlpha)
+    }
+
     @Test func severalTopLevelImagesGiveThePrimary() throws {
         // two-images.heic: the 64x64 gradient (primary) and the 90x112 hat.
         let image = try decode("heic/two-images.heic")

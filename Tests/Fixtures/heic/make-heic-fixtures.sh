@@ -32,6 +32,16 @@ heif-enc -q 90 -A "$HAT" -o "$OUT/hat.avif"
 heif-enc -q 90 -t 48 "$HAT" -o "$OUT/hat-thumbnail48.heic"
 heif-enc -q 90 "$GRADIENT" -o "$OUT/gradient-alpha.heic"
 heif-enc -q 90 -A "$GRADIENT" -o "$OUT/gradient-alpha.avif"
+# Auxiliary images that are not alpha: heif-enc 1.15 cannot write a depth map, so the alpha fixture's auxC type is
+# rewritten in place (same length): HEVC's depth type (auxid:2) and a type no reader knows. The primary image's
+# colour stays; nothing may be read as its alpha.
+python3 - "$OUT" <<'PY'
+import sys
+alpha = open(f'{sys.argv[1]}/gradient-alpha.heic', 'rb').read()
+for name, urn in (('depth-aux', b'urn:mpeg:hevc:2015:auxid:2'), ('unknown-aux', b'urn:com:example:aux:others')):
+    assert alpha.count(b'urn:mpeg:hevc:2015:auxid:1') == 1
+    open(f'{sys.argv[1]}/{name}.heic', 'wb').write(alpha.replace(b'urn:mpeg:hevc:2015:auxid:1', urn))
+PY
 # Lossless (RGB matrix, 4:4:4) twins: the second flags its alpha premultiplied ('prem' reference), so the same
 # stored values are read as premultiplied colour. (heif-enc's lossless is within 1 level of the PNG, not exact.)
 heif-enc -L -p chroma=444 --matrix_coefficients=0 -A "$GRADIENT" -o "$OUT/straight-lossless.avif"
