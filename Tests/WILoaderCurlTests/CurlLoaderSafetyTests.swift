@@ -20,11 +20,13 @@ import WITestSupport
         #expect(CurlImageLoader.Configuration().maximumBodySize == 64 << 20)
     }
 
-    @Test func capsAGzipBombByItsDecodedSize() async throws {
-        let bomb = Fixtures.data("bombs/zeros-16MiB.gz")   // 16 KB on the wire, 16 MiB decoded
+    /// 16 MiB of zeros: 16 KB on the wire with gzip, 530 bytes with zstd, 27 with brotli (libcurl decodes all three).
+    @Test(arguments: [("gzip", "gz"), ("br", "br"), ("zstd", "zst")])
+    func capsACompressionBombByItsDecodedSize(encoding: String, fileExtension: String) async throws {
+        let bomb = Fixtures.data("bombs/zeros-16MiB.\(fileExtension)")
         let server = try await TestHTTPServer.start()
         server.route("/bomb") { _ in
-            TestResponse(headers: [("Content-Encoding", "gzip")], body: bomb, contentType: "image/png")
+            TestResponse(headers: [("Content-Encoding", encoding)], body: bomb, contentType: "image/png")
         }
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1 << 20 })
         let (_, recorder) = loader.start(server.url("/bomb"))
