@@ -54,8 +54,8 @@ final class CurlEasy {
     private(set) var setupError: ImageError?
 
     /// Creates a handle for `settings` whose callbacks go to `events`, or nil when libcurl is out of memory;
-    /// `onFree` runs when it is freed, told whether it was spare. `privatePointer` comes back from `CurlMulti.finished()` when the transfer
-    /// ends.
+    /// `onFree` runs when it is freed, told whether it was spare. `privatePointer` comes back from
+    /// `CurlMulti.finished()` when the transfer ends.
     init?(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
           events: any CurlTransferEvents, onFree: @escaping (_ wasSpare: Bool) -> Void) {
         guard let handle = curl_easy_init() else { return nil }

@@ -112,10 +112,11 @@ extension CurlEngine {
                 return spare
             }
         }
-        guard let easy = CurlEasy(settings, share: multi.shareHandle, privatePointer: privatePointer, events: transfer,
-                                  onFree: { [self] wasSpare in
-                                      updateStatistics { if wasSpare { $0.spareEasyHandles -= 1 } else { $0.liveEasyHandles -= 1 } }
-                                  }) else { return nil }
+        let onFree = { [self] (wasSpare: Bool) in
+            updateStatistics { if wasSpare { $0.spareEasyHandles -= 1 } else { $0.liveEasyHandles -= 1 } }
+        }
+        guard let easy = CurlEasy(settings, share: multi.shareHandle, privatePointer: privatePointer,
+                                  events: transfer, onFree: onFree) else { return nil }
         updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
         return easy
     }
