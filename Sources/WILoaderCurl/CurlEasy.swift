@@ -49,6 +49,10 @@ final class CurlEasy {
     private let onFree: (_ wasSpare: Bool) -> Void
     /// Whether the handle waits in the engine's spare pool (no transfer owns it).
     var isSpare = false
+    /// Whether the current request turned on state that `curl_easy_reset` does not clear: the cookie engine (it
+    /// stays on after a reset, so a reused handle would send the shared jar's cookies to a request that did not ask
+    /// for them) or authentication. Such a handle is never reused.
+    private(set) var carriesSessionState = false
 
     /// Why libcurl refused an option of the settings, if it did; the handle must not run then.
     private(set) var setupError: ImageError?
@@ -139,6 +143,7 @@ final class CurlEasy {
             check(CURLOPT_SSL_VERIFYHOST, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
         if !s.usesProxyFromEnvironment { check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, "")) }
+        carriesSessionState = s.handleCookies || s.credentials != nil
         if s.handleCookies { check(CURLOPT_COOKIEFILE, ccurl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")) }
         if let credentials = s.credentials {
             check(CURLOPT_USERNAME, ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, credentials.user))

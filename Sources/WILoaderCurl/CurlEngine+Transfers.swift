@@ -121,10 +121,11 @@ extension CurlEngine {
         return easy
     }
 
-    /// Keeps `easy`, whose transfer ended cleanly, for the next transfer when it spoke HTTP/1.x and the pool has
-    /// room; otherwise it is freed with the caller's last reference.
+    /// Keeps `easy`, whose transfer ended cleanly, for the next transfer when it spoke HTTP/1.x, used no cookies or
+    /// credentials, and the pool has room; otherwise it is freed with the caller's last reference.
     private func keepSpare(_ easy: CurlEasy) {
-        guard spareEasyHandles.count < min(16, maxConcurrentTransfers), easy.spokeHTTP1 else { return }
+        guard spareEasyHandles.count < min(16, maxConcurrentTransfers), easy.spokeHTTP1, !easy.carriesSessionState
+        else { return }
         easy.isSpare = true
         updateStatistics { $0.liveEasyHandles -= 1; $0.spareEasyHandles += 1 }
         spareEasyHandles.append(easy)
