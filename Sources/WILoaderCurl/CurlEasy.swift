@@ -37,22 +37,31 @@ struct CurlRequestSettings {
 
 /// Owns one libcurl easy handle, its header list and error buffer.
 ///
+/// A handle whose HTTP/1.x transfer ended cleanly may serve another request (`reuse`): `curl_easy_reset` clears
+/// every option (headers, callbacks, private pointer, credentials, range) and keeps only caches.
+///
 /// Thread safety: confined to the loader's thread.
 final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-    private unowned let events: any CurlTransferEvents
-    private let onFree: () -> Void
+    private unowned var events: any CurlTransferEvents
+    private let onFree: (_ wasSpare: Bool) -> Void
+    /// Whether the handle waits in the engine's spare pool (no transfer owns it).
+    var isSpare = false
+    /// Whether the current request turned on state that `curl_easy_reset` does not clear: the cookie engine (it
+    /// stays on after a reset, so a reused handle would send the shared jar's cookies to a request that did not ask
+    /// for them) or authentication. Such a handle is never reused.
+    private(set) var carriesSessionState = false
 
     /// Why libcurl refused an option of the settings, if it did; the handle must not run then.
     private(set) var setupError: ImageError?
 
     /// Creates a handle for `settings` whose callbacks go to `events`, or nil when libcurl is out of memory;
-    /// `onFree` runs when it is freed. `privatePointer` comes back from `CurlMulti.finished()` when the transfer
-    /// ends.
+    /// `onFree` runs when it is freed, told whether it was spare. `privatePointer` comes back from
+    /// `CurlMulti.finished()` when the transfer ends.
     init?(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
-          events: any CurlTransferEvents, onFree: @escaping () -> Void) {
+          events: any CurlTransferEvents, onFree: @escaping (_ wasSpare: Bool) -> Void) {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.events = events
@@ -65,7 +74,19 @@ final class CurlEasy {
         curl_easy_cleanup(handle)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
-        onFree()
+        onFree(isSpare)
+    }
+
+    /// Clears everything the last request set and sets the handle up for `settings`; `setupError` tells
+    /// whether libcurl took every option.
+    func reuse(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer,
+               privatePointer: UnsafeMutableRawPointer, events: any CurlTransferEvents) {
+        curl_easy_reset(handle)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        errorBuffer.update(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        self.events = events
+        setupError = apply(settings, share: share, privatePointer: privatePointer)
     }
 
     func withHandle<T>(_ body: (UnsafeMutableRawPointer) -> T) -> T { body(handle) }
@@ -122,6 +143,7 @@ final class CurlEasy {
             check(CURLOPT_SSL_VERIFYHOST, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
         if !s.usesProxyFromEnvironment { check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, "")) }
+        carriesSessionState = s.handleCookies || s.credentials != nil
         if s.handleCookies { check(CURLOPT_COOKIEFILE, ccurl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")) }
         if let credentials = s.credentials {
             check(CURLOPT_USERNAME, ccurl_easy_setopt_string(handle, CURLOPT_USERNAME, credentials.user))
@@ -189,6 +211,14 @@ extension CurlEasy {
         var code = 0
         _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
         return code
+    }
+
+    /// Whether the last transfer spoke HTTP/1.0 or 1.1: only such a handle goes back to the spare pool (libcurl
+    /// 7.88 refuses `CURLOPT_BUFFERSIZE` on a reset handle that served an HTTP/2 stream).
+    var spokeHTTP1: Bool {
+        var version = 0
+        _ = ccurl_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
+        return version == CURL_HTTP_VERSION_1_0 || version == CURL_HTTP_VERSION_1_1
     }
 
     /// The URL of the last request, after redirects.

@@ -87,12 +87,9 @@ extension CurlEngine {
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
         settings.credentials = configuration.credentials
         settings.usesProxyFromEnvironment = configuration.addressPolicy == .unrestricted
-        guard let easy = CurlEasy(settings, share: multi.shareHandle,
-                                  privatePointer: Unmanaged.passUnretained(transfer).toOpaque(), events: transfer,
-                                  onFree: { [self] in updateStatistics { $0.liveEasyHandles -= 1 } }) else {
+        guard let easy = easyHandle(for: settings, transfer: transfer) else {
             return fail(transfer, ImageError(.outOfMemory, "curl_easy_init failed"))
         }
-        updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
         if let error = easy.setupError { return fail(transfer, error) }
         guard multi.add(easy) else {
             return fail(transfer, ImageError(.invalidDownloadOperation, "curl_multi_add_handle failed"))
@@ -100,6 +97,38 @@ extension CurlEngine {
         transfer.easy = easy
         transfer.state = .active
         activeCount += 1
+    }
+
+    /// A spare handle reset for `settings`, or a new one; counted as live and as a started transfer. A spare that
+    /// libcurl refuses an option on is freed and a new handle made instead.
+    private func easyHandle(for settings: CurlRequestSettings, transfer: Transfer) -> CurlEasy? {
+        let privatePointer = Unmanaged.passUnretained(transfer).toOpaque()
+        if let spare = spareEasyHandles.popLast() {
+            spare.isSpare = false
+            updateStatistics { $0.spareEasyHandles -= 1; $0.liveEasyHandles += 1 }
+            spare.reuse(settings, share: multi.shareHandle, privatePointer: privatePointer, events: transfer)
+            if spare.setupError == nil {
+                updateStatistics { $0.easyHandlesReused += 1; $0.transfersStarted += 1 }
+                return spare
+            }
+        }
+        let onFree = { [self] (wasSpare: Bool) in
+            updateStatistics { if wasSpare { $0.spareEasyHandles -= 1 } else { $0.liveEasyHandles -= 1 } }
+        }
+        guard let easy = CurlEasy(settings, share: multi.shareHandle, privatePointer: privatePointer,
+                                  events: transfer, onFree: onFree) else { return nil }
+        updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
+        return easy
+    }
+
+    /// Keeps `easy`, whose transfer ended cleanly, for the next transfer when it spoke HTTP/1.x, used no cookies or
+    /// credentials, and the pool has room; otherwise it is freed with the caller's last reference.
+    private func keepSpare(_ easy: CurlEasy) {
+        guard spareEasyHandles.count < min(16, maxConcurrentTransfers), easy.spokeHTTP1, !easy.carriesSessionState
+        else { return }
+        easy.isSpare = true
+        updateStatistics { $0.liveEasyHandles -= 1; $0.spareEasyHandles += 1 }
+        spareEasyHandles.append(easy)
     }
 
     /// The response head is complete (the first body byte arrived, or the transfer ended without a body):
@@ -210,6 +239,7 @@ extension CurlEngine {
             }
             return fail(transfer, error)
         }
+        keepSpare(easy)
         let received = Int64(transfer.body.count)
         if transfer.lastProgressReceived != received {
             transfer.callers.forEach { $0.send(.progress(received: received, expected: transfer.expected)) }

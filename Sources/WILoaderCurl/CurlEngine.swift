@@ -31,6 +31,8 @@ final class CurlEngine: @unchecked Sendable {
     private var queueHeads = [0, 0, 0]
     var activeCount = 0
     var retryQueue: [(at: Double, transfer: Transfer)] = []
+    /// Reset-ready easy handles of clean HTTP/1.x transfers (see `keepSpare`).
+    var spareEasyHandles: [CurlEasy] = []
     var resumeStore: ResumeStore
     private var running = true
 
@@ -158,6 +160,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.state = .finished
             transfer.callers.forEach { $0.finish(.failure(.loadCancelled)) }
         }
+        spareEasyHandles = []
         transfers = [:]
         transferOf = [:]
         retryQueue = []

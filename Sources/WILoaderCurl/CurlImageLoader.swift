@@ -82,6 +82,11 @@ public final class CurlImageLoader: ImageLoader, Sendable {
     public struct Statistics: Sendable, Hashable {
         /// libcurl easy handles alive now (one per running transfer; 0 when idle).
         public var liveEasyHandles = 0
+        /// Easy handles kept for reuse after a clean HTTP/1.x transfer (at most `maxConcurrentTransfers`, at
+        /// most 16; freed when the loader is released).
+        public var spareEasyHandles = 0
+        /// Transfers that ran on a reused (reset) easy handle instead of a new one.
+        public var easyHandlesReused = 0
         /// Transfers handed to libcurl (retries and restarts count again).
         public var transfersStarted = 0
         /// Connections opened (each after the address policy approved it); reused connections do not count.

@@ -24,6 +24,8 @@ import WILoaderCurl
         #expect(loader.statistics.connectionsOpened == 1)
         #expect(loader.statistics.transfersStarted == 50)
         #expect(await loader.waitUntilIdle() == 0)
+        #expect(loader.statistics.spareEasyHandles == 0)   // HTTP/2 handles are never reused
+        #expect(loader.statistics.easyHandlesReused == 0)
         let strict = CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await strict.result(nginx.url("0.png")).error)
         #expect(error.code == .networkError)   // the certificate does not verify
