@@ -27,6 +27,9 @@ final class RedisConnection: @unchecked Sendable {
             throw ImageError(.redisUnavailable, "hiredis could not allocate a context")
         }
         self.context = context
+        // Keep the reader's buffer between replies (hiredis frees it once empty and larger than `maxbuf`, 16 KB
+        // by default), so a hit of a large entry does not regrow it by doubling reallocs into fresh pages.
+        context.pointee.reader.pointee.maxbuf = Self.keptReaderBuffer
         let address = "\(configuration.host):\(configuration.port)"
         if context.pointee.err != 0 { throw failure("connecting to \(address)") }
         guard redisSetTimeout(context, Self.timeval(configuration.commandTimeout)) == REDIS_OK else {
@@ -45,6 +48,10 @@ final class RedisConnection: @unchecked Sendable {
     }
 
     deinit { redisFree(context) }
+
+    /// The largest empty reader buffer a connection keeps: 4 MB holds the buffer a 1 MB entry grows it to (sds
+    /// doubles up to 1 MB, then adds 1 MB) with room to spare; the default 8 idle connections keep at most 32 MB.
+    static let keptReaderBuffer = 4 << 20
 
     /// Whether hiredis marked the connection broken; it must not be reused.
     var isBroken: Bool { context.pointee.err != 0 }
@@ -87,12 +94,17 @@ final class RedisConnection: @unchecked Sendable {
         return ImageError(.redisUnavailable, "\(doing): \(timedOut ? "timed out (\(text))" : text)")
     }
 
-    /// Copies a hiredis reply (recursively) into a `RedisReply`.
+    /// Converts a hiredis reply (recursively) into a `RedisReply`. A bulk string's buffer (hiredis `malloc`s it)
+    /// is handed to the `Data`, which frees it, and cleared in the reply, so `freeReplyObject` leaves it alone:
+    /// the bytes are not copied a second time.
     private static func reply(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
         let value = reply.pointee
         func text() -> String { value.str.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: value.len), as: UTF8.self) } ?? "" }
         switch value.type {
-        case REDIS_REPLY_STRING: return .string(value.str.map { Data(bytes: $0, count: value.len) } ?? Data())
+        case REDIS_REPLY_STRING:
+            guard let bytes = value.str else { return .string(Data()) }
+            reply.pointee.str = nil
+            return .string(Data(bytesNoCopy: bytes, count: value.len, deallocator: .free))
         case REDIS_REPLY_STATUS: return .status(text())
         case REDIS_REPLY_INTEGER: return .integer(value.integer)
         case REDIS_REPLY_ERROR: return .error(text())
