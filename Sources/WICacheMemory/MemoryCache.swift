@@ -20,6 +20,8 @@ import WICore
 /// `totalCost` and `count` are within the limits (each shard keeps within its share under its lock).
 public final class MemoryCache: MemoryImageCaching, Sendable {
     private let shards: [Shard]
+    /// `shards`, unretained, for the hot paths.
+    private let shardReferences: [Unmanaged<Shard>]
     private let shardMask: Int
     private let limits: Mutex<(cost: Int, count: Int)>
     /// Nanoseconds elapsed on the configured clock since the cache was made.
@@ -49,6 +51,7 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
                              costLimit: Self.share(of: cost, shard: index, of: shardCount),
                              countLimit: Self.share(of: count, shard: index, of: shardCount), maxEntryCost: maxEntry))
         }
+        shardReferences = shards.map { Unmanaged.passUnretained($0) }
         shardMask = shardCount - 1
         guard let pressureSource else {
             pressureSubscription = nil
@@ -69,8 +72,8 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
 
     /// The image stored under `key` (or found again through the weak tier), or nil when absent or expired.
     public func image(forKey key: String) -> Image? {
-        let key = CacheKey(key)
-        return shard(for: key).state.withLock { $0.image(for: key, now: now) }
+        let hash = KeyHash.hash(key)
+        return withShard(hash) { $0.image(for: key, hash: hash, now: now) }
     }
 
     /// Stores `image` with the configured time to live; replaces what `key` held.
@@ -84,13 +87,13 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     public func setImage(_ image: Image, forKey key: String, timeToLive: Duration?) {
         let key = CacheKey(key)
         let deadline = timeToLive.map { Self.adding(Self.nanoseconds($0), to: now()) } ?? .max
-        shard(for: key).state.withLock { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
+        withShard(key.hash) { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
     }
 
     /// Removes the image stored under `key`, from the weak tier too.
     public func removeImage(forKey key: String) {
         let key = CacheKey(key)
-        shard(for: key).state.withLock { $0.remove(key) }
+        withShard(key.hash) { $0.remove(key) }
     }
 
     /// Removes every image, the weak tier included.
@@ -104,7 +107,7 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     /// statistics, no recency, no weak-tier re-admission).
     public func containsImage(forKey key: String) -> Bool {
         let key = CacheKey(key)
-        return shard(for: key).state.withLock { $0.contains(key, now: now) }
+        return withShard(key.hash) { $0.contains(key, now: now) }
     }
 
     /// Evicts, in policy order, until the cache holds at most `cost` bytes (each shard keeps its proportional share).
@@ -162,9 +165,11 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
 
     // MARK: Internals
 
+    /// Runs `body` on the lock of the shard that `hash` picks, without retaining the shard (the cache owns it for
+    /// longer than any call), so that threads on different shards share no reference count.
     @inline(__always)
-    private func shard(for key: CacheKey) -> Shard {
-        shards[Int(truncatingIfNeeded: key.hash) & shardMask]
+    private func withShard<Result: Sendable>(_ hash: UInt64, _ body: (inout sending ShardState) -> sending Result) -> Result {
+        shardReferences[Int(truncatingIfNeeded: hash) & shardMask]._withUnsafeGuaranteedRef { $0.state.withLock(body) }
     }
 
     private func setLimits(_ change: (inout (cost: Int, count: Int)) -> Void) {

@@ -61,6 +61,7 @@ struct NodePool {
 
     /// Moves a node to the tail of `list` (which may be the list it is in).
     mutating func moveToTail(_ index: Int32, of list: UInt8) {
+        if lists[Int(list)].tail == index { return }   // already there (a repeated hit)
         unlink(index)
         link(index, to: list)
     }

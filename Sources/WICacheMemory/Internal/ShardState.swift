@@ -53,8 +53,9 @@ struct ShardState {
 
     // MARK: Lookup and store
 
-    mutating func image(for key: CacheKey, now: () -> Int64) -> Image? {
-        if let index = index.find(key, in: pool) {
+    /// The image stored under the key `string` (hash `hash`), counting a hit or a miss.
+    mutating func image(for string: String, hash: UInt64, now: () -> Int64) -> Image? {
+        if let index = index.find(string, hash: hash, in: pool) {
             let deadline = pool[index].deadline
             if deadline == .max || now() < deadline {
                 counters.hits += 1
@@ -63,7 +64,8 @@ struct ShardState {
             }
             removeNode(index)
             counters.expirations += 1
-        } else if !weak.isEmpty, let remembered = weak.removeValue(forKey: key), let image = remembered.image,
+        } else if !weak.isEmpty, case let key = CacheKey(string, hash: hash),
+                  let remembered = weak.removeValue(forKey: key), let image = remembered.image,
                   remembered.deadline == .max || now() < remembered.deadline
         {
             counters.hits += 1
@@ -72,7 +74,7 @@ struct ShardState {
             return image
         }
         counters.misses += 1
-        sketch?.increment(key.hash)
+        sketch?.increment(hash)
         return nil
     }
 
@@ -97,7 +99,7 @@ struct ShardState {
             touch(index)
         } else {
             let node = Node(key: key, image: image, cost: cost, deadline: deadline)
-            index.insert(pool.append(node, to: 0), hash: key.hash, in: pool)
+            index.insert(pool.append(node, to: 0), hash: key.hash)
             self.cost += cost
             count += 1
             sketch?.increment(key.hash)
@@ -173,7 +175,7 @@ struct ShardState {
 
     /// Removes a node without counting an eviction or remembering it weakly (explicit removal, expiry).
     private mutating func removeNode(_ index: Int32) {
-        self.index.remove(index, hash: pool[index].key.hash, in: pool)
+        self.index.remove(index, hash: pool[index].key.hash)
         cost -= pool[index].cost
         count -= 1
         _ = pool.remove(index)
@@ -181,7 +183,7 @@ struct ShardState {
 
     /// Evicts a node: counted, and remembered in the weak tier when that is on.
     mutating func evictNode(_ index: Int32, now: () -> Int64) {
-        self.index.remove(index, hash: pool[index].key.hash, in: pool)
+        self.index.remove(index, hash: pool[index].key.hash)
         cost -= pool[index].cost
         count -= 1
         counters.evictions += 1
