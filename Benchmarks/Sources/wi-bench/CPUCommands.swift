@@ -6,6 +6,7 @@
 //   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
+//   cache-floor N THREADS              the same load with no cache: what the harness and a returned image cost
 //   cache-hit clock|tinylfu | nscache-hit bridged|nsstring   median hit time
 //   cache-hitratio                     hit ratios of LRU, CLOCK and W-TinyLFU on the Zipf and scan traces
 import BenchSupport
@@ -41,6 +42,8 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         }
     case "cache-mixed":
         cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
+    case "cache-floor":
+        cacheFloor(operations: int(0), threads: int(1))
     case "nscache-mixed":
         nsCacheMixed(operations: int(0), threads: int(1), bridged: bridged(args[2]))
     case "cache-hit":
@@ -103,6 +106,33 @@ func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.Evictio
                                                   read: { cache.image(forKey: keys[$0]) != nil },
                                                   write: { cache.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, hits: hits, operations: operations)
+}
+
+/// The same load without a cache: a read finds the image by the operation's index (no hashing, no lock, no
+/// table) after reading the key's length, and returns it retained; a write hands key and image to a function that
+/// keeps nothing. What is left is what every cache pays in this harness: fetching the key, retaining and releasing
+/// it and the image (the image objects lie spread over the heap, so that retain is usually a cache miss), the
+/// closure calls. A cache cannot run a mixed operation faster than this.
+func cacheFloor(operations count: Int, threads: Int) {
+    let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
+    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads,
+                                                  read: { FloorCache.image(forKey: keys[$0], index: $0) != nil },
+                                                  write: { FloorCache.setImage(values[$0], forKey: keys[$0]) })
+    printMixed(seconds: seconds, hits: hits, operations: operations)
+}
+
+/// The floor's stand-in for a cache; not inlined, so the key and image cross a call as they do into a cache.
+enum FloorCache {
+    @inline(never)
+    static func image(forKey key: String, index: Int) -> Image? {
+        key.utf8.count > 0 ? CacheWorkloads.values[index] : nil
+    }
+
+    @inline(never)
+    static func setImage(_ image: Image, forKey key: String) {
+        if key.utf8.count == 0 { print(image.cost) }
+    }
 }
 
 /// The same load on NSCache with the same keys, values and costs.
