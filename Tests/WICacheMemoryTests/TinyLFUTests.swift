@@ -36,6 +36,23 @@ import WICore
         #expect(cache.statistics.evictions == 2)
     }
 
+    /// A hit moves nothing but marks the entry: when the marked probation entry "a" reaches the front it is
+    /// promoted to protected instead of being the victim, so the duels are fought by "b", the next unmarked one.
+    @Test func hitGivesASecondChanceInsteadOfAMove() {
+        let cache = makeCache(policy: .tinyLFU, countLimit: 4)   // window 1 entry, main 3
+        for key in ["a", "b", "c", "d"] { cache.setImage(makeImage(cost: 4), forKey: key) }
+        #expect(cache.image(forKey: "a") != nil)                  // probation a* b c, window d
+        for _ in 0..<3 { #expect(cache.image(forKey: "e") == nil) }
+        cache.setImage(makeImage(cost: 4), forKey: "e")
+        // "a" is promoted; candidate "d" ties with victim "b": "d" is evicted.
+        #expect(present(cache, ["a", "b", "c", "d", "e"]) == ["a", "b", "c", "e"])
+        cache.setImage(makeImage(cost: 4), forKey: "f")
+        // Candidate "e" (seen four times) beats victim "b"; "a" is still there although it was inserted first.
+        #expect(present(cache, ["a", "b", "c", "e", "f"]) == ["a", "c", "e", "f"])
+        #expect(cache.statistics.evictions == 2)
+        #expect(cache.statistics.hits == 1)
+    }
+
     @Test func sketchCountsWithDoorkeeperAndAges() {
         var sketch = FrequencySketch(capacity: 16)
         let key = CacheKey("only").hash
