@@ -7,9 +7,10 @@ extension MemoryCache {
         /// insertion order; to make room the front entry is evicted unless it was hit since it last reached the
         /// front, in which case it is unmarked and sent to the back.
         case clock
-        /// W-TinyLFU: a 1% window LRU in front of a segmented LRU main region, with a frequency sketch deciding
-        /// whether an entry leaving the window may displace the main region's victim. Resists scans and one-hit
-        /// wonders; the default (see the trace results in docs/PERFORMANCE.md).
+        /// W-TinyLFU: a 1% window in front of a segmented main region (probation and protected), with a frequency
+        /// sketch deciding whether an entry leaving the window may displace the main region's victim. Recency in
+        /// each region is kept CLOCK-style, so hits move nothing. Resists scans and one-hit wonders; the default
+        /// (see the trace results in docs/PERFORMANCE.md).
         case tinyLFU
     }
 
