@@ -6,7 +6,10 @@ import WICore
 ///
 /// Keys are spread over independently locked shards by hash; each shard holds an equal share of the limits and
 /// runs the eviction policy on its own entries, so lookups on different shards never wait for each other and a
-/// hit never moves list nodes under a global lock (with `.clock` a hit only sets a bit).
+/// hit never moves list nodes (with either policy a hit only sets a bit; W-TinyLFU also counts it).
+///
+/// Keys are told apart by their UTF-8 bytes: two strings Swift calls equal but spells differently (NFC and NFD
+/// forms of the same accented letter) are two keys, as they are two different URLs.
 ///
 /// ```swift
 /// let cache = MemoryCache(configuration: .init(costLimit: 512 << 20))

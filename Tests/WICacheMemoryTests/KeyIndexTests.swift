@@ -94,6 +94,19 @@ import WITestSupport
         #expect(CacheKey("caf\u{E9}") != CacheKey("cafe\u{301}"))   // NFC and NFD spellings are different keys
     }
 
+    /// Through the cache: a key is found by a string with the same bytes built anew (not the stored object), and
+    /// the NFD spelling of an NFC key finds nothing.
+    @Test func cacheTellsKeysApartByTheirBytes() {
+        let cache = makeCache(policy: .tinyLFU, countLimit: 100)
+        let image = makeImage(cost: 4)
+        cache.setImage(image, forKey: "https://example.com/caf\u{E9}.png")
+        let rebuilt = ["https://example.com/", "caf\u{E9}", ".png"].joined()
+        #expect(cache.image(forKey: rebuilt) === image)
+        #expect(cache.image(forKey: "https://example.com/cafe\u{301}.png") == nil)
+        #expect(cache.statistics.hits == 1)
+        #expect(cache.statistics.misses == 1)
+    }
+
     /// 10,000 URL keys spread over 16 shards (the low 4 bits) and over the index's home slots (bits 16 and up)
     /// within 25% of even, under a fixed secret.
     @Test func spreadsURLKeysEvenly() {
