@@ -41,7 +41,7 @@ extension CurlEngine {
             activeCount -= 1
             if let head = transfer.head { resumeStore.keep(transfer.body, of: head, key: transfer.key) }
         }
-        transfer.state = .finished
+        transfer.finish()
         if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
     }
 
@@ -244,9 +244,9 @@ extension CurlEngine {
         if transfer.lastProgressReceived != received {
             transfer.callers.forEach { $0.send(.progress(received: received, expected: transfer.expected)) }
         }
+        let (body, head) = (transfer.body, transfer.head)
         let callers = retire(transfer)
-        ResponseValidation.complete(callers, data: transfer.body, head: transfer.head, metrics: metrics,
-                                    request: transfer.request)
+        ResponseValidation.complete(callers, data: body, head: head, metrics: metrics, request: transfer.request)
     }
 
     /// Ends `transfer` with `error` for every caller.
@@ -256,7 +256,7 @@ extension CurlEngine {
 
     /// Forgets a finished transfer and returns its callers.
     private func retire(_ transfer: Transfer) -> [CurlLoadOperation] {
-        transfer.state = .finished
+        transfer.finish()
         if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
         for caller in transfer.callers { transferOf[ObjectIdentifier(caller)] = nil }
         defer { transfer.callers = [] }

@@ -157,7 +157,7 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in transfers.values {
             if let easy = transfer.easy { multi.remove(easy) }
             transfer.easy = nil
-            transfer.state = .finished
+            transfer.finish()
             transfer.callers.forEach { $0.finish(.failure(.loadCancelled)) }
         }
         spareEasyHandles = []
