@@ -17,16 +17,19 @@ protocol CurlTransferEvents: AnyObject {
 struct CurlRequestSettings {
     var url: String
     var method = "GET"
-    var headers: [String] = []
+    var headers: CurlHeaderList
     var maximumRedirects = 10
-    /// Comma-separated protocols libcurl may use and follow redirects to ("http,https").
-    var protocols = "http,https"
+    /// Comma-separated protocols libcurl may use and follow redirects to ("http,https"); a static string, which
+    /// reaches libcurl without the copy a small Swift string needs to become a C string.
+    var protocols: StaticString = "http,https"
     var connectTimeout: Double = 10
     var lowSpeedLimit = 1024
     var lowSpeedTime = 15
     var totalTimeout: Double?
     var maximumBodySize: Int64 = 0
     var allowsHTTP2 = true
+    /// Whether to wait for a connection to tell whether it multiplexes (`CURLOPT_PIPEWAIT`).
+    var waitsForMultiplexing = false
     var allowInvalidCertificates = false
     var handleCookies = false
     var credentials: CurlImageLoader.Credentials?
@@ -35,7 +38,7 @@ struct CurlRequestSettings {
     var usesProxyFromEnvironment = true
 }
 
-/// Owns one libcurl easy handle, its header list and error buffer.
+/// Owns one libcurl easy handle and its error buffer, and holds its header list.
 ///
 /// A handle whose HTTP/1.x transfer ended cleanly may serve another request (`reuse`): `curl_easy_reset` clears
 /// every option (headers, callbacks, private pointer, credentials, range) and keeps only caches.
@@ -43,7 +46,7 @@ struct CurlRequestSettings {
 /// Thread safety: confined to the loader's thread.
 final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var headerList: CurlHeaderList?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private unowned var events: any CurlTransferEvents
     private let onFree: (_ wasSpare: Bool) -> Void
@@ -72,7 +75,6 @@ final class CurlEasy {
 
     deinit {
         curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
         errorBuffer.deallocate()
         onFree(isSpare)
     }
@@ -82,7 +84,6 @@ final class CurlEasy {
     func reuse(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer,
                privatePointer: UnsafeMutableRawPointer, events: any CurlTransferEvents) {
         curl_easy_reset(handle)
-        curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer.update(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.events = events
@@ -103,8 +104,9 @@ final class CurlEasy {
         let me = Unmanaged.passUnretained(self).toOpaque()
         check(CURLOPT_ERRORBUFFER, ccurl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         check(CURLOPT_URL, ccurl_easy_setopt_string(handle, CURLOPT_URL, s.url))
-        check(CURLOPT_PROTOCOLS_STR, ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, s.protocols))
-        check(CURLOPT_REDIR_PROTOCOLS_STR, ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, s.protocols))
+        let protocols = UnsafeRawPointer(s.protocols.utf8Start).assumingMemoryBound(to: CChar.self)
+        check(CURLOPT_PROTOCOLS_STR, ccurl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols))
+        check(CURLOPT_REDIR_PROTOCOLS_STR, ccurl_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols))
         check(CURLOPT_NOSIGNAL, ccurl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         check(CURLOPT_SHARE, ccurl_easy_setopt_pointer(handle, CURLOPT_SHARE, share))
         check(CURLOPT_PRIVATE, ccurl_easy_setopt_private(handle, privatePointer))
@@ -113,8 +115,10 @@ final class CurlEasy {
         case "HEAD": check(CURLOPT_NOBODY, ccurl_easy_setopt_long(handle, CURLOPT_NOBODY, 1))
         default: check(CURLOPT_CUSTOMREQUEST, ccurl_easy_setopt_string(handle, CURLOPT_CUSTOMREQUEST, s.method))
         }
-        for header in s.headers { headerList = curl_slist_append(headerList, header) }
-        check(CURLOPT_HTTPHEADER, ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList))
+        headerList = s.headers
+        if !s.headers.isComplete { check(CURLOPT_HTTPHEADER, CURLE_OUT_OF_MEMORY) }
+        let list = s.headers.pointer?.assumingMemoryBound(to: curl_slist.self)
+        check(CURLOPT_HTTPHEADER, ccurl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, list))
         // libcurl's default 16 KB receive buffer takes two reads (and two write callbacks) for a 20 KB image;
         // 64 KB, as the curl tool's own larger buffer, takes most images in one.
         check(CURLOPT_BUFFERSIZE, ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 << 10))
@@ -133,9 +137,7 @@ final class CurlEasy {
         }
         let version = s.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
         check(CURLOPT_HTTP_VERSION, ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, version))
-        // Waiting for a connection to tell whether it multiplexes pays only where HTTP/2 is possible (https, known
-        // after the TLS handshake); over http it would serialize HTTP/1.1 transfers behind the first response.
-        if s.allowsHTTP2 && s.url.lowercased().hasPrefix("https:") {
+        if s.waitsForMultiplexing {
             check(CURLOPT_PIPEWAIT, ccurl_easy_setopt_long(handle, CURLOPT_PIPEWAIT, 1))
         }
         if s.allowInvalidCertificates {

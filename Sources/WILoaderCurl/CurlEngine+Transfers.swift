@@ -41,28 +41,28 @@ extension CurlEngine {
             activeCount -= 1
             if let head = transfer.head { resumeStore.keep(transfer.body, of: head, key: transfer.key) }
         }
-        transfer.state = .finished
+        transfer.finish()
         if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
     }
 
     /// Starts `transfer`: runs the request modifier, builds the easy handle and adds it to the multi handle.
     func begin(_ transfer: Transfer) {
         let request = transfer.request
-        var headers = configuration.headers
-        headers["Accept"] = headers["Accept"] ?? configuration.accept
-        headers["User-Agent"] = headers["User-Agent"] ?? configuration.userAgent
-        if let etag = request.cachedETag { headers["If-None-Match"] = etag }
-        if let date = request.cachedLastModified { headers["If-Modified-Since"] = date }
-        headers.merge(request.headers) { $1 }
-        var http = ImageHTTPRequest(url: request.url, headers: headers)
+        var http = ImageHTTPRequest(url: request.url, headers: baseHeaders)
+        // Whether the lines differ from `baseHeaderList`, which most transfers send unchanged.
+        var customized = !request.headers.isEmpty
+        if let etag = request.cachedETag { http.headers["If-None-Match"] = etag; customized = true }
+        if let date = request.cachedLastModified { http.headers["If-Modified-Since"] = date; customized = true }
+        http.headers.merge(request.headers) { $1 }
         if let modifier = request.context[.requestModifier] {
             guard let modified = modifier.modified(http) else {
                 return fail(transfer, ImageError(.invalidDownloadOperation, "the request modifier cancelled the load"))
             }
+            customized = customized || modified.headers != http.headers
             http = modified
         }
         let scheme = http.url.scheme?.lowercased() ?? ""
-        guard ["http", "https"].contains(scheme), configuration.allowedSchemes.contains(scheme) else {
+        guard scheme == "http" || scheme == "https", configuration.allowedSchemes.contains(scheme) else {
             return fail(transfer, ImageError(.schemeNotAllowed, "the scheme of \(http.url.absoluteString) is not allowed"))
         }
         transfer.resetResponse()
@@ -70,18 +70,22 @@ extension CurlEngine {
         if let resumed = transfer.resumed {
             http.headers["Range"] = "bytes=\(resumed.data.count)-"
             http.headers["If-Range"] = resumed.validator
+            customized = true
         }
-        var settings = CurlRequestSettings(url: http.url.absoluteString)
+        var settings = CurlRequestSettings(url: http.url.absoluteString,
+                                           headers: customized ? CurlHeaderList(http.headers) : baseHeaderList)
         settings.method = http.method.uppercased()
-        settings.headers = http.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+        settings.protocols = allowedProtocols
         settings.maximumRedirects = configuration.maximumRedirects
-        settings.protocols = ["http", "https"].filter(configuration.allowedSchemes.contains).joined(separator: ",")
         settings.connectTimeout = configuration.connectTimeout
         settings.lowSpeedLimit = configuration.lowSpeedLimit
         settings.lowSpeedTime = configuration.lowSpeedTime
         settings.totalTimeout = configuration.totalTimeout
         settings.maximumBodySize = configuration.maximumBodySize
         settings.allowsHTTP2 = configuration.allowsHTTP2
+        // Waiting for a connection to tell whether it multiplexes pays only where HTTP/2 is possible (https, known
+        // after the TLS handshake); over http it would serialize HTTP/1.1 transfers behind the first response.
+        settings.waitsForMultiplexing = configuration.allowsHTTP2 && scheme == "https"
         settings.allowInvalidCertificates = configuration.allowInvalidSSLCertificates
             || request.options.contains(.allowInvalidSSLCertificates)
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
@@ -244,9 +248,9 @@ extension CurlEngine {
         if transfer.lastProgressReceived != received {
             transfer.callers.forEach { $0.send(.progress(received: received, expected: transfer.expected)) }
         }
+        let (body, head) = (transfer.body, transfer.head)
         let callers = retire(transfer)
-        ResponseValidation.complete(callers, data: transfer.body, head: transfer.head, metrics: metrics,
-                                    request: transfer.request)
+        ResponseValidation.complete(callers, data: body, head: head, metrics: metrics, request: transfer.request)
     }
 
     /// Ends `transfer` with `error` for every caller.
@@ -256,7 +260,7 @@ extension CurlEngine {
 
     /// Forgets a finished transfer and returns its callers.
     private func retire(_ transfer: Transfer) -> [CurlLoadOperation] {
-        transfer.state = .finished
+        transfer.finish()
         if transfers[transfer.key] === transfer { transfers[transfer.key] = nil }
         for caller in transfer.callers { transferOf[ObjectIdentifier(caller)] = nil }
         defer { transfer.callers = [] }

@@ -8,7 +8,8 @@ import WICore
 /// Thread safety: `send`, `maxConcurrentTransfers` and `statistics` may be used from any thread; everything
 /// else runs on the loader's thread.
 // @unchecked Sendable: `inbox`, `limit` and `counters` are Mutexes; every other stored property is touched only by
-// the loader's thread (the run loop and the libcurl callbacks it drives); `configuration` is immutable.
+// the loader's thread (the run loop and the libcurl callbacks it drives); `configuration`, `baseHeaders`,
+// `baseHeaderList` and `allowedProtocols` are set in init and never change.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(CurlLoadOperation)
@@ -23,6 +24,12 @@ final class CurlEngine: @unchecked Sendable {
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
     let multi = CurlMulti()
+    /// The headers every request sends (the configuration's, Accept, User-Agent), by name; and as a libcurl list,
+    /// shared by every transfer that adds none (no validators, custom headers, modifier changes or range).
+    let baseHeaders: [String: String]
+    let baseHeaderList: CurlHeaderList
+    /// The protocols libcurl may use and follow redirects to: the allowed ones of http and https.
+    let allowedProtocols: StaticString
 
     // Loader thread only.
     var transfers: [String: Transfer] = [:]
@@ -40,6 +47,17 @@ final class CurlEngine: @unchecked Sendable {
         self.configuration = configuration
         limit = Mutex(max(1, configuration.maxConcurrentTransfers))
         resumeStore = ResumeStore(budget: configuration.resumeDataBudget)
+        var headers = configuration.headers
+        headers["Accept"] = headers["Accept"] ?? configuration.accept
+        headers["User-Agent"] = headers["User-Agent"] ?? configuration.userAgent
+        baseHeaders = headers
+        baseHeaderList = CurlHeaderList(headers)
+        switch (configuration.allowedSchemes.contains("http"), configuration.allowedSchemes.contains("https")) {
+        case (true, true): allowedProtocols = "http,https"
+        case (true, false): allowedProtocols = "http"
+        case (false, true): allowedProtocols = "https"
+        case (false, false): allowedProtocols = ""   // begin() refuses every transfer before libcurl sees this
+        }
         let thread = Thread { [self] in run() }
         thread.name = "wi.curl"
         thread.start()
@@ -157,7 +175,7 @@ final class CurlEngine: @unchecked Sendable {
         for transfer in transfers.values {
             if let easy = transfer.easy { multi.remove(easy) }
             transfer.easy = nil
-            transfer.state = .finished
+            transfer.finish()
             transfer.callers.forEach { $0.finish(.failure(.loadCancelled)) }
         }
         spareEasyHandles = []

@@ -25,6 +25,8 @@ struct ResponseHeaderFields {
         let value = Self.trimmed(bytes, colon + 1, bytes.endIndex, isSpace: Self.isValueSpace)
         let key = Self.lowercasedASCII(UnsafeBufferPointer(rebasing: bytes[name]))
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+        // Room for a typical head at once (a server sends 5 to 15 fields) instead of growing 1, 3, 6, 12.
+        if fields.isEmpty { fields.reserveCapacity(16) }
         if let index = fields.index(forKey: key) {
             fields.values[index] += ", " + text
         } else {

@@ -62,6 +62,14 @@ final class Transfer: CurlTransferEvents {
         lastProgressReceived = -1
     }
 
+    /// Marks the transfer finished and lets go of its response, above all the body: a finished transfer may stay
+    /// referenced for a while (a queue compacts its dequeued entries in batches), its body must not.
+    func finish() {
+        state = .finished
+        resetResponse()
+        resumed = nil
+    }
+
     func curlHeaderLine(_ line: UnsafeRawBufferPointer) {
         headerFields.add(line: line)
     }

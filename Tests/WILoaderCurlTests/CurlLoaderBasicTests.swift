@@ -99,6 +99,14 @@ import WITestServer
         #expect(seen.headers["if-modified-since"] == "Sun, 22 Nov 2026 00:00:00 GMT")
         request.cachedETag = "\"old\""
         #expect(await loader.result(request).value?.data == Data([4, 2]))
+        // A request without validators after them sends the shared default headers only.
+        #expect(await loader.result(server.url("/v")).value?.data == Data([4, 2]))
+        let seenRequests = server.requests("/v")
+        #expect(seenRequests.count == 3)
+        let plain = try #require(seenRequests.last)
+        #expect(plain.headers["if-none-match"] == nil)
+        #expect(plain.headers["if-modified-since"] == nil)
+        #expect(plain.headers["accept"] == CurlImageLoader.Configuration().accept)
     }
 
     @Test func blocksOnlyPermanentFailures() {

@@ -56,6 +56,19 @@ import WITestSupport
         #expect(CurlImageLoader.Configuration().maximumRedirects == 10)
     }
 
+    /// libcurl may follow a redirect only to an allowed scheme (here http alone: `CURLOPT_REDIR_PROTOCOLS_STR`).
+    @Test func followsRedirectsOnlyToAllowedSchemes() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a") { _ in TestResponse(body: Data([1, 2]), contentType: "image/png") }
+        server.route("/to-http") { _ in .redirect(to: "/a") }
+        server.route("/to-https") { _ in .redirect(to: "https://127.0.0.1:\(server.port)/a") }
+        let httpOnly = CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes = ["http"] })
+        #expect(await httpOnly.result(server.url("/to-http")).value?.data == Data([1, 2]))
+        #expect(await httpOnly.result(server.url("/to-https")).error?.code == .schemeNotAllowed)
+        #expect(server.requestCount("/to-https") == 1)
+        #expect(server.requestCount("/a") == 1)
+    }
+
     @Test func refusesSchemesOutsideTheAllowedSet() async throws {
         let loader = CurlImageLoader(configuration: testConfiguration())
         for url in ["ftp://example.com/a.png", "file:///etc/hosts", "data:image/png;base64,AA==", "gopher://x/"] {

@@ -31,7 +31,12 @@ public struct ImageContext: Sendable {
 
     /// The value for `key`, nil when unset.
     public subscript<Value>(_ key: ImageContextKey<Value>) -> Value? {
-        get { values[key.name] as? Value }
+        get {
+            // An unset key returns before hashing its name or casting: `as? Value` calls the runtime's dynamic cast
+            // even on nil, and hot paths (the loader, per transfer) read keys that are mostly unset.
+            guard !values.isEmpty, let value = values[key.name] else { return nil }
+            return value as? Value
+        }
         set { values[key.name] = newValue }
     }
 
