@@ -52,6 +52,23 @@ import WITestSupport
         #expect(decoded > 0)   // most flips land in coded data, which decodes to damaged pixels
     }
 
+    /// A fuzzer finding (`fuzz-heic`, 2026-11-23): an AVIF whose alpha item has no coded data. libheif 1.15 hands
+    /// the empty chunk to dav1d, which refuses it, and leaks 40 bytes inside its dav1d plugin (a C program calling
+    /// libheif alone leaks the same; not ours to free). The decode must fail with a typed error, for every option
+    /// set, and not crash.
+    @Test func avifWithEmptyAlphaDataFailsTyped() {
+        let data = Fixtures.data("heic/fuzz/avif-empty-alpha-data.avif")
+        for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 16, height: 16))] {
+            #expect(throws: ImageError.self) { try HEIFCoder().decode(data, options: options) }
+            do {
+                _ = try HEIFCoder().decode(data, options: options)
+            } catch {
+                #expect(error.code == .badImageData, "\(error)")
+                #expect("\(error)" == "ImageError 1001: libheif decode: Decoder plugin generated an error: Unspecified")
+            }
+        }
+    }
+
     @Test func decodesAndEncodesFromManyTasksAtOnce() async throws {
         let coder = HEIFCoder()
         let files = ["heic/hat.heic", "heic/hat.avif", "heic/grid-89x111.heic"]
