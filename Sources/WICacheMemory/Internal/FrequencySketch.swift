@@ -1,26 +1,42 @@
-/// TinyLFU's popularity estimate: a count-min sketch of 4-bit counters behind a doorkeeper Bloom filter.
+/// TinyLFU's popularity estimate: a count-min sketch of 4-bit counters behind a doorkeeper Bloom filter, both laid
+/// out so that one key touches one cache line of each.
 ///
 /// A key's first sighting only sets its doorkeeper bits, so the many keys seen once (a scan) never reach the
 /// counters. Later sightings increment the key's four counters (one per row, saturating at 15); the estimate is
 /// the smallest of the four plus the doorkeeper bit. After `10 x width` increments every counter is halved and the
 /// doorkeeper cleared (aging), so past popularity fades.
+///
+/// Layout (the blocked sketch Caffeine uses): the table is cut into 64-byte blocks of eight words, each word
+/// sixteen counters. A key picks one block; row `r` uses one of the block's words `2r` and `2r + 1` and one counter
+/// in it. Its three doorkeeper bits lie in one 64-bit word. So a hit on a hot key reads and writes two cache lines,
+/// where four rows and three Bloom probes spread over the whole table touched up to seven.
 struct FrequencySketch {
-    /// `width` words of sixteen 4-bit counters; a key's four counters lie in four words, one per row.
+    /// `width` words of sixteen 4-bit counters, plus up to seven words of slack so that blocks can start on a
+    /// 64-byte boundary (`blockOffset`).
     private var table: [UInt64]
     private var doorkeeper: [UInt64]
-    private var mask: UInt64
+    /// The first word of block 0: chosen so that blocks start on a 64-byte boundary (a block straddling two
+    /// cache lines would cost a second miss). Only speed depends on it.
+    private var blockOffset = 0
+    private var blockMask: UInt64
+    private var doorkeeperMask: UInt64
     private var additions = 0
     private var sampleSize: Int
 
-    /// The number of entries the sketch is sized for (a power of two, at least 16).
-    var width: Int { table.count }
+    /// The number of counter words (a power of two, at least 16); the sketch is sized for that many entries.
+    let width: Int
 
     init(capacity: Int) {
-        let width = max(16, Self.powerOfTwo(atLeast: capacity))
-        table = [UInt64](repeating: 0, count: width)
+        width = max(16, Self.powerOfTwo(atLeast: capacity))
+        table = [UInt64](repeating: 0, count: width + 7)
         doorkeeper = [UInt64](repeating: 0, count: max(1, width / 4))
-        mask = UInt64(width - 1)
+        blockMask = UInt64(width / 8 - 1)
+        doorkeeperMask = UInt64(doorkeeper.count - 1)
         sampleSize = 10 * width
+        blockOffset = table.withUnsafeBufferPointer { buffer in
+            let address = UInt(bitPattern: buffer.baseAddress)
+            return Int((64 - address % 64) % 64) / 8
+        }
     }
 
     /// Grows (and resets) the sketch when the shard holds more entries than it was sized for.
@@ -33,13 +49,14 @@ struct FrequencySketch {
     mutating func increment(_ hash: UInt64) {
         let spread = mixHash(hash)
         if !admitToDoorkeeper(spread) { return }
-        let start = (spread & 3) << 2
+        let block = blockStart(spread)
+        let selectors = spread >> 32
         var added = false
-        for row in 0..<UInt64(4) {
-            let index = Int(rowHash(spread, row) & mask)
-            let offset = (start + row) << 2
-            if (table[index] >> offset) & 0xF < 15 {
-                table[index] &+= 1 << offset
+        for row in 0..<4 {
+            let (word, shift) = Self.counter(row: row, selectors: selectors)
+            let index = block + word
+            if (table[index] >> shift) & 0xF < 15 {
+                table[index] &+= 1 << shift
                 added = true
             }
         }
@@ -52,11 +69,12 @@ struct FrequencySketch {
     /// The estimated number of recent accesses of the key whose hash is `hash` (0...16).
     func frequency(_ hash: UInt64) -> Int {
         let spread = mixHash(hash)
-        let start = (spread & 3) << 2
+        let block = blockStart(spread)
+        let selectors = spread >> 32
         var smallest: UInt64 = 15
-        for row in 0..<UInt64(4) {
-            let index = Int(rowHash(spread, row) & mask)
-            smallest = min(smallest, (table[index] >> ((start + row) << 2)) & 0xF)
+        for row in 0..<4 {
+            let (word, shift) = Self.counter(row: row, selectors: selectors)
+            smallest = min(smallest, (table[block + word] >> shift) & 0xF)
         }
         return Int(smallest) + (doorkeeperContains(spread) ? 1 : 0)
     }
@@ -68,39 +86,39 @@ struct FrequencySketch {
         additions /= 2
     }
 
-    private func rowHash(_ spread: UInt64, _ row: UInt64) -> UInt64 {
-        let seeds: (UInt64, UInt64, UInt64, UInt64) =
-            (0xC3A5_C85C_97CB_3127, 0xB492_B66F_BE98_F273, 0x9AE1_6A3B_2F90_404F, 0xCBF2_9CE4_8422_2325)
-        let seed = row == 0 ? seeds.0 : row == 1 ? seeds.1 : row == 2 ? seeds.2 : seeds.3
-        let hash = (spread &+ seed) &* seed
-        return hash ^ (hash >> 32)
+    /// The first word of the key's block.
+    @inline(__always)
+    private func blockStart(_ spread: UInt64) -> Int {
+        blockOffset + Int(truncatingIfNeeded: spread & blockMask) << 3
     }
 
-    /// Sets the key's three doorkeeper bits; returns whether all were already set (the key was seen before).
+    /// Row `row`'s counter: the word in the block (`2 row` or `2 row + 1`) and the bit shift of the counter in it,
+    /// from five bits of `selectors` per row.
+    @inline(__always)
+    private static func counter(row: Int, selectors: UInt64) -> (word: Int, shift: UInt64) {
+        let bits = selectors >> UInt64(5 * row)
+        return (2 * row + Int(bits & 1), ((bits >> 1) & 0xF) << 2)
+    }
+
+    /// The doorkeeper word of a key and its three bits in it (from bits of `spread` the block choice does not use).
+    @inline(__always)
+    private func doorkeeperProbe(_ spread: UInt64) -> (word: Int, bits: UInt64) {
+        let mixed = spread.byteSwapped
+        let bits = UInt64(1) << (mixed & 63) | UInt64(1) << ((mixed >> 6) & 63) | UInt64(1) << ((mixed >> 12) & 63)
+        return (Int(truncatingIfNeeded: (mixed >> 18) & doorkeeperMask), bits)
+    }
+
+    /// Sets the key's doorkeeper bits; returns whether all were already set (the key was seen before).
     private mutating func admitToDoorkeeper(_ spread: UInt64) -> Bool {
-        var seen = true
-        for probe in 0..<UInt64(3) {
-            let bit = doorkeeperBit(spread, probe)
-            let word = Int(bit >> 6), flag = UInt64(1) << (bit & 63)
-            if doorkeeper[word] & flag == 0 {
-                seen = false
-                doorkeeper[word] |= flag
-            }
-        }
+        let (word, bits) = doorkeeperProbe(spread)
+        let seen = doorkeeper[word] & bits == bits
+        doorkeeper[word] |= bits
         return seen
     }
 
     private func doorkeeperContains(_ spread: UInt64) -> Bool {
-        for probe in 0..<UInt64(3) {
-            let bit = doorkeeperBit(spread, probe)
-            if doorkeeper[Int(bit >> 6)] & (UInt64(1) << (bit & 63)) == 0 { return false }
-        }
-        return true
-    }
-
-    private func doorkeeperBit(_ spread: UInt64, _ probe: UInt64) -> UInt64 {
-        let bits = UInt64(doorkeeper.count * 64)
-        return ((spread & 0xFFFF_FFFF) &+ probe &* ((spread >> 32) | 1)) & (bits - 1)
+        let (word, bits) = doorkeeperProbe(spread)
+        return doorkeeper[word] & bits == bits
     }
 
     static func powerOfTwo(atLeast value: Int) -> Int {
