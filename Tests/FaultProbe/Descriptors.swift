@@ -18,6 +18,14 @@ struct Descriptors: Equatable, Sendable {
         return Descriptors(targets: targets)
     }
 
+    /// Closes the sockets, pipes and files this process inherited from its parent beyond stdin, stdout and stderr
+    /// (those the parent opened without close-on-exec, e.g. by one of its parallel suites), so that a copy held here
+    /// never keeps a connection of the parent's open. At startup only inherited descriptors are of those kinds: the
+    /// runtime's own (Dispatch's event loop) are `anon_inode:` ones.
+    static func closeInherited() {
+        for (fd, target) in current().targets where fd > 2 && !target.hasPrefix("anon_inode:") { close(fd) }
+    }
+
     /// Descriptors open now that `baseline` did not have (or had pointing elsewhere), in fd order.
     func opened(since baseline: Descriptors) -> [(fd: Int32, target: String)] {
         targets.filter { baseline.targets[$0.key] != $0.value }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

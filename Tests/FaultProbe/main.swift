@@ -9,7 +9,8 @@
 //   --stray-fd          opens /dev/null during the first fault and never closes it (a leak likewise)
 //   --settle SECONDS    how long to wait for the descriptors to come back after each fault (default 20)
 //
-// It starts the test server (and nginx, for the TLS fault, when installed), makes one good load to open what the
+// It first closes what it inherited beyond stdio (sockets, pipes and files the parent left open), then
+// starts the test server (and nginx, for the TLS fault, when installed), makes one good load to open what the
 // process keeps for good (SwiftNIO's and Dispatch's event descriptors), takes the baseline, then per fault: loads,
 // waits until the loader has no easy handle alive, releases it, and polls until the descriptors equal the baseline.
 // It prints
@@ -127,6 +128,7 @@ var stray: Int32 = -1
 }
 
 @MainActor func main() async -> Int32 {
+    Descriptors.closeInherited()
     let options: Options
     do { options = try Options(CommandLine.arguments.dropFirst()) } catch {
         print("wi-fault-probe: \(error)")
