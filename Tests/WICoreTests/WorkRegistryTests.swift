@@ -9,20 +9,25 @@ import WICore
 
     /// Work that records what it is told and waits until released, and the callers' tickets in join order.
     final class GatedWork: Sendable {
-        private let state = Mutex<(context: Registry.Context?, changes: [ImageRequestPriority], released: Bool,
-                                   tickets: [Registry.Ticket])>((nil, [], false, []))
+        private let state = Mutex<(context: Registry.Context?, started: Bool, changes: [ImageRequestPriority],
+                                   released: Bool, tickets: [Registry.Ticket])>((nil, false, [], false, []))
 
         var changes: [ImageRequestPriority] { state.withLock { $0.changes } }
         var tickets: [Registry.Ticket] { state.withLock { $0.tickets } }
         func keep(_ ticket: Registry.Ticket) { state.withLock { $0.tickets.append(ticket) } }
         var priority: ImageRequestPriority? { state.withLock { $0.context?.priority } }
-        var hasStarted: Bool { state.withLock { $0.context != nil } }
+        var hasStarted: Bool { state.withLock { $0.started } }
         func release() { state.withLock { $0.released = true } }
 
         func run(_ context: Registry.Context) async -> Result<Int, ImageError> {
             context.onPriorityChange { [self] priority in state.withLock { $0.changes.append(priority) } }
-            state.withLock { $0.context = context }
+            state.withLock {
+                $0.context = context
+                $0.started = true
+            }
             while !state.withLock({ $0.released }) { try? await Task.sleep(for: .milliseconds(1)) }
+            // Let go of the context: it holds the registry's entry, whose priority handler holds this object.
+            state.withLock { $0.context = nil }
             return .success(42)
         }
     }
