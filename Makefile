@@ -50,12 +50,13 @@ sanitize: deps
 
 ## The disk cache crash test and the four-task cancellation storm, longer than in `make test`: SOAK_CRASH_ROUNDS
 ## SIGKILLed writers (default 500) and SOAK_STORM_LOADS loads (default 200000). Not part of `make test`.
+## The test binary is run directly: `swift test` starts it at nice 0 even when itself runs under `nice -n 19`.
+SOAK_TESTS = nice -n 19 "$$($(SWIFT) build --show-bin-path)/WebImagePackageTests.xctest" --testing-library swift-testing
 soak: deps
 	$(SWIFT) build --build-tests
-	WI_SOAK_CRASH_ROUNDS=$(SOAK_CRASH_ROUNDS) nice -n 19 $(SWIFT) test --skip-build \
+	WI_SOAK_CRASH_ROUNDS=$(SOAK_CRASH_ROUNDS) $(SOAK_TESTS) \
 		--filter 'MultiProcessTests.aWriterKilledAtRandomNeverLeavesAPartialEntry'
-	WI_SOAK_STORM_LOADS=$(SOAK_STORM_LOADS) nice -n 19 $(SWIFT) test --skip-build \
-		--filter 'CancellationStormTests'
+	WI_SOAK_STORM_LOADS=$(SOAK_STORM_LOADS) $(SOAK_TESTS) --filter 'CancellationStormTests'
 
 ## Formats the sources with the toolchain's swift-format.
 format:

@@ -75,7 +75,8 @@ let package = Package(
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
-        // An in-process HTTP/1.1 server for the loader's tests (SwiftNIO); nothing else links it.
+        // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they and
+        // wi-fault-probe link it.
         .target(
             name: "WITestServer",
             dependencies: [
@@ -93,6 +94,10 @@ let package = Package(
 
         // A helper the disk cache tests start as separate processes (two writers, a writer killed with SIGKILL).
         .executableTarget(name: "wi-disk-stress", dependencies: ["WICacheDisk"], path: "Tests/DiskStress"),
+        // A helper the loader's fault test starts: every fault in a process of its own, counting all its descriptors.
+        .executableTarget(
+            name: "wi-fault-probe", dependencies: ["WICore", "WILoaderCurl", "WITestServer"], path: "Tests/FaultProbe"
+        ),
         // A helper the Redis tests start as three processes loading the same URLs through the single-flight loader.
         .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
@@ -105,7 +110,9 @@ let package = Package(
         .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
         .testTarget(name: "WICacheMemoryTests", dependencies: ["WICacheMemory", "WITestSupport"]),
-        .testTarget(name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport", "WITestServer"]),
+        .testTarget(
+            name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport", "WITestServer", "wi-fault-probe"]
+        ),
         .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WICore
 import WILoaderCurl
+import WITestServer
 
 @Suite struct CurlLoaderHTTP2Tests {
     /// 50 transfers to nginx over TLS: all HTTP/2, multiplexed over a single connection.

@@ -37,14 +37,46 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
 
     // @unchecked Sendable: every stored property is read and written only while `WorkRegistry.state` is locked.
     fileprivate final class Entry: @unchecked Sendable {
-        var waiters: [Int: Waiter] = [:]
+        private(set) var waiters: [Int: Waiter] = [:]
+        /// How many waiters ask for each priority (by raw value), so that finding the highest never visits every
+        /// waiter: a join, a leave or a priority change costs the same however many callers share the work (it
+        /// was a scan of all of them, quadratic when thousands of loads joined one URL).
+        private var waitersAtPriority = [Int](repeating: 0, count: ImageRequestPriority.allCases.count)
         var task: Task<Void, Never>?
         var priority = ImageRequestPriority.low
         var priorityHandler: (@Sendable (ImageRequestPriority) -> Void)?
 
+        func add(_ waiter: Waiter, id: Int) {
+            waiters[id] = waiter
+            waitersAtPriority[waiter.priority.rawValue] += 1
+        }
+
+        func remove(id: Int) -> Waiter? {
+            guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+            waitersAtPriority[waiter.priority.rawValue] -= 1
+            return waiter
+        }
+
+        func removeAll() -> [Waiter] {
+            defer {
+                waiters.removeAll()
+                waitersAtPriority = waitersAtPriority.map { _ in 0 }
+            }
+            return Array(waiters.values)
+        }
+
+        /// Changes a waiter's priority; false when it is not waiting here.
+        func setPriority(_ priority: ImageRequestPriority, id: Int) -> Bool {
+            guard let old = waiters[id]?.priority else { return false }
+            waiters[id]!.priority = priority
+            waitersAtPriority[old.rawValue] -= 1
+            waitersAtPriority[priority.rawValue] += 1
+            return true
+        }
+
         /// Recomputes the highest priority; returns the handler to call (outside the lock) when it changed.
         func refreshPriority() -> (@Sendable () -> Void)? {
-            let highest = waiters.values.map(\.priority).max() ?? .low
+            let highest = ImageRequestPriority.allCases.last { waitersAtPriority[$0.rawValue] > 0 } ?? .low
             guard highest != priority else { return nil }
             priority = highest
             guard let handler = priorityHandler else { return nil }
@@ -90,7 +122,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                         s.entries[key] = entry
                         s.started += 1
                     }
-                    entry.waiters[waiterID] = Waiter(continuation: continuation, priority: priority, onEvent: onEvent)
+                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent), id: waiterID)
                     return (entry, existing == nil, entry.refreshPriority())
                 }
                 notify?()
@@ -112,8 +144,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// Changes one waiter's priority.
     package func setPriority(_ priority: ImageRequestPriority, for ticket: Ticket) {
         let notify = state.withLock { s -> (@Sendable () -> Void)? in
-            guard let entry = s.entries[ticket.key], entry.waiters[ticket.waiterID] != nil else { return nil }
-            entry.waiters[ticket.waiterID]!.priority = priority
+            guard let entry = s.entries[ticket.key], entry.setPriority(priority, id: ticket.waiterID) else { return nil }
             return entry.refreshPriority()
         }
         notify?()
@@ -122,7 +153,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// Removes a waiter (it gets `.cancelled`); cancels the work when it was the last.
     private func leave(key: Key, waiterID: Int) {
         let (waiter, task, notify) = state.withLock { s -> (Waiter?, Task<Void, Never>?, (@Sendable () -> Void)?) in
-            guard let entry = s.entries[key], let waiter = entry.waiters.removeValue(forKey: waiterID) else {
+            guard let entry = s.entries[key], let waiter = entry.remove(id: waiterID) else {
                 return (nil, nil, nil)
             }
             if entry.waiters.isEmpty {
@@ -139,14 +170,15 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     private func finish(key: Key, entry: Entry, result: Result<Value, ImageError>) {
         let waiters = state.withLock { s -> [Waiter] in
             if s.entries[key] === entry { s.entries[key] = nil }
-            defer { entry.waiters.removeAll() }
-            return Array(entry.waiters.values)
+            return entry.removeAll()
         }
         for waiter in waiters { waiter.continuation.resume(returning: result) }
     }
 
     /// Work currently running.
     package var activeCount: Int { state.withLock { $0.entries.count } }
+    /// How many callers wait for the work of `key` (0 when none runs).
+    package func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.waiters.count ?? 0 } }
     /// How many times work was started (for tests and statistics).
     package var startedCount: Int { state.withLock { $0.started } }
     /// Cancels every running work; its waiters get `.cancelled`.

@@ -1,28 +1,41 @@
 import Foundation
-import WICore
-import WITestServer
+import NIOPosix
 
-/// nginx serving a folder over HTTPS with HTTP/2 and a self-signed certificate, for the HTTP/2 test.
+/// nginx serving a folder over HTTPS with HTTP/2 and a self-signed certificate, for the HTTP/2 test and the TLS
+/// fault (a certificate the loader must refuse).
+///
 /// Started on a free port in a temporary folder; stopped by its PID.
-final class NginxServer {
-    static let executable = "/usr/sbin/nginx"
-    static let openssl = "/usr/bin/openssl"
-    static var isAvailable: Bool {
+///
+/// ```swift
+/// let nginx = try await NginxServer(files: ["a.png": png])
+/// defer { nginx.stop() }
+/// let url = nginx.url("a.png")
+/// ```
+///
+/// Thread safety: `stop()` is called once, by the owner; `url(_:)` and the properties may be read from any thread.
+// @unchecked Sendable: `process` is started in init and only touched again by `stop()`; the rest is immutable.
+public final class NginxServer: @unchecked Sendable {
+    public static let executable = "/usr/sbin/nginx"
+    public static let openssl = "/usr/bin/openssl"
+    /// Whether nginx and openssl are installed.
+    public static var isAvailable: Bool {
         FileManager.default.isExecutableFile(atPath: executable) && FileManager.default.isExecutableFile(atPath: openssl)
     }
 
-    let directory: URL
-    let port: Int
+    /// The temporary folder holding the configuration, the certificate and the served files (`www/`).
+    public let directory: URL
+    /// The port nginx listens on, on 127.0.0.1.
+    public let port: Int
     private let process = Process()
 
     /// Serves `files` (name -> bytes).
-    init(files: [String: Data]) async throws {
+    public init(files: [String: Data]) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("wi-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: root.appendingPathComponent(name)) }
         let folder = directory
-        try await WorkerPool.io.run { () throws -> Void in   // blocks until openssl exits: keep it off the task pool
+        try await NIOThreadPool.singleton.runIfActive { () throws -> Void in   // blocks until openssl exits: keep it off the task pool
             try Self.run(Self.openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                                     "-keyout", folder.appendingPathComponent("key.pem").path,
                                     "-out", folder.appendingPathComponent("cert.pem").path,
@@ -63,7 +76,7 @@ final class NginxServer {
     }
 
     /// Stops nginx by its PID and removes the folder.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)   // SIGTERM may be blocked: children inherit the test runner's signal mask
             process.waitUntilExit()
@@ -71,7 +84,8 @@ final class NginxServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    func url(_ name: String) -> URL { URL(string: "https://127.0.0.1:\(port)/\(name)")! }
+    /// `https://127.0.0.1:<port>/<name>`.
+    public func url(_ name: String) -> URL { URL(string: "https://127.0.0.1:\(port)/\(name)")! }
 
     private func waitUntilListening() async throws {
         let deadline = Date().addingTimeInterval(5)
