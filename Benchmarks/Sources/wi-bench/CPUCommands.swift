@@ -7,7 +7,7 @@
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
 //   cache-floor N THREADS              the same load with no cache: what the harness and a returned image cost
-//   cache-hit clock|tinylfu | nscache-hit bridged|nsstring   median hit time
+//   cache-hit clock|tinylfu|floor | nscache-hit bridged|nsstring   median hit time (floor: no cache)
 //   cache-hitratio                     hit ratios of LRU, CLOCK and W-TinyLFU on the Zipf and scan traces
 import BenchSupport
 import Foundation
@@ -46,6 +46,9 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         cacheFloor(operations: int(0), threads: int(1))
     case "nscache-mixed":
         nsCacheMixed(operations: int(0), threads: int(1), bridged: bridged(args[2]))
+    case "cache-hit" where args.first == "floor":
+        let keys = CacheWorkloads.keys
+        printHit(CacheWorkloads.medianHitSeconds { FloorCache.image(forKey: keys[$0], index: $0) != nil })
     case "cache-hit":
         let cache = CacheWorkloads.filledMemoryCache(policy: policy(args[0]))
         let keys = CacheWorkloads.keys
