@@ -26,6 +26,8 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     /// `shards`, unretained, for the hot paths.
     private let shardReferences: [Unmanaged<Shard>]
     private let shardMask: Int
+    /// The secret that keys this cache's hashes (drawn when the cache is made).
+    private let keySecret: KeyHash.Secret
     private let limits: Mutex<(cost: Int, count: Int)>
     /// Nanoseconds elapsed on the configured clock since the cache was made.
     let now: @Sendable () -> Int64
@@ -39,10 +41,20 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     }
 
     /// A cache whose time to live runs on `clock` (tests pass a manual clock).
-    public init<C: Clock>(configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)? = nil)
-        where C.Duration == Duration
+    public convenience init<C: Clock>(configuration: Configuration, clock: C,
+                                      pressureSource: (any MemoryPressureSource)? = nil) where C.Duration == Duration
+    {
+        self.init(configuration: configuration, clock: clock, pressureSource: pressureSource,
+                  keySecret: KeyHash.randomSecret())
+    }
+
+    /// A cache whose key hashes use `keySecret` (tests fix it, so that which keys share a shard, an index run or a
+    /// sketch counter is the same in every run).
+    init<C: Clock>(configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)?,
+                   keySecret: KeyHash.Secret) where C.Duration == Duration
     {
         self.configuration = configuration
+        self.keySecret = keySecret
         let origin = clock.now
         now = { Self.nanoseconds(origin.duration(to: clock.now)) }
         let shardCount = configuration.resolvedShardCount
@@ -75,7 +87,7 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
 
     /// The image stored under `key` (or found again through the weak tier), or nil when absent or expired.
     public func image(forKey key: String) -> Image? {
-        let hash = KeyHash.hash(key)
+        let hash = KeyHash.hash(key, secret: keySecret)
         return withShard(hash) { $0.image(for: key, hash: hash, now: now) }
     }
 
@@ -88,14 +100,14 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     /// the limits. An image costing more than `maxEntryCostRatio` of the cost limit is refused, and the key then
     /// holds nothing.
     public func setImage(_ image: Image, forKey key: String, timeToLive: Duration?) {
-        let key = CacheKey(key)
+        let key = CacheKey(key, secret: keySecret)
         let deadline = timeToLive.map { Self.adding(Self.nanoseconds($0), to: now()) } ?? .max
         withShard(key.hash) { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
     }
 
     /// Removes the image stored under `key`, from the weak tier too.
     public func removeImage(forKey key: String) {
-        let key = CacheKey(key)
+        let key = CacheKey(key, secret: keySecret)
         withShard(key.hash) { $0.remove(key) }
     }
 
@@ -109,7 +121,7 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     /// Whether `key` holds an unexpired image in the strong tier; unlike `image(forKey:)` it changes nothing (no
     /// statistics, no recency, no weak-tier re-admission).
     public func containsImage(forKey key: String) -> Bool {
-        let key = CacheKey(key)
+        let key = CacheKey(key, secret: keySecret)
         return withShard(key.hash) { $0.contains(key, now: now) }
     }
 

@@ -16,8 +16,7 @@ import WITestSupport
     typealias Ratios = CacheTraces.Ratios
 
     static func simulate(warmUp: [Int], trace: [Int], policy: MemoryCache.EvictionPolicy) -> Ratios {
-        let cache = MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity, evictionPolicy: policy,
-                                                     usesWeakTier: false))
+        let cache = makeFixedCache(.init(costLimit: .max, countLimit: capacity, evictionPolicy: policy, usesWeakTier: false))
         let image = makeImage(cost: 4)
         return Ratios.measure(keyCount: keyCount, warmUp: warmUp, trace: trace) { key in
             let name = String(key)
@@ -31,7 +30,7 @@ import WITestSupport
     static func simulateLRU(warmUp: [Int], trace: [Int]) -> Ratios {
         var pool = NodePool()
         var index: [Int: Int32] = [:]
-        let placeholder = CacheKey("")
+        let placeholder = CacheKey("", hash: 0)
         func access(_ key: Int) -> Bool {
             if let node = index[key] {
                 pool.moveToTail(node, of: 0)

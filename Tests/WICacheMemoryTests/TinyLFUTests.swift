@@ -74,7 +74,7 @@ import WITestSupport
 
     @Test func sketchCountsWithDoorkeeperAndAges() {
         var sketch = FrequencySketch(capacity: 16)
-        let key = CacheKey("only").hash
+        let key = CacheKey("only", secret: fixedKeySecret).hash
         #expect(sketch.frequency(key) == 0)
         sketch.increment(key)                 // first sighting: doorkeeper only
         #expect(sketch.frequency(key) == 1)

@@ -1,17 +1,17 @@
 /// A cache key with its hash computed once: the shard, the index and the frequency sketch all reuse it, so a
 /// lookup reads the string's bytes a single time.
 ///
-/// The hash is `KeyHash` over the key's UTF-8 bytes, keyed by a secret drawn once per process, so crafted keys
-/// cannot pile into one shard, probe run or sketch slot. Two keys are equal when their strings are; strings that
+/// The hash is `KeyHash` over the key's UTF-8 bytes, keyed by the cache's own secret (drawn when the cache is
+/// made), so crafted keys cannot pile into one shard, probe run or sketch slot. Two keys are equal when their strings are; strings that
 /// are canonically equivalent but spelled with different bytes (NFC and NFD "é") hash apart and so are different
 /// keys, as they are different URLs.
 struct CacheKey: Hashable {
     let string: String
     let hash: UInt64
 
-    init(_ string: String) {
+    init(_ string: String, secret: KeyHash.Secret) {
         self.string = string
-        hash = KeyHash.hash(string)
+        hash = KeyHash.hash(string, secret: secret)
     }
 
     /// A key with a given hash (tests force collisions with it).
@@ -33,26 +33,29 @@ struct CacheKey: Hashable {
 /// wyhash and rapidhash): 16 bytes per multiplication, about five times faster than `String.hashValue` (SipHash
 /// over the normalized string) on URL-sized keys.
 ///
-/// Thread safety: stateless apart from the per-process secret, which is set once before first use.
+/// Thread safety: stateless; every call is given its secret.
 enum KeyHash {
-    /// Four secret words drawn from the system generator when first used; odd, so no multiplication by them
-    /// loses bits.
-    private static let secret: (UInt64, UInt64, UInt64, UInt64) = {
+    /// Four odd words (no multiplication by them loses bits) that key the hash.
+    typealias Secret = (UInt64, UInt64, UInt64, UInt64)
+
+    /// A secret drawn from the system generator: each cache draws its own, so what one cache's behaviour reveals
+    /// about its hashes says nothing of another's.
+    static func randomSecret() -> Secret {
         var generator = SystemRandomNumberGenerator()
         return (generator.next() | 1, generator.next() | 1, generator.next() | 1, generator.next() | 1)
-    }()
+    }
 
     /// The hash of `string`'s UTF-8 bytes, read in place (no copy, no retain) unless the string is not stored
     /// contiguously (bridged storage).
-    static func hash(_ string: String) -> UInt64 {
+    static func hash(_ string: String, secret: Secret) -> UInt64 {
         if let value = string.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0), secret: secret) }) {
             return value
         }
         return Array(string.utf8).withUnsafeBytes { hash($0, secret: secret) }
     }
 
-    /// The hash of `bytes` under `secret` (tests pass a fixed one).
-    static func hash(_ bytes: UnsafeRawBufferPointer, secret: (UInt64, UInt64, UInt64, UInt64)) -> UInt64 {
+    /// The hash of `bytes` under `secret`.
+    static func hash(_ bytes: UnsafeRawBufferPointer, secret: Secret) -> UInt64 {
         let count = bytes.count
         var state = secret.0 ^ fold(UInt64(truncatingIfNeeded: count) ^ secret.1, secret.2)
         var offset = 0

@@ -104,5 +104,5 @@ struct NodePool {
 
 extension CacheKey {
     /// The key of a freed node.
-    static let empty = CacheKey("")
+    static let empty = CacheKey("", hash: 0)
 }
