@@ -32,6 +32,9 @@ final class RedisConnection: @unchecked Sendable {
         context.pointee.reader.pointee.maxbuf = Self.keptReaderBuffer
         let address = "\(configuration.host):\(configuration.port)"
         if context.pointee.err != 0 { throw failure("connecting to \(address)") }
+        // hiredis 0.14 opens its socket without close-on-exec: a program the application starts must not inherit
+        // the connection (it would share the stream, and keep it open after the tier closed it).
+        _ = fcntl(context.pointee.fd, F_SETFD, fcntl(context.pointee.fd, F_GETFD) | FD_CLOEXEC)
         guard redisSetTimeout(context, Self.timeval(configuration.commandTimeout)) == REDIS_OK else {
             throw failure("setting the command timeout")
         }
@@ -52,6 +55,9 @@ final class RedisConnection: @unchecked Sendable {
     /// The largest empty reader buffer a connection keeps: 4 MB holds the buffer a 1 MB entry grows it to (sds
     /// doubles up to 1 MB, then adds 1 MB) with room to spare; the default 8 idle connections keep at most 32 MB.
     static let keptReaderBuffer = 4 << 20
+
+    /// The connection's socket.
+    var fileDescriptor: Int32 { context.pointee.fd }
 
     /// Whether hiredis marked the connection broken; it must not be reused.
     var isBroken: Bool { context.pointee.err != 0 }

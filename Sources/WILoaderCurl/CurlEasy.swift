@@ -184,7 +184,7 @@ private let curlHeader: curl_write_callback = { buffer, size, count, userdata in
     return length
 }
 
-/// Opens every socket libcurl connects with, after the address policy approved the resolved address.
+/// Opens every socket libcurl connects with (close-on-exec), after the address policy approved the resolved address.
 private let curlOpenSocket: curl_opensocket_callback = { clientp, _, address in
     guard let address else { return ccurl_socket_bad() }
     let family = address.pointee.family
@@ -202,7 +202,9 @@ private let curlOpenSocket: curl_opensocket_callback = { clientp, _, address in
     _ = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
     let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     guard easy(clientp).sink.curlMayConnect(to: name, bytes: bytes) else { return ccurl_socket_bad() }
-    let fd = socket(family, address.pointee.socktype, address.pointee.protocol)
+    // Close-on-exec: a program the application starts must not inherit the connection (it would hold it open after
+    // the loader closed it, and could read the response).
+    let fd = socket(family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
     return fd < 0 ? ccurl_socket_bad() : fd
 }
 

@@ -46,6 +46,12 @@ struct Descriptors: Equatable, Sendable {
     }
 }
 
+/// Whether `fd` is closed when the process executes another program (FD_CLOEXEC); false for a closed descriptor.
+func isCloseOnExec(_ fd: Int32) -> Bool {
+    let flags = fcntl(fd, F_GETFD)
+    return flags >= 0 && flags & FD_CLOEXEC != 0
+}
+
 /// A readable form of a descriptor's target: for a socket, its kind from /proc/self/net, with the addresses of a
 /// TCP socket ("socket:[123] tcp 127.0.0.1:41000 -> 127.0.0.1:8080", "socket:[124] unix").
 func describe(_ target: String) -> String {

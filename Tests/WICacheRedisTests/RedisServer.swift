@@ -79,7 +79,7 @@ final class RedisServer {
 
     /// A port nothing listens on right now (the kernel's pick for an ephemeral bind).
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: 0)
         _ = withUnsafePointer(to: &address) {
@@ -93,7 +93,7 @@ final class RedisServer {
     }
 
     private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: port)
         return withUnsafePointer(to: &address) {

@@ -5,7 +5,8 @@ import WITestServer
 import WITestSupport
 
 /// Every fault the loader meets on the network gives its typed error and leaves nothing open: no easy handle alive
-/// and, once the loader is released, not one more file descriptor in the whole process.
+/// and, once the loader is released, not one more file descriptor in the whole process; while it lives, its
+/// connections are close-on-exec (a program the application starts inherits none).
 ///
 /// The faults run in `wi-fault-probe` (Tests/FaultProbe), a process of their own: this one runs its suites in
 /// parallel, each opening and closing sockets, so its /proc/self/fd total says nothing about one loader.
@@ -28,6 +29,7 @@ import WITestSupport
                 ? "fault \(tls): networkError, curl 60, status -, transfers 1, handles 0, leaked 0"
                 : "skipped \(tls): nginx is not installed",
         ], "\(result.stdout)")
+        #expect(!result.stdout.contains("inheritable fd"), "\(result.stdout)")
         let baseline = try #require(number(after: "baseline: ", in: result))
         #expect(result.stdout.hasSuffix("end: \(baseline) descriptors, leaked 0\n"), "\(result.stdout)")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -48,12 +50,15 @@ import WITestSupport
         #expect(result.status == 1)
     }
 
-    /// The check sees any descriptor, not only sockets: one /dev/null opened and never closed.
+    /// The check sees any descriptor, not only sockets: one /dev/null opened (without close-on-exec) and never
+    /// closed is both inheritable and leaked.
     @Test func theProbeReportsAStrayDescriptor() async throws {
         let result = try await runProbe(["--only", "500", "--stray-fd", "--settle", "2"])
         #expect(faultLines(result) == ["fault 500: badServerResponse, curl -, status 500, transfers 1, handles 0, leaked 1"])
         let leaked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  leaked fd ") }
         #expect(leaked.count == 1 && leaked[0].hasSuffix(" -> /dev/null"), "\(result.stdout)")
+        let inheritable = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  inheritable fd ") }
+        #expect(inheritable.count == 1 && inheritable[0].hasSuffix(" -> /dev/null"), "\(result.stdout)")
         #expect(result.stdout.hasSuffix("leaked 1\n"), "\(result.stdout)")
         #expect(result.status == 1)
     }

@@ -55,7 +55,7 @@ public struct LocalServerError: Error, CustomStringConvertible {
 public enum LocalPorts {
     /// A port nothing listens on right now (the kernel's pick for an ephemeral bind).
     public static func free() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port: 0)
         _ = withUnsafePointer(to: &address) {
@@ -74,7 +74,7 @@ public enum LocalPorts {
     public static func waitUntilListening(_ port: Int, while alive: () -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline && alive() {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var address = loopback(port: port)
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
