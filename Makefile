@@ -38,8 +38,9 @@ bench: deps
 	Benchmarks/compare $(BENCH_ARGS)
 
 ## Builds the libFuzzer targets in Fuzz/ (a package of its own, -sanitize=fuzzer,address) and runs each for
-## FUZZ_SECONDS under `nice -n 19`, seeded from Tests/Fixtures; prints executions and findings per target.
-## FUZZ_TARGETS="fuzz-png fuzz-gif" runs only those. See docs/RELIABILITY.md. Not part of `make test`.
+## FUZZ_SECONDS at the lowest CPU priority (Scripts/low-priority), seeded from Tests/Fixtures; prints executions
+## and findings per target. FUZZ_TARGETS="fuzz-png fuzz-gif" runs only those. See docs/RELIABILITY.md. Not part
+## of `make test`.
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
@@ -50,8 +51,9 @@ sanitize: deps
 
 ## The disk cache crash test and the four-task cancellation storm, longer than in `make test`: SOAK_CRASH_ROUNDS
 ## SIGKILLed writers (default 500) and SOAK_STORM_LOADS loads (default 200000). Not part of `make test`.
-## The test binary is run directly: `swift test` starts it at nice 0 even when itself runs under `nice -n 19`.
-SOAK_TESTS = nice -n 19 "$$($(SWIFT) build --show-bin-path)/WebImagePackageTests.xctest" --testing-library swift-testing
+## The test binary is run directly (`swift test` starts it at nice 0 even when itself runs under `nice -n 19`), at the
+## lowest CPU priority: Scripts/low-priority also lowers it against other sessions (autogroup scheduling).
+SOAK_TESTS = Scripts/low-priority "$$($(SWIFT) build --show-bin-path)/WebImagePackageTests.xctest" --testing-library swift-testing
 soak: deps
 	$(SWIFT) build --build-tests
 	WI_SOAK_CRASH_ROUNDS=$(SOAK_CRASH_ROUNDS) $(SOAK_TESTS) \
