@@ -44,8 +44,9 @@ bench: deps
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## The cancellation storms and coalescing tests under ASan+LSan (fails on any leak) and TSan (reports listed).
-## SANITIZE_FILTER="..." picks other WICoreTests. Builds WICore alone, once per sanitizer. Not part of `make test`.
+## Every WICore test (cancellation storms, coalescing, registry, pools, managers) under ASan+LSan and TSan: any
+## leak, memory error or race fails. SANITIZE_FILTER="..." picks fewer. Builds WICore alone, once per sanitizer.
+## CI runs it after `make test`.
 sanitize: deps
 	@Scripts/sanitize
 
