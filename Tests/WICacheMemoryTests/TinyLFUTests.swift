@@ -85,4 +85,28 @@ import WITestSupport
         sketch.age()                          // every 10 x width counted increments: halve, clear the doorkeeper
         #expect(sketch.frequency(key) == 7)
     }
+
+    /// Increments wait in a buffer of sixteen: the counters read afterwards are exactly those of applying each
+    /// increment at once, also across agings (a sketch sized for 16 ages every 160 counted increments).
+    @Test func bufferedIncrementsCountLikeImmediateOnes() {
+        var buffered = FrequencySketch(capacity: 16)
+        var immediate = FrequencySketch(capacity: 16)
+        var random = SeededRandom(seed: 11)
+        let keys = (0..<40).map { _ in random.next() }
+        var agings = 0, previous = -1
+        for step in 0..<5_000 {
+            let key = keys[Int(random.next() % UInt64(1 + step % keys.count))]   // skewed toward the first keys
+            buffered.increment(key)
+            immediate.increment(key)
+            immediate.flush()
+            if step % 97 == 0 {   // reads in between flush the buffered one early, at odd points of its buffer
+                #expect(buffered.frequency(key) == immediate.frequency(key))
+            }
+            let total = keys.reduce(0) { $0 + immediate.frequency($1) }
+            if total < previous { agings += 1 }
+            previous = total
+        }
+        #expect(keys.map { buffered.frequency($0) } == keys.map { immediate.frequency($0) })
+        #expect(agings > 10)
+    }
 }

@@ -6,11 +6,13 @@
 //   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
-//   cache-floor N THREADS              the same load with no cache: what the harness and a returned image cost
+//   cache-floor N THREADS [locked]     the same load with no cache: what the harness and a returned image cost
+//                                      (locked: plus one uncontended lock and unlock per operation, 1 thread)
 //   cache-hit clock|tinylfu|floor | nscache-hit bridged|nsstring   median hit time (floor: no cache)
 //   cache-hitratio                     hit ratios of LRU, CLOCK and W-TinyLFU on the Zipf and scan traces
 import BenchSupport
 import Foundation
+import Synchronization
 import WebImage
 
 /// Runs one of the commands above; returns false when `command` is not one of them.
@@ -42,6 +44,8 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         }
     case "cache-mixed":
         cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
+    case "cache-floor" where args.count > 2 && args[2] == "locked":
+        lockedCacheFloor(operations: int(0))
     case "cache-floor":
         cacheFloor(operations: int(0), threads: int(1))
     case "nscache-mixed":
@@ -135,6 +139,36 @@ enum FloorCache {
     @inline(never)
     static func setImage(_ image: Image, forKey key: String) {
         if key.utf8.count == 0 { print(image.cost) }
+    }
+}
+
+/// The floor plus the least a cache that guards its table with a lock pays: one `Mutex` lock and unlock per
+/// operation, on one thread (uncontended), around a counter. No hashing, no table, no recency: a locked cache
+/// cannot be faster than this on one thread.
+func lockedCacheFloor(operations count: Int) {
+    let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
+    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let floor = LockedFloorCache()
+    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: 1,
+                                                  read: { floor.image(forKey: keys[$0], index: $0) != nil },
+                                                  write: { floor.setImage(values[$0], forKey: keys[$0]) })
+    printMixed(seconds: seconds, hits: hits, operations: operations)
+}
+
+/// `FloorCache` behind one lock.
+final class LockedFloorCache: Sendable {
+    private let operations = Mutex(0)
+
+    @inline(never)
+    func image(forKey key: String, index: Int) -> Image? {
+        operations.withLock { $0 &+= 1 }
+        return FloorCache.image(forKey: key, index: index)
+    }
+
+    @inline(never)
+    func setImage(_ image: Image, forKey key: String) {
+        operations.withLock { $0 &+= 1 }
+        FloorCache.setImage(image, forKey: key)
     }
 }
 

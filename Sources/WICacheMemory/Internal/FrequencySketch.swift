@@ -10,6 +10,11 @@
 /// sixteen counters. A key picks one block; row `r` uses one of the block's words `2r` and `2r + 1` and one counter
 /// in it. Its three doorkeeper bits lie in one 64-bit word. So a hit on a hot key reads and writes two cache lines,
 /// where four rows and three Bloom probes spread over the whole table touched up to seven.
+///
+/// Increments are recorded in a small buffer and applied sixteen at a time (`flush`), before any read of the
+/// counters: an access then costs one store into a line the shard already holds, and the batch's independent
+/// loads of counter blocks overlap in the processor instead of each lookup waiting for its own. The counters seen by
+/// `frequency` are exactly those of applying every increment at once, in the same order.
 struct FrequencySketch {
     /// `width` words of sixteen 4-bit counters, plus up to seven words of slack so that blocks can start on a
     /// 64-byte boundary (`blockOffset`).
@@ -22,6 +27,9 @@ struct FrequencySketch {
     private var doorkeeperMask: UInt64
     private var additions = 0
     private var sampleSize: Int
+    /// Hashes recorded by `increment` and not applied yet (the first `pendingCount`).
+    private var pending = InlineArray<16, UInt64>(repeating: 0)
+    private var pendingCount = 0
 
     /// The number of counter words (a power of two, at least 16); the sketch is sized for that many entries.
     let width: Int
@@ -45,8 +53,23 @@ struct FrequencySketch {
         self = FrequencySketch(capacity: min(capacity, 1 << 24))
     }
 
-    /// Records one access of the key whose hash is `hash`.
+    /// Records one access of the key whose hash is `hash` (applied to the counters by the next `flush`, at the latest
+    /// when sixteen are pending or the counters are read).
+    @inline(__always)
     mutating func increment(_ hash: UInt64) {
+        pending[pendingCount] = hash
+        pendingCount += 1
+        if pendingCount == pending.count { flush() }
+    }
+
+    /// Applies the pending increments, oldest first.
+    mutating func flush() {
+        for index in 0..<pendingCount { apply(pending[index]) }
+        pendingCount = 0
+    }
+
+    /// Counts one access in the doorkeeper, or in the counters when the doorkeeper had seen the key.
+    private mutating func apply(_ hash: UInt64) {
         let spread = mixHash(hash)
         if !admitToDoorkeeper(spread) { return }
         let block = blockStart(spread)
@@ -62,12 +85,13 @@ struct FrequencySketch {
         }
         if added {
             additions += 1
-            if additions >= sampleSize { age() }
+            if additions >= sampleSize { halve() }
         }
     }
 
-    /// The estimated number of recent accesses of the key whose hash is `hash` (0...16).
-    func frequency(_ hash: UInt64) -> Int {
+    /// The estimated number of recent accesses of the key whose hash is `hash` (0...16), pending increments included.
+    mutating func frequency(_ hash: UInt64) -> Int {
+        flush()
         let spread = mixHash(hash)
         let block = blockStart(spread)
         let selectors = spread >> 32
@@ -79,8 +103,13 @@ struct FrequencySketch {
         return Int(smallest) + (doorkeeperContains(spread) ? 1 : 0)
     }
 
-    /// Halves every counter and clears the doorkeeper.
+    /// Applies the pending increments, then halves every counter and clears the doorkeeper.
     mutating func age() {
+        flush()
+        halve()
+    }
+
+    private mutating func halve() {
         for index in table.indices { table[index] = (table[index] >> 1) & 0x7777_7777_7777_7777 }
         for index in doorkeeper.indices { doorkeeper[index] = 0 }
         additions /= 2

@@ -102,7 +102,7 @@ extension ShardState {
         }
     }
 
-    private func frequency(of index: Int32) -> Int {
+    private mutating func frequency(of index: Int32) -> Int {
         sketch?.frequency(pool[index].key.hash) ?? 0
     }
 }
