@@ -44,8 +44,9 @@ bench: deps
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## Every WICore test (cancellation storms, coalescing, registry, pools, managers) under ASan+LSan and TSan: any
-## leak, memory error or race fails. SANITIZE_FILTER="..." picks fewer. Builds WICore alone, once per sanitizer.
+## Every WICore and WICacheMemory test (cancellation storms, coalescing, registry, pools, managers, the memory cache's
+## 8-task hammer) under ASan+LSan and TSan: any leak, memory error or race fails. SANITIZE_FILTER="..." picks
+## fewer. Builds those two modules alone, once per sanitizer.
 ## CI runs it after `make test`.
 sanitize: deps
 	@Scripts/sanitize
