@@ -71,8 +71,11 @@ final class TestConnectionHandler: ChannelInboundHandler {
         let size = response.drip?.chunk ?? { if case .chunked(let n) = response.framing { return n } else { return 65536 } }()
         var offset = 0
         while offset < body.count {
-            pieces.append(body.subdata(in: body.startIndex + offset..<body.startIndex + min(body.count, offset + size)))
-            offset += size
+            var end = min(body.count, offset + size)
+            // A piece ends where the hold is, so the response stops after exactly `afterBytes` bytes.
+            if let hold = response.hold, offset < hold.afterBytes, hold.afterBytes < end { end = hold.afterBytes }
+            pieces.append(body.subdata(in: body.startIndex + offset..<body.startIndex + end))
+            offset = end
         }
         let chunked: Bool = { if case .chunked = response.framing { return true } else { return false } }()
         let closes: Bool = { if case .untilClose = response.framing { return true } else { return response.closeAfter != nil } }()

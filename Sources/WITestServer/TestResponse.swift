@@ -21,7 +21,7 @@ public struct TestResponse: Sendable {
     public var framing: Framing
     /// Send the body in pieces of `chunk` bytes, one every `interval` seconds (a slow or drip-feeding server).
     public var drip: (chunk: Int, interval: Double)?
-    /// After this many body bytes (a multiple of the drip or chunk size), wait until the gate opens.
+    /// After this many body bytes, wait until the gate opens (the piece that would cross it is cut there).
     public var hold: (afterBytes: Int, gate: TestGate)?
     /// Close the connection after this many body bytes, announcing the whole length first (a reset mid-body).
     public var closeAfter: Int?

@@ -7,7 +7,10 @@ import WITestServer
 
 @Suite struct CurlLoaderQueueTests {
     /// Serves /0 ... /n and /gate, whose body is held after its first byte until the test opens the returned
-    /// gate: the other loads queue up behind it however slow the machine is.
+    /// gate: the other loads queue up behind it however slow the machine is. Tests queue them only once the server
+    /// has seen /gate: `start` hands the load to the loader's thread, which takes commands in batches, so a /gate
+    /// queued in the same batch as later loads would itself wait in the queue (LIFO or a higher priority would put
+    /// them first).
     private func server(paths: Int) async throws -> (TestHTTPServer, TestGate) {
         let server = try await TestHTTPServer.start()
         let hold = TestGate()
@@ -30,6 +33,7 @@ import WITestServer
             $0.executionOrder = .lifo
         })
         let (_, gate) = loader.start(server.url("/gate"))
+        try #require(await eventually { server.requestCount("/gate") == 1 })
         var recorders: [LoadRecorder] = []
         for index in 0..<4 {
             let recorder = LoadRecorder()
@@ -39,6 +43,7 @@ import WITestServer
             }
             recorders.append(recorder)
         }
+        #expect((0..<4).map { server.requestCount("/\($0)") } == [0, 0, 0, 0])   // all wait behind the held /gate
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -50,6 +55,7 @@ import WITestServer
         let finished = Mutex<[Int]>([])
         let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
         let (_, gate) = loader.start(server.url("/gate"))
+        try #require(await eventually { server.requestCount("/gate") == 1 })
         let priorities: [ImageRequestPriority] = [.low, .normal, .high, .normal, .low]
         var operations: [any ImageLoadOperation] = []
         var recorders: [LoadRecorder] = []
@@ -63,6 +69,7 @@ import WITestServer
             recorders.append(recorder)
         }
         operations[4].setPriority(.high)   // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
+        #expect((0..<5).map { server.requestCount("/\($0)") } == [0, 0, 0, 0, 0])
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
