@@ -6,16 +6,20 @@ import WICore
 /// the root (`..`) are refused with 1000.
 ///
 /// ```swift
-/// loaders.addLoader(AssetLoader(root: "/usr/share/myapp/assets"))
+/// loaders.addLoader(AssetLoader(root: "/usr/share/myapp/assets", pool: ioPool))
 /// try await manager.loadImage(with: URL(string: "asset:icons/cat.png"))
 /// ```
 ///
-/// Thread safety: immutable; loads run on `WorkerPool.io`.
+/// Thread safety: immutable; loads run on the pool it is given (reading a file blocks), which its owner shuts down.
 public struct AssetLoader: ImageLoader {
     /// The folder assets are read from.
     public let root: URL
+    private let pool: WorkerPool
 
-    public init(root: String) { self.root = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL }
+    public init(root: String, pool: WorkerPool) {
+        self.root = URL(fileURLWithPath: root, isDirectory: true).standardizedFileURL
+        self.pool = pool
+    }
 
     public func canLoad(_ url: URL) -> Bool { url.scheme == "asset" }
 
@@ -28,7 +32,7 @@ public struct AssetLoader: ImageLoader {
             operation.finish(.failure(ImageError(.invalidURL, "asset path \(path) is outside the asset folder")))
             return operation
         }
-        WorkerPool.io.execute {
+        pool.execute {
             guard !operation.isFinished else { return }
             events(.progress(received: 0, expected: -1))
             guard let data = FileManager.default.contents(atPath: file.path) else {

@@ -14,7 +14,8 @@ struct WICommandSetup {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         configuration.allowedSchemes = ["http", "https", "file", "data"]
-        manager = ImageManager(cache: cache, loader: CurlImageLoader(configuration: configuration), coders: coders)
+        let loader = CurlImageLoader(configuration: configuration)
+        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
     }
 
     /// `WxH` as a size, nil when malformed.

@@ -2,34 +2,34 @@ import Foundation
 import WICore
 
 extension DiskCache {
-    /// `readData(forKey:)` on `WorkerPool.io`, off the cooperative thread pool.
+    /// `readData(forKey:)` on the cache's I/O pool, off the cooperative thread pool.
     public func readData(forKey key: String) async throws(ImageError) -> Data? {
-        try await WorkerPool.io.run { () throws(ImageError) in try self.readData(forKey: key) }
+        try await ioPool.run { () throws(ImageError) in try self.readData(forKey: key) }
     }
 
-    /// `store(_:forKey:)` on `WorkerPool.io`.
+    /// `store(_:forKey:)` on the cache's I/O pool.
     public func store(_ data: Data, forKey key: String) async throws(ImageError) {
-        try await WorkerPool.io.run { () throws(ImageError) in try self.store(data, forKey: key) }
+        try await ioPool.run { () throws(ImageError) in try self.store(data, forKey: key) }
     }
 
-    /// `remove(forKey:)` on `WorkerPool.io`.
+    /// `remove(forKey:)` on the cache's I/O pool.
     public func remove(forKey key: String) async throws(ImageError) {
-        try await WorkerPool.io.run { () throws(ImageError) in try self.remove(forKey: key) }
+        try await ioPool.run { () throws(ImageError) in try self.remove(forKey: key) }
     }
 
-    /// `containsData(forKey:)` on `WorkerPool.io`.
+    /// `containsData(forKey:)` on the cache's I/O pool.
     public func containsData(forKey key: String) async -> Bool {
-        await WorkerPool.io.run { self.containsData(forKey: key) }
+        await ioPool.run { self.containsData(forKey: key) }
     }
 
-    /// `removeAll()` on `WorkerPool.io`.
+    /// `removeAll()` on the cache's I/O pool.
     public func removeAll() async throws(ImageError) {
-        try await WorkerPool.io.run { () throws(ImageError) in try self.removeAll() }
+        try await ioPool.run { () throws(ImageError) in try self.removeAll() }
     }
 
-    /// `removeExpired()` on `WorkerPool.io`.
+    /// `removeExpired()` on the cache's I/O pool.
     @discardableResult
     public func removeExpired() async throws(ImageError) -> TrimResult {
-        try await WorkerPool.io.run { () throws(ImageError) in try self.removeExpired() }
+        try await ioPool.run { () throws(ImageError) in try self.removeExpired() }
     }
 }

@@ -24,12 +24,13 @@ import Glibc
 ///
 /// The `DataCaching` methods report failures as misses and dropped writes; the throwing methods report them as
 /// `ImageError` with codes 3000-3099 (`.diskFull`, `.diskPermissionDenied`, `.diskReadOnly`, ...). The async
-/// overloads run on `WorkerPool.io`, never on the cooperative pool.
+/// overloads run on the cache's own I/O pool (started with the first call, ended by `shutdown()`), never on the
+/// cooperative pool.
 ///
 /// Thread safety: every method may be called from any number of threads and processes at once.
 // @unchecked Sendable: mutable state lives in `state` (a Mutex); `lockFile` and `generation` are set once in init,
 // `timer` is set once in init; `trimGate` serializes trims and `scanGate` index scans within the process.
-public final class DiskCache: DataCaching, @unchecked Sendable {
+public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable {
     /// The directory holding the entries.
     public let directory: String
     /// `directory` followed by "/".
@@ -63,6 +64,8 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
     /// Runs the background trims (the timer's and those a store over the size limit schedules), one at a time.
     let trimQueue = DispatchQueue(label: "wi.disk-cache.trim", qos: .utility)
     private let timer: (any DispatchSourceTimer)?
+    /// Runs the async overloads.
+    let ioPool = WorkerPool(name: "wi.disk", threads: 4)
 
     static let lockFileName = ".lock"
     static let generationFileName = ".generation"
@@ -97,6 +100,14 @@ public final class DiskCache: DataCaching, @unchecked Sendable {
         let queue = trimQueue
         timer = configuration.trimInterval.map { Self.startTrimTimer(every: $0, on: queue, owner: owner) }
         owner.cache = self
+    }
+
+    /// Stops the trim timer, waits for the background trims queued so far, and ends the async overloads' threads.
+    /// The synchronous methods keep working. Idempotent.
+    public func shutdown() async {
+        timer?.cancel()
+        waitForBackgroundTrims()
+        ioPool.shutdown()
     }
 
     deinit {

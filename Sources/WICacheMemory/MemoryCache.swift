@@ -21,7 +21,7 @@ import WICore
 ///
 /// Thread safety: every method and property may be used from any number of threads at once. Once a call returns,
 /// `totalCost` and `count` are within the limits (each shard keeps within its share under its lock).
-public final class MemoryCache: MemoryImageCaching, Sendable {
+public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     private let shards: [Shard]
     /// `shards`, unretained, for the hot paths.
     private let shardReferences: [Unmanaged<Shard>]
@@ -79,6 +79,9 @@ public final class MemoryCache: MemoryImageCaching, Sendable {
     }
 
     deinit { pressureSubscription?.cancel() }
+
+    /// Stops following memory pressure (its polling thread ends); the cache keeps working. Idempotent.
+    public func shutdown() async { pressureSubscription?.cancel() }
 
     /// The number of shards.
     public var shardCount: Int { shards.count }

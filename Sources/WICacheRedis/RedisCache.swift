@@ -20,7 +20,7 @@ import WICore
 ///
 /// Thread safety: every method may be called from any number of threads at once. All methods block (network
 /// I/O): call them from `WorkerPool.io` or another thread that may block, never from the cooperative pool.
-public final class RedisCache: DataCaching, Sendable {
+public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
     /// The settings this tier was made with.
     public let configuration: Configuration
     let pool: RedisConnectionPool
@@ -30,6 +30,10 @@ public final class RedisCache: DataCaching, Sendable {
         self.configuration = configuration
         pool = RedisConnectionPool(configuration: configuration)
     }
+
+    /// Closes the tier's connections; later calls fail with 2005 (`.shutDown`), so the data-tier methods report
+    /// misses and drop writes. Idempotent.
+    public func shutdown() async { pool.close() }
 
     /// The Redis key that holds the entry for `key`.
     public func redisKey(forKey key: String) -> String { configuration.namespace + "d:" + key }

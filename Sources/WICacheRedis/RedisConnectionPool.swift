@@ -23,6 +23,8 @@ final class RedisConnectionPool: Sendable {
         var lastError = ""
         /// Connections opened (or tried) so far: tests check that an outage does not reconnect on every call.
         var connectAttempts = 0
+        /// Set by `close()`: no connection is kept or opened any more.
+        var closed = false
     }
 
     private enum Checkout {
@@ -30,6 +32,7 @@ final class RedisConnectionPool: Sendable {
         /// Open a connection; `trial` when it is the one reconnection try of an outage.
         case connect(trial: Bool)
         case refused(String)
+        case closed
     }
 
     let configuration: RedisCache.Configuration
@@ -51,6 +54,7 @@ final class RedisConnectionPool: Sendable {
             }
         case .connect(let isTrial): trial = isTrial
         case .refused(let message): throw ImageError(.redisUnavailable, message)
+        case .closed: throw ImageError(.shutDown, "the Redis tier was shut down")
         }
         let connection: RedisConnection
         do {
@@ -60,6 +64,17 @@ final class RedisConnectionPool: Sendable {
             throw error
         }
         return try use(connection, trial: trial, reused: false, body)
+    }
+
+    /// Closes the idle connections and refuses every later call (2005); calls in flight finish on their own
+    /// connections, which are closed when they come back.
+    func close() {
+        let dropped = state.withLock { state -> [RedisConnection] in
+            state.closed = true
+            defer { state.idle.removeAll() }
+            return state.idle
+        }
+        _ = dropped   // closed here, outside the lock
     }
 
     /// Connections opened or tried so far.
@@ -88,6 +103,7 @@ final class RedisConnectionPool: Sendable {
 
     private func checkout() -> Checkout {
         state.withLock { state in
+            if state.closed { return .closed }
             if let connection = state.idle.popLast() { return .idle(connection) }
             var trial = false
             if state.outageStart != nil {
@@ -107,7 +123,7 @@ final class RedisConnectionPool: Sendable {
     private func checkin(_ connection: RedisConnection) {
         let surplus = state.withLock { state -> RedisConnection? in
             state.outageStart = nil
-            guard state.idle.count < configuration.maxIdleConnections else { return connection }
+            guard !state.closed, state.idle.count < configuration.maxIdleConnections else { return connection }
             state.idle.append(connection)
             return nil
         }

@@ -19,13 +19,17 @@ import WICore
 ///                            loader: loader, coders: coders)
 /// ```
 ///
+/// Only plain requests share: a request whose identity (`ImageRequestIdentity`, as the wrapped loader sees it)
+/// differs from its URL's plain GET (extra or modified headers such as Authorization, cookies, insecure TLS, a
+/// response modifier or decryptor) loads straight from the origin and never reads another process's entry.
+/// The key is the request's `cacheKey` (the manager's source key, partition included), or `keyFor`'s.
 /// `keyFor` must give the key the image manager caches the URL's bytes under (its default matches a manager
 /// without a cache key filter), so that the tier's entry and the loader's entry are one. Revalidations
 /// (requests with validators) pass straight through. A waiting process's result has the bytes but no response
 /// head.
 ///
 /// Thread safety: every method may be called from any number of threads at once.
-public final class RedisSingleFlightLoader: ImageLoader, Sendable {
+public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendable {
     /// The loader that goes to the origin.
     public let wrapped: any ImageLoader
     /// The tier holding leases and entries.
@@ -38,10 +42,12 @@ public final class RedisSingleFlightLoader: ImageLoader, Sendable {
     public let maxWait: Duration
     private let keyFor: @Sendable (URL) -> String?
     private let ioPool: WorkerPool
+    private let ownsPool: Bool
 
-    /// Wraps `loader`; `keyFor` turns a URL into the cache key (nil: load without a lease).
+    /// Wraps `loader`; `keyFor` turns a URL into the cache key when a request carries none (nil: load without a
+    /// lease). Blocking Redis calls run on `ioPool` (nil: a pool of the loader's own, ended by `shutdown()`).
     public init(wrapping loader: any ImageLoader, redis: RedisCache, leaseDuration: Duration = .seconds(10),
-                pollInterval: Duration = .milliseconds(20), maxWait: Duration? = nil, ioPool: WorkerPool = .io,
+                pollInterval: Duration = .milliseconds(20), maxWait: Duration? = nil, ioPool: WorkerPool? = nil,
                 keyFor: @escaping @Sendable (URL) -> String? = { $0.absoluteString }) {
         wrapped = loader
         self.redis = redis
@@ -49,10 +55,18 @@ public final class RedisSingleFlightLoader: ImageLoader, Sendable {
         self.pollInterval = pollInterval
         self.maxWait = maxWait ?? leaseDuration
         self.keyFor = keyFor
-        self.ioPool = ioPool
+        self.ioPool = ioPool ?? WorkerPool(name: "wi.redis", threads: 4)
+        ownsPool = ioPool == nil
     }
 
     public func canLoad(_ url: URL) -> Bool { wrapped.canLoad(url) }
+
+    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity { wrapped.identity(of: request) }
+
+    /// Ends the loader's own I/O pool (the wrapped loader and the tier are shut down by their owners).
+    public func shutdown() async {
+        if ownsPool { ioPool.shutdown() }
+    }
 
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
         wrapped.shouldBlockFailedURL(url, error: error)
@@ -62,7 +76,8 @@ public final class RedisSingleFlightLoader: ImageLoader, Sendable {
                      completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
         let operation = SingleFlightOperation(completion)
         let revalidation = request.cachedETag != nil || request.cachedLastModified != nil
-        guard !revalidation, let key = keyFor(request.url) else {
+        let plain = wrapped.identity(of: request) == wrapped.identity(of: request.plain)
+        guard !revalidation, plain, let key = request.cacheKey ?? keyFor(request.url) else {
             startOrigin(request, events: events, operation: operation, lease: nil)
             return operation
         }

@@ -4,10 +4,11 @@ import WICore
 // The life of a transfer on the loader's thread: callers join and leave, it starts, its head and body arrive,
 // it finishes, fails, retries or resumes.
 extension CurlEngine {
-    /// Joins `operation` to the transfer of its URL, starting one if none is queued or running.
+    /// Joins `operation` to the transfer of its request identity, starting one if none is queued or running.
     func attach(_ operation: CurlLoadOperation) {
+        assertOnLoaderThread()
         guard !operation.isCancelled else { return operation.finish(.failure(.loadCancelled)) }
-        let key = operation.request.url.absoluteString
+        let key = operation.identity
         let transfer: Transfer
         if let existing = transfers[key] {
             transfer = existing
@@ -31,6 +32,7 @@ extension CurlEngine {
 
     /// Takes `operation` out of its transfer (it gets 2002); the transfer stops when no caller is left.
     func detach(_ operation: CurlLoadOperation) {
+        assertOnLoaderThread()
         operation.finish(.failure(.loadCancelled))
         guard let transfer = transferOf.removeValue(forKey: ObjectIdentifier(operation)) else { return }
         transfer.callers.removeAll { $0 === operation }
@@ -47,6 +49,7 @@ extension CurlEngine {
 
     /// Starts `transfer`: runs the request modifier, builds the easy handle and adds it to the multi handle.
     func begin(_ transfer: Transfer) {
+        assertOnLoaderThread()
         let request = transfer.request
         var http = ImageHTTPRequest(url: request.url, headers: baseHeaders)
         // Whether the lines differ from `baseHeaderList`, which most transfers send unchanged.
@@ -153,7 +156,7 @@ extension CurlEngine {
                 return false
             }
         }
-        let url = easy.effectiveURL.flatMap { $0 == transfer.key ? transfer.request.url : URL(string: $0) }
+        let url = easy.effectiveURL.flatMap { $0 == transfer.request.url.absoluteString ? transfer.request.url : URL(string: $0) }
             ?? transfer.request.url
         var head = ImageLoadResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
         if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
@@ -250,7 +253,8 @@ extension CurlEngine {
         }
         let (body, head) = (transfer.body, transfer.head)
         let callers = retire(transfer)
-        ResponseValidation.complete(callers, data: body, head: head, metrics: metrics, request: transfer.request)
+        ResponseValidation.complete(callers, data: body, head: head, metrics: metrics, request: transfer.request,
+                                   pool: workers)
     }
 
     /// Ends `transfer` with `error` for every caller.

@@ -20,7 +20,13 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     let configuration: CurlImageLoader.Configuration
-    private let inbox = Mutex<[Command]>([])
+    /// Commands for the loader's thread; `closed` once it stopped taking them (commands sent later are answered
+    /// at once: a start fails with 2005).
+    private let inbox = Mutex<(commands: [Command], closed: Bool)>(([], false))
+    /// Runs file: and data: loads and decryptors; threads start with the first job.
+    let workers = WorkerPool(name: "wi.curl.work", threads: 2)
+    private var thread: JoinableThread?   // set in init, before any other thread can read it
+    private let shutdownOnce = AsyncOnce()
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
     let multi = CurlMulti()
@@ -32,7 +38,7 @@ final class CurlEngine: @unchecked Sendable {
     let allowedProtocols: StaticString
 
     // Loader thread only.
-    var transfers: [String: Transfer] = [:]
+    var transfers: [ImageRequestIdentity: Transfer] = [:]
     var transferOf: [ObjectIdentifier: Transfer] = [:]
     private var queues: [[Transfer]] = [[], [], []]
     private var queueHeads = [0, 0, 0]
@@ -58,21 +64,53 @@ final class CurlEngine: @unchecked Sendable {
         case (false, true): allowedProtocols = "https"
         case (false, false): allowedProtocols = ""   // begin() refuses every transfer before libcurl sees this
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "wi.curl"
-        thread.start()
+        thread = JoinableThread(name: "wi.curl") { [self] in run() }
+        if thread == nil { stopAll() }   // no thread to be had: every load fails at once
     }
 
     /// Queues `command` for the loader's thread and wakes it. Only the command that finds the inbox empty wakes
     /// it: the loader takes the whole inbox after that wakeup, so later commands ride along (a prefetch of
     /// thousands of URLs costs one wakeup, not one system call each).
     func send(_ command: Command) {
-        let wasEmpty = inbox.withLock { commands in
-            defer { commands.append(command) }
-            return commands.isEmpty
+        let accepted = inbox.withLock { inbox -> Bool? in
+            guard !inbox.closed else { return nil }
+            defer { inbox.commands.append(command) }
+            return inbox.commands.isEmpty
+        }
+        guard let wasEmpty = accepted else {
+            if case .start(let operation) = command { operation.finish(.failure(Self.shutDownError)) }
+            return
         }
         if wasEmpty { multi.wakeup() }
     }
+
+    /// Whether the loader's thread stopped, or was told to.
+    var isShutDown: Bool { inbox.withLock { $0.closed } || shutdownOnce.hasStarted }
+
+    /// Stops the loader's thread (every caller gets 2002) and the worker threads, and waits for both.
+    func shutdown() async {
+        await shutdownOnce.run { [self] in
+            send(.shutdown)
+            // The join blocks for as long as the thread takes to cancel its transfers (no I/O waits: a poll
+            // returns on the wakeup).
+            thread?.join()
+            workers.shutdown()
+        }
+    }
+
+    /// Traps in debug builds when the caller is not the loader's thread (code that touches libcurl handles or the
+    /// transfer table must run there).
+    func assertOnLoaderThread(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isLoaderThread, "loader-thread-only code ran on another thread", file: file, line: line)
+    }
+
+    /// Whether the caller is the loader's thread (or the loader never got a thread, and the caller is its init).
+    private var isLoaderThread: Bool {
+        guard let thread else { return true }
+        return thread.isCurrent
+    }
+
+    static let shutDownError = ImageError(.shutDown, "the loader was shut down")
 
     var maxConcurrentTransfers: Int {
         get { limit.withLock { $0 } }
@@ -93,7 +131,7 @@ final class CurlEngine: @unchecked Sendable {
 
     private func run() {
         while running {
-            for command in inbox.withLock({ commands in defer { commands = [] }; return commands }) {
+            for command in inbox.withLock({ inbox in defer { inbox.commands = [] }; return inbox.commands }) {
                 handle(command)
             }
             guard running else { break }
@@ -183,7 +221,11 @@ final class CurlEngine: @unchecked Sendable {
         transferOf = [:]
         retryQueue = []
         queues = [[], [], []]
-        for command in inbox.withLock({ commands in defer { commands = [] }; return commands }) {
+        let left = inbox.withLock { inbox in
+            defer { (inbox.commands, inbox.closed) = ([], true) }
+            return inbox.commands
+        }
+        for command in left {
             if case .start(let operation) = command { operation.finish(.failure(.loadCancelled)) }
         }
     }

@@ -3,7 +3,8 @@ import WICore
 
 /// Loads images over HTTP(S) with libcurl's multi interface, and file: and data: URLs when allowed.
 ///
-/// One transfer per URL is shared by every caller (each cancels only itself; the transfer stops when the last
+/// One transfer per request identity (`ImageRequestIdentity`: URL and headers after the request modifier, TLS and
+/// cookie options, response modifier and decryptor) is shared by every caller of it (each cancels only itself; the transfer stops when the last
 /// one leaves), at most `maxConcurrentTransfers` run at once, in priority order, over kept-alive HTTP/1.1 and
 /// multiplexed HTTP/2 connections. For an image service loading user-supplied URLs, restrict it:
 ///
@@ -17,8 +18,9 @@ import WICore
 ///
 /// Thread safety: every method may be called from any thread. Events and completions of http(s) loads run on
 /// the loader's own thread, in order, the completion last (a decryptor's result arrives from a worker thread):
-/// keep them short and hand heavy work elsewhere. Releasing the loader cancels what it still runs (2002).
-public final class CurlImageLoader: ImageLoader, Sendable {
+/// keep them short and hand heavy work elsewhere. Releasing the loader, or `shutdown()`, cancels what it still runs
+/// (2002); after `shutdown()` loads fail at once with 2005.
+public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     /// The version the User-Agent names.
     public static let libraryVersion = "0.1.0"
 
@@ -59,14 +61,31 @@ public final class CurlImageLoader: ImageLoader, Sendable {
             completion(.failure(ImageError(.schemeNotAllowed, "the scheme \(scheme) is not allowed")))
             return FinishedLoadOperation()
         }
+        guard !engine.isShutDown else {
+            completion(.failure(ImageError(.shutDown, "the loader was shut down")))
+            return FinishedLoadOperation()
+        }
         if scheme == "file" || scheme == "data" {
-            let operation = CurlLoadOperation(request: request, engine: nil, events: events, completion: completion)
-            LocalLoad.start(operation, configuration: configuration)
+            let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: nil,
+                                              events: events, completion: completion)
+            LocalLoad.start(operation, configuration: configuration, pool: engine.workers)
             return operation
         }
-        let operation = CurlLoadOperation(request: request, engine: engine, events: events, completion: completion)
+        let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: engine,
+                                          events: events, completion: completion)
         engine.send(.start(operation))
         return operation
+    }
+
+    /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's).
+    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity {
+        ImageRequestIdentity(request, defaultHeaders: engine.baseHeaders)
+    }
+
+    /// Cancels every load (2002), ends the loader's thread and its worker threads, and waits for them; later loads
+    /// fail at once with 2005. Idempotent.
+    public func shutdown() async {
+        await engine.shutdown()
     }
 
     /// Blocks what will fail again: bad URLs and data, refused schemes and addresses, redirect loops, oversized

@@ -14,15 +14,18 @@ final class CurlLoadOperation: ImageLoadOperation {
     }
 
     let request: ImageLoadRequest
+    /// The request's identity as this loader sends it: the key of the transfer it joins.
+    let identity: ImageRequestIdentity
     private let events: @Sendable (ImageLoadEvent) -> Void
     private let state: Mutex<State>
     /// Where cancellations and priority changes go: the engine (http, https), or nil for loads that finish on
     /// their own (file:, data:).
     private let engine: CurlEngine?
 
-    init(request: ImageLoadRequest, engine: CurlEngine?, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+    init(request: ImageLoadRequest, identity: ImageRequestIdentity, engine: CurlEngine?, events: @escaping @Sendable (ImageLoadEvent) -> Void,
          completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
         self.request = request
+        self.identity = identity
         self.engine = engine
         self.events = events
         state = Mutex(State(completion: completion, priority: request.priority))

@@ -1,10 +1,10 @@
 import Foundation
 import WICore
 
-/// Loads file: and data: URLs without libcurl, on `WorkerPool.io` (reading a file blocks).
+/// Loads file: and data: URLs without libcurl, on the loader's worker pool (reading a file blocks).
 enum LocalLoad {
-    static func start(_ operation: CurlLoadOperation, configuration: CurlImageLoader.Configuration) {
-        WorkerPool.io.execute {
+    static func start(_ operation: CurlLoadOperation, configuration: CurlImageLoader.Configuration, pool: WorkerPool) {
+        pool.execute {
             guard !operation.isCancelled else { return operation.finish(.failure(.loadCancelled)) }
             let request = operation.request
             operation.send(.progress(received: 0, expected: -1))
@@ -26,7 +26,8 @@ enum LocalLoad {
                 operation.send(.partialData(loaded.data))
                 operation.send(.progress(received: length, expected: length))
             }
-            ResponseValidation.complete([operation], data: loaded.data, head: head, metrics: nil, request: request)
+            ResponseValidation.complete([operation], data: loaded.data, head: head, metrics: nil, request: request,
+                                       pool: pool)
         }
     }
 

@@ -37,7 +37,7 @@ enum ResponseValidation {
     /// Delivers a finished body to `callers`: empty bodies fail (1001), the decryptor (if any) runs on a worker
     /// thread and fails with 1001 when it returns nil.
     static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoadResponseHead?,
-                         metrics: ImageLoadMetrics?, request: ImageLoadRequest) {
+                         metrics: ImageLoadMetrics?, request: ImageLoadRequest, pool: WorkerPool) {
         guard !data.isEmpty else {
             callers.forEach { $0.finish(.failure(ImageError(.badImageData, "the response body is empty"))) }
             return
@@ -47,7 +47,7 @@ enum ResponseValidation {
             callers.forEach { $0.finish(.success(result)) }
             return
         }
-        WorkerPool.cpu.execute {
+        pool.execute {
             let outcome: Result<ImageLoadResult, ImageError>
             if let plain = decryptor.decrypted(data, response: head), !plain.isEmpty {
                 outcome = .success(ImageLoadResult(data: plain, response: head, metrics: metrics))

@@ -1,14 +1,15 @@
 import Foundation
 import WICore
 
-/// One transfer of one URL, shared by every caller that asked for it while it was queued or running.
+/// One transfer of one request identity (URL, headers after the modifier, transport options, response modifier and
+/// decryptor), shared by every caller of that identity that asked for it while it was queued or running.
 ///
 /// Thread safety: confined to the loader's thread (libcurl's callbacks run there too).
 final class Transfer: CurlTransferEvents {
     enum State { case queued, active, waitingForRetry, finished }
 
-    let key: String
-    /// The first caller's request: its URL, options, context and headers shape the transfer.
+    let key: ImageRequestIdentity
+    /// The first caller's request; every caller's has the same identity, so any of them would send the same bytes.
     let request: ImageLoadRequest
     unowned let engine: CurlEngine
     var callers: [CurlLoadOperation] = []
@@ -39,7 +40,7 @@ final class Transfer: CurlTransferEvents {
     var lastProgressTime: Double = -.infinity
     var lastProgressReceived: Int64 = -1
 
-    init(key: String, request: ImageLoadRequest, engine: CurlEngine) {
+    init(key: ImageRequestIdentity, request: ImageLoadRequest, engine: CurlEngine) {
         self.key = key
         self.request = request
         self.engine = engine

@@ -65,7 +65,7 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         counters.withLock { $0.encodes += 1 }
         if let failure { throw failure }
-        return magic + Data([marker])
+        return data(width: image.width, height: image.height)   // decodes back to the same size
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {

@@ -30,7 +30,8 @@ public enum WebImage {
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk
     /// cache named `images` under `diskCacheRoot` (nil: `$XDG_CACHE_HOME/WebImage` or `~/.cache/WebImage`;
     /// `useDiskCache: false` for none), the curl loader (http and https; file and data URLs too when
-    /// `allowLocalURLs`), an Accept header listing every decodable format, and every coder.
+    /// `allowLocalURLs`), an Accept header listing every decodable format, and every coder. The manager owns them:
+    /// its `shutdown()` ends the loader's and the caches' threads too.
     public static func makeManager(diskCacheRoot: String? = nil, useDiskCache: Bool = true,
                                    allowLocalURLs: Bool = false) throws(ImageError) -> ImageManager {
         let coders = makeCoders()
@@ -40,6 +41,7 @@ public enum WebImage {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         if allowLocalURLs { configuration.allowedSchemes.formUnion(["file", "data"]) }
-        return ImageManager(cache: cache, loader: CurlImageLoader(configuration: configuration), coders: coders)
+        let loader = CurlImageLoader(configuration: configuration)
+        return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
     }
 }

@@ -33,7 +33,7 @@ import WITestSupport
         try Self.ppm.write(to: folder.appendingPathComponent("icons/flag.ppm"))
 
         let coders = ImageCodersManager(coders: [NetpbmCoder()])
-        let loaders = ImageLoadersManager(loaders: [AssetLoader(root: folder.path)])
+        let loaders = ImageLoadersManager(loaders: [AssetLoader(root: folder.path, pool: WorkerPool(name: "assets", threads: 1))])
         let memory = MockMemoryCache()
         let manager = ImageManager(cache: TieredImageCache(memory: memory, dataTiers: [], coders: coders),
                                    loader: loaders, coders: coders)

@@ -71,7 +71,9 @@ import WITestSupport
 
     /// Runs the probe off the task pool (it takes seconds) and returns what it printed.
     private func runProbe(_ arguments: [String]) async throws -> CommandRunner.Result {
-        try await WorkerPool.io.run { () throws -> CommandRunner.Result in try CommandRunner.run(Self.probe, arguments) }
+        let pool = WorkerPool(name: "probe", threads: 1)
+        defer { pool.shutdown() }
+        return try await pool.run { () throws -> CommandRunner.Result in try CommandRunner.run(Self.probe, arguments) }
     }
 
     /// The probe's "fault ..." and "skipped ..." lines.

@@ -48,9 +48,10 @@ enum ImageTargetLoads {
 
 extension ImageTarget {
     /// Loads `url` for this target: cancels the target's previous load with the same operation key
-    /// (`context[.operationKey]`, default the target's type name), shows `placeholder` at once (unless
-    /// `.delayPlaceholder`: then only if the load fails), and shows the result (unless `.avoidAutoSetImage`).
-    /// `completed` runs on the main actor once, unless a newer load for the same key replaced this one; it comes
+    /// (`context[.operationKey]`, default the target's type name; the options processor sees it in the context),
+    /// shows `placeholder` at once (unless `.delayPlaceholder`: then only if the load fails, not when it is
+    /// cancelled), and shows the result (unless `.avoidAutoSetImage`). `completed` runs on the main actor exactly
+    /// once, with 2002 when the load was cancelled (`cancelImageLoad`, or a newer load for the same key); it comes
     /// before `progress` so that a trailing closure is the completion.
     @discardableResult
     public func setImage(
@@ -59,12 +60,15 @@ extension ImageTarget {
         progress: (@Sendable (ImageLoadProgress) -> Void)? = nil
     ) -> ImageRequestToken {
         let key = context[.operationKey] ?? String(describing: type(of: self))
+        var context = context
+        context[.operationKey] = key
         ImageTargetLoads.replace(self, key: key, with: nil)
         if !options.contains(.delayPlaceholder) { display(placeholder) }
         let box = LoadBox()
         box.target = self
         let token = manager.loadImage(with: url, options: options, context: context, progress: progress) { result in
             Task { @MainActor in
+                defer { completed?(result) }
                 guard let self = box.target as? Self, let token = box.token,
                       ImageTargetLoads.isCurrent(self, key: key, token: token) else { return }
                 ImageTargetLoads.finish(self, key: key, token: token)
@@ -72,10 +76,8 @@ extension ImageTarget {
                 case .success(let value):
                     if !options.contains(.avoidAutoSetImage) { self.display(value.image) }
                 case .failure(let error):
-                    if error.code == .cancelled { return }
-                    if options.contains(.delayPlaceholder) { self.display(placeholder) }
+                    if error.code != .cancelled && options.contains(.delayPlaceholder) { self.display(placeholder) }
                 }
-                completed?(result)
             }
         }
         box.token = token
@@ -83,7 +85,8 @@ extension ImageTarget {
         return token
     }
 
-    /// Cancels this target's running load for `operationKey` (default: the target's type name).
+    /// Cancels this target's running load for `operationKey` (default: the target's type name); its completion
+    /// gets 2002.
     public func cancelImageLoad(operationKey: String? = nil) {
         ImageTargetLoads.replace(self, key: operationKey ?? String(describing: type(of: self)), with: nil)
     }

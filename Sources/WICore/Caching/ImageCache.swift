@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Thread safety: a value type; safe to send and share.
 public struct ImageCacheQueryResult: Sendable {
-    /// The decoded image (nil when only bytes were asked for or could be found).
+    /// The image, from a memory tier (nil for a data-tier hit: caches do not decode).
     public var image: Image?
     /// The stored bytes, when the hit came from a data tier or `.queryMemoryData` asked for them.
     public var data: Data?
@@ -25,8 +25,9 @@ public struct ImageCacheQueryResult: Sendable {
 ///
 /// Thread safety: implementations must be safe to call from any number of tasks at once.
 public protocol ImageCache: Sendable {
-    /// Looks `key` up in the tiers `cacheType` selects; nil on a miss. Decodes data-tier hits with the context's
-    /// coder and decode options. Returns nil promptly when the calling task is cancelled.
+    /// Looks `key` up in the tiers `cacheType` selects; nil on a miss. Returns a memory image, or a data tier's
+    /// bytes undecoded (the manager decodes them in its shared decode stage); with `.queryMemoryData`, a memory
+    /// hit carries the data tiers' bytes too. Returns nil promptly when the calling task is cancelled.
     func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async
         -> ImageCacheQueryResult?
 

@@ -16,6 +16,11 @@ public enum ImageCacheType: Int, Hashable, Sendable, CaseIterable, CustomStringC
     /// Whether this selection includes the data tiers.
     public var includesDisk: Bool { self == .disk || self == .all }
 
+    /// The tiers both selections include.
+    func intersection(_ other: ImageCacheType) -> ImageCacheType {
+        ImageCacheType(rawValue: rawValue & other.rawValue) ?? .none
+    }
+
     public var description: String {
         switch self {
         case .none: "none"

@@ -121,7 +121,7 @@ public final class ImageCachesManager: ImageCache, Sendable {
         await each(clearPolicy) { await $0.clear(cacheType: cacheType) }
     }
 
-    private func each(_ policy: Policy, _ operation: @escaping @Sendable (any ImageCache) async -> Void) async {
+    fileprivate func each(_ policy: Policy, _ operation: @escaping @Sendable (any ImageCache) async -> Void) async {
         let targets = targets(policy)
         if policy == .concurrent {
             await withTaskGroup(of: Void.self) { group in
@@ -130,5 +130,12 @@ public final class ImageCachesManager: ImageCache, Sendable {
         } else {
             for cache in targets { await operation(cache) }
         }
+    }
+}
+
+extension ImageCachesManager: ShutdownCapable {
+    /// Shuts down every cache that can be (`ShutdownCapable`), all at once.
+    public func shutdown() async {
+        await each(.concurrent) { await ($0 as? any ShutdownCapable)?.shutdown() }
     }
 }

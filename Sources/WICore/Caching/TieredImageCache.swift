@@ -2,33 +2,37 @@ import Foundation
 
 /// The standard cache: a memory tier in front of data tiers (disk, then perhaps Redis), from any plugins.
 ///
-/// A query tries memory, then each data tier in order. A data hit is decoded once (on `WorkerPool.cpu`, with the
-/// context's coder and decode options), promoted to the memory tier (unless `context[.storeCacheType]` excludes
-/// memory) and to the data tiers in front of the one that hit. An entry that fails to decode counts as a miss and is removed from its tier. Data tiers are called on
-/// `WorkerPool.io` (they block), unless `.queryDiskDataSync` asks to read on the calling thread.
+/// A query tries memory, then each data tier in order, and returns what it found as it is: a memory image, or a
+/// data tier's bytes (promoted to the data tiers in front of the one that hit). It never decodes: the manager
+/// decodes bytes in its shared, counted decode stage and stores the image back into memory. Data tiers are
+/// called on the cache's I/O pool (they block), unless `.queryDiskDataSync` asks to read on the calling thread.
+/// A store without bytes encodes the image for the data tiers (its own format when a coder encodes it, else PNG).
 ///
 /// ```swift
 /// let cache = TieredImageCache(memory: MemoryCache(), dataTiers: [try DiskCache(name: "images")], coders: coders)
 /// ```
 ///
 /// Thread safety: all methods may be called from any number of tasks at once.
-public final class TieredImageCache: ImageCache, Sendable {
+public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
     /// The memory tier, if any.
     public let memory: (any MemoryImageCaching)?
     /// The data tiers, fastest first.
     public let dataTiers: [any DataCaching]
-    /// Decodes data hits and encodes images that must be stored without bytes.
+    /// Encodes images that must be stored without bytes.
     public let coders: any ImageCoder
     private let ioPool: WorkerPool
-    private let cpuPool: WorkerPool
+    private let ownsPool: Bool
+    private let shutdownOnce = AsyncOnce()
 
+    /// A cache over `memory` and `dataTiers`. Blocking calls run on `ioPool` (nil: a pool of four threads that the
+    /// cache makes, starts on first use and ends in `shutdown()`).
     public init(memory: (any MemoryImageCaching)?, dataTiers: [any DataCaching], coders: any ImageCoder,
-                ioPool: WorkerPool = .io, cpuPool: WorkerPool = .cpu) {
+                ioPool: WorkerPool? = nil) {
         self.memory = memory
         self.dataTiers = dataTiers
         self.coders = coders
-        self.ioPool = ioPool
-        self.cpuPool = cpuPool
+        self.ioPool = ioPool ?? WorkerPool(name: "wi.io", threads: 4)
+        ownsPool = ioPool == nil
     }
 
     public func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async
@@ -42,31 +46,16 @@ public final class TieredImageCache: ImageCache, Sendable {
             }
             return ImageCacheQueryResult(image: image, data: data, cacheType: .memory)
         }
-        guard cacheType.includesDisk else { return nil }
-        let coder = context[.imageCoder] ?? coders
-        let decodeOptions = context[.decodeOptions] ?? DecodeOptions()
-        for (index, tier) in dataTiers.enumerated() {
-            if Task.isCancelled { return nil }
-            let data = options.contains(.queryDiskDataSync) ? tier.data(forKey: key)
-                : await ioPool.run { tier.data(forKey: key) }
-            guard let data, !Task.isCancelled else { continue }
-            let decoded = await cpuPool.run { () -> Image? in try? coder.decode(data, options: decodeOptions) }
-            guard let image = decoded else {
-                await ioPool.run { tier.removeData(forKey: key) }   // unreadable entry: a miss, and gone
-                continue
+        guard cacheType.includesDisk, !dataTiers.isEmpty, !Task.isCancelled else { return nil }
+        let tiers = dataTiers
+        let found = options.contains(.queryDiskDataSync) ? firstData(forKey: key)
+            : await ioPool.run { () -> (data: Data, tier: Int)? in
+                guard let found = self.firstData(forKey: key) else { return nil }
+                for tier in tiers[..<found.tier] { tier.setData(found.data, forKey: key) }   // promote
+                return found
             }
-            if index > 0 {
-                let front = dataTiers[..<index]
-                await ioPool.run { for tier in front { tier.setData(data, forKey: key) } }
-            }
-            // Promote unless the caller's store type excludes memory (a thumbnail decoded from a full-size entry
-            // must not land in memory under the full-size key).
-            if (context[.storeCacheType] ?? .all).includesMemory, !image.flags.contains(.incremental) {
-                memory?.setImage(image, forKey: key)
-            }
-            return ImageCacheQueryResult(image: image, data: data, cacheType: .disk)
-        }
-        return nil
+        guard let found, !Task.isCancelled else { return nil }
+        return ImageCacheQueryResult(image: nil, data: found.data, cacheType: .disk)
     }
 
     public func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
@@ -74,15 +63,17 @@ public final class TieredImageCache: ImageCache, Sendable {
             memory?.setImage(image, forKey: key)
         }
         guard cacheType.includesDisk, !dataTiers.isEmpty else { return }
-        var bytes = data
-        if bytes == nil, let image, !image.flags.contains(.incremental) {
-            let coder = context[.imageCoder] ?? coders
-            let options = context[.encodeOptions] ?? EncodeOptions()
-            bytes = await cpuPool.run { Self.encodeForStorage(image, coder: coder, options: options) }
-        }
-        guard let bytes else { return }
         let tiers = dataTiers
-        await ioPool.run { for tier in tiers { tier.setData(bytes, forKey: key) } }
+        let coder = context[.imageCoder] ?? coders
+        let options = context[.encodeOptions] ?? EncodeOptions()
+        await ioPool.run {
+            var bytes = data
+            if bytes == nil, let image, !image.flags.contains(.incremental) {
+                bytes = Self.encodeForStorage(image, coder: coder, options: options)
+            }
+            guard let bytes else { return }
+            for tier in tiers { tier.setData(bytes, forKey: key) }
+        }
     }
 
     /// Encodes in the image's own format when possible, else PNG (lossless, keeps alpha).
@@ -110,6 +101,16 @@ public final class TieredImageCache: ImageCache, Sendable {
         guard cacheType.includesDisk else { return }
         let tiers = dataTiers
         await ioPool.run { for tier in tiers { tier.removeAllData() } }
+    }
+
+    /// Ends the tiers that can be shut down (memory, disk, Redis) and the cache's own I/O pool once the calls in
+    /// flight have finished.
+    public func shutdown() async {
+        await shutdownOnce.run { [memory, dataTiers, ioPool, ownsPool] in
+            for tier in dataTiers { await (tier as? any ShutdownCapable)?.shutdown() }
+            await (memory as? any ShutdownCapable)?.shutdown()
+            if ownsPool { ioPool.shutdown() }
+        }
     }
 
     private func firstData(forKey key: String) -> (data: Data, tier: Int)? {

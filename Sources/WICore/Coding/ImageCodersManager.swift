@@ -4,7 +4,8 @@ import Synchronization
 /// A prioritized list of coders that is itself a coder: the last added coder is asked first.
 ///
 /// Decoding goes to the first coder (highest priority) whose `canDecode` accepts the data; if that coder throws
-/// `.unsupportedFormat` the next one is tried. Encoding goes to the first coder whose `canEncode` accepts the
+/// `.unsupportedFormat` the next one is tried; when none accepts the data, or every one declines, decoding throws
+/// `.unsupportedFormat` (1004), so that a coder registered later can still load it (1001 means bad bytes). Encoding goes to the first coder whose `canEncode` accepts the
 /// format.
 ///
 /// ```swift
@@ -55,7 +56,8 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
                 continue
             }
         }
-        throw ImageError(.badImageData, "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
+        throw ImageError(.unsupportedFormat,
+                         "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {

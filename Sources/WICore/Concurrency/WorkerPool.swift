@@ -2,43 +2,56 @@ import Foundation
 
 /// A fixed set of threads that run blocking or CPU-heavy jobs off Swift's cooperative thread pool.
 ///
-/// `WorkerPool.io` runs blocking file and network calls (data caches); `WorkerPool.cpu` runs decoding and
-/// transforms, one thread per core, so heavy work never starves the tasks that drive loads.
+/// Every component that blocks or computes owns its pool (the manager one for decoding and transforms, a
+/// `TieredImageCache` one for I/O) or is given one; nothing is process-wide. The threads start with the first job
+/// and end at `shutdown()`, which the owner calls from its own shutdown.
 ///
 /// ```swift
-/// let bytes = await WorkerPool.io.run { diskCache.data(forKey: key) }
+/// let pool = WorkerPool(name: "wi.io", threads: 4)
+/// let bytes = await pool.run { diskCache.data(forKey: key) }
+/// pool.shutdown()
 /// ```
 ///
-/// Thread safety: `run` and `execute` may be called from any thread. Jobs start in FIFO order.
-// @unchecked Sendable: `jobs` is only read or written while `condition` is locked; the threads are never touched
-// after start.
+/// Thread safety: `run`, `execute` and `shutdown` may be called from any thread. Jobs start in FIFO order.
+// @unchecked Sendable: `jobs`, `head`, `threads` and `isShutDown` are only read or written while `condition` is locked.
 public final class WorkerPool: @unchecked Sendable {
-    /// For blocking I/O: 4 threads.
-    public static let io = WorkerPool(name: "wi.io", threads: 4)
-    /// For CPU work (decode, transform): one thread per active core.
-    public static let cpu = WorkerPool(name: "wi.cpu", threads: ProcessInfo.processInfo.activeProcessorCount)
-
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
+    private var threads: [JoinableThread] = []
+    private var isShutDown = false
+    private let name: String
     /// Stands in for a job that was taken, so that the queue holds nothing a finished job captured.
     private static let finished: @Sendable () -> Void = {}
     /// The number of threads.
     public let threadCount: Int
 
-    /// Starts `threads` threads named `name`; they live as long as the process (make pools once, keep them).
+    /// A pool of `threads` threads named `name`, started with the first job (at least one).
     public init(name: String, threads: Int) {
-        threadCount = max(1, threads)
-        for index in 0..<threadCount {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "\(name).\(index)"
-            thread.start()
-        }
+        self.name = name
+        threadCount = min(max(1, threads), 256)
     }
 
-    /// Queues `job` to run on one of the pool's threads.
+    /// A pool with one thread per active core, for CPU work.
+    public static func cpu(name: String = "wi.cpu") -> WorkerPool {
+        WorkerPool(name: name, threads: ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    /// Queues `job` to run on one of the pool's threads; after `shutdown()` it runs at once on the calling thread
+    /// (so that no waiter is left hanging).
     public func execute(_ job: @escaping @Sendable () -> Void) {
         condition.lock()
+        if isShutDown {
+            condition.unlock()
+            return job()
+        }
+        if threads.isEmpty {
+            startThreads()
+            if threads.isEmpty {   // the system refused every thread: run here rather than never
+                condition.unlock()
+                return job()
+            }
+        }
         jobs.append(job)
         condition.signal()
         condition.unlock()
@@ -66,10 +79,41 @@ public final class WorkerPool: @unchecked Sendable {
         return jobs.count - head
     }
 
+    /// Runs the jobs already queued, then ends every thread and waits for them (blocking the caller). Later jobs
+    /// run on the thread that submits them. Idempotent; a pool thread that calls it does not wait for itself.
+    public func shutdown() {
+        condition.lock()
+        isShutDown = true
+        let running = threads
+        threads = []
+        condition.broadcast()
+        condition.unlock()
+        for thread in running where !thread.isCurrent { thread.join() }
+    }
+
+    /// Whether `shutdown()` was called.
+    public var isShuttingDown: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isShutDown
+    }
+
+    /// Starts the threads; `condition` is locked.
+    private func startThreads() {
+        for index in 0..<threadCount {
+            guard let thread = JoinableThread(name: "\(name).\(index)", { [self] in work() }) else { break }
+            threads.append(thread)
+        }
+    }
+
     private func work() {
         while true {
             condition.lock()
-            while head == jobs.count { condition.wait() }
+            while head == jobs.count && !isShutDown { condition.wait() }
+            if head == jobs.count {   // shut down and drained
+                condition.unlock()
+                return
+            }
             let job = jobs[head]
             jobs[head] = Self.finished   // release what the job captured now, not at the next compaction
             head += 1

@@ -18,14 +18,30 @@ public struct ImageLoadRequest: Sendable {
     /// Validators of the cached copy, sent as If-None-Match / If-Modified-Since when revalidating (`.refreshCached`).
     public var cachedETag: String?
     public var cachedLastModified: String?
+    /// The key the manager caches this URL's bytes under (partition included), nil when they are not cached: a
+    /// loader that shares bytes through a cache (the Redis single flight) uses it.
+    public var cacheKey: String?
 
     public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
-                priority: ImageRequestPriority? = nil, headers: [String: String] = [:]) {
+                priority: ImageRequestPriority? = nil, headers: [String: String] = [:], cacheKey: String? = nil) {
         self.url = url
         self.options = options
         self.context = context
         self.priority = priority ?? ImageRequestPriority(options)
         self.headers = headers
+        self.cacheKey = cacheKey
+    }
+
+    /// The plain request for the same URL: a GET with none of this request's headers, validators, options or
+    /// context values but its cache partition and loader (and progressive delivery, which does not change the
+    /// bytes). When a loader gives both the same identity, the bytes are anyone's for the URL (a fleet-wide
+    /// single flight may share them).
+    public var plain: ImageLoadRequest {
+        var context = ImageContext()
+        context[.cachePartition] = self.context[.cachePartition]
+        context[.imageLoader] = self.context[.imageLoader]
+        return ImageLoadRequest(url: url, options: options.intersection(.progressiveLoad), context: context,
+                                priority: priority, cacheKey: cacheKey)
     }
 
     /// Whether the loader should send `.partialData` events (progressive decoding).

@@ -15,6 +15,11 @@ public protocol ImageLoader: Sendable {
 
     /// Whether a failure should put `url` on the manager's failed-URL list.
     func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool
+
+    /// The identity of `request` as this loader would send it: loads share work only when theirs are equal.
+    /// The default is `ImageRequestIdentity(request)`; a loader that adds headers of its own passes them as
+    /// `defaultHeaders`. Called from any thread; runs the request modifier.
+    func identity(of request: ImageLoadRequest) -> ImageRequestIdentity
 }
 
 /// A load in progress.
@@ -33,6 +38,8 @@ extension ImageLoader {
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
         error.code == .invalidURL || error.code == .badImageData
     }
+
+    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity { ImageRequestIdentity(request) }
 
     /// Loads `request` and returns its result; cancelling the calling task cancels the load (error 2002).
     public func load(_ request: ImageLoadRequest,

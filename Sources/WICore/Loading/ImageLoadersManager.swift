@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let loaders = ImageLoadersManager(loaders: [CurlImageLoader()])
-/// loaders.addLoader(AssetLoader(root: assets))   // asked first, for asset: URLs
+/// loaders.addLoader(AssetLoader(root: assets, pool: ioPool))   // asked first, for asset: URLs
 /// ```
 ///
 /// Thread safety: all methods may be called from any thread at once.

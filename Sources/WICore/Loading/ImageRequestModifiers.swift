@@ -17,13 +17,20 @@ public struct ImageHTTPRequest: Sendable, Hashable {
 
 /// Changes a request before it is sent (SDWebImage's `SDWebImageDownloaderRequestModifier`).
 ///
-/// Thread safety: called from the loader's thread; implementations must be `Sendable`.
+/// The request it returns is part of the load's identity (`ImageRequestIdentity`): loads share a download only when
+/// their modified requests are equal, so the modifier must be deterministic for a given input.
+///
+/// Thread safety: called from any thread (the caller's when the identity is computed, the loader's before
+/// sending); implementations must be `Sendable`.
 public protocol ImageRequestModifier: Sendable {
     /// The request to send instead, or nil to cancel the load (error 2000).
     func modified(_ request: ImageHTTPRequest) -> ImageHTTPRequest?
 }
 
 /// Inspects a response head before the body is accepted (SDWebImage's `SDWebImageDownloaderResponseModifier`).
+///
+/// Part of the load's identity: a `Hashable` modifier shares downloads with equal ones, a class instance with
+/// itself; any other (a `BlockResponseModifier`) makes the load private.
 ///
 /// Thread safety: called from the loader's thread; implementations must be `Sendable`.
 public protocol ImageResponseModifier: Sendable {
@@ -32,6 +39,8 @@ public protocol ImageResponseModifier: Sendable {
 }
 
 /// Turns downloaded bytes into image bytes, e.g. decrypts them (SDWebImage's `SDWebImageDownloaderDecryptor`).
+///
+/// Part of the load's identity, like a response modifier: a `BlockDataDecryptor` makes the load private.
 ///
 /// Thread safety: called from a worker thread; implementations must be `Sendable`.
 public protocol ImageDataDecryptor: Sendable {

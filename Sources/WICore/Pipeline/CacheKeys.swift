@@ -5,9 +5,15 @@ import Foundation
 ///
 /// `http://a.com/b/c.png?x=1` with transformer key `Blur(2)` gives `http://a.com/b/c-Blur(2).png?x=1`.
 public enum CacheKeys {
-    /// The key part SDWebImage uses for a thumbnail size: `Thumbnail({256.00,256.00},1)`.
+    /// The key part SDWebImage uses for a thumbnail size (`%f` of each side): `Thumbnail({256.000000,256.000000},1)`.
     public static func thumbnailPart(_ size: PixelSize, preserveAspectRatio: Bool) -> String {
-        "Thumbnail({" + String(format: "%.2f,%.2f", Double(size.width), Double(size.height)) + "},\(preserveAspectRatio ? 1 : 0))"
+        "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))"
+    }
+
+    /// `key` in the cache partition `partition`: `[partition length:partition]key`. The length prefix keeps every
+    /// (partition, key) pair apart, whatever characters either holds.
+    public static func partitioned(_ key: String, partition: String) -> String {
+        "[\(partition.utf8.count):\(partition)]" + key
     }
 
     /// `key` for a thumbnail of `size`.

@@ -1,8 +1,26 @@
+import Foundation
+
+/// How a context value takes part in a request's identity: whether two loads that differ in it may share work
+/// (a download, a decode, a cached entry). Each `ImageContextKey` declares its role, so plugin keys take part.
+///
+/// Thread safety: a value type; safe to send and share.
+public enum ImageContextKeyRole: Sendable, Hashable {
+    /// The value may change the bytes loaded (a loader plugin reads it): loads share work only when their values
+    /// are equal. A value that is neither `Hashable` nor a class instance cannot be compared and makes the load
+    /// private. The default for plugin keys.
+    case request
+    /// The value changes the result but not the download (a coder, a cache, a transformer): compared like
+    /// `.request` for the image task; loads that differ only in it still share their download.
+    case result
+    /// The value never changes what is loaded, decoded or cached (where callbacks run, a logger).
+    case irrelevant
+}
+
 /// A typed key into an `ImageContext`. Plugins declare their own keys in constrained extensions:
 ///
 /// ```swift
 /// extension ImageContextKey where Value == Int {
-///     static var maxRetries: Self { Self("com.example.maxRetries") }
+///     static var maxRetries: Self { Self("com.example.maxRetries", role: .request) }
 /// }
 /// context[.maxRetries] = 3
 /// ```
@@ -11,7 +29,16 @@
 public struct ImageContextKey<Value: Sendable>: Hashable, Sendable {
     /// A unique name; reverse-DNS for plugin keys.
     public let name: String
-    public init(_ name: String) { self.name = name }
+    /// How values of this key take part in request identity (`.request` unless declared otherwise).
+    public let role: ImageContextKeyRole
+
+    public init(_ name: String, role: ImageContextKeyRole = .request) {
+        self.name = name
+        self.role = role
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// Everything configurable about one load, injected per request (SDWebImage's `SDWebImageContext`), as a typed,
@@ -25,7 +52,12 @@ public struct ImageContextKey<Value: Sendable>: Hashable, Sendable {
 ///
 /// Thread safety: a value type holding only `Sendable` values; safe to send and share.
 public struct ImageContext: Sendable {
-    private var values: [String: any Sendable] = [:]
+    struct Entry: Sendable {
+        var value: any Sendable
+        var role: ImageContextKeyRole
+    }
+
+    private var values: [String: Entry] = [:]
 
     public init() {}
 
@@ -34,10 +66,10 @@ public struct ImageContext: Sendable {
         get {
             // An unset key returns before hashing its name or casting: `as? Value` calls the runtime's dynamic cast
             // even on nil, and hot paths (the loader, per transfer) read keys that are mostly unset.
-            guard !values.isEmpty, let value = values[key.name] else { return nil }
-            return value as? Value
+            guard !values.isEmpty, let entry = values[key.name] else { return nil }
+            return entry.value as? Value
         }
-        set { values[key.name] = newValue }
+        set { values[key.name] = newValue.map { Entry(value: $0, role: key.role) } }
     }
 
     /// Whether nothing is set.
@@ -52,4 +84,34 @@ public struct ImageContext: Sendable {
         merged.values.merge(other.values) { _, new in new }
         return merged
     }
+
+    /// The comparable identity of the values whose role is one of `roles`, by key name; nil when one of them
+    /// cannot be compared (the load is private).
+    func identity(of roles: Set<ImageContextKeyRole>, excluding excluded: Set<String> = []) -> [String: IdentityValue]? {
+        var identity: [String: IdentityValue] = [:]
+        for (name, entry) in values where roles.contains(entry.role) && !excluded.contains(name) {
+            guard let value = ComponentIdentity.of(entry.value) else { return nil }
+            identity[name] = value
+        }
+        return identity
+    }
+}
+
+/// The identity of a value that decides sharing: itself when `Hashable`, the instance for a class, else none.
+enum ComponentIdentity {
+    static func of(_ value: any Sendable) -> IdentityValue? {
+        if let hashable = value as? AnyHashable { return IdentityValue(hashable) }
+        if type(of: value) is AnyClass { return IdentityValue(AnyHashable(ObjectIdentifier(value as AnyObject))) }
+        return nil
+    }
+}
+
+/// A compared identity: a `Sendable` value's `AnyHashable`, or an object identifier, or a fresh UUID (private).
+// @unchecked Sendable: `AnyHashable` is not `Sendable`, but every value wrapped here came from a `Sendable` value
+// (or is an ObjectIdentifier or a UUID) and is only compared and hashed, never mutated.
+struct IdentityValue: Hashable, @unchecked Sendable {
+    let value: AnyHashable
+    init(_ value: AnyHashable) { self.value = value }
+    /// An identity equal to no other.
+    static func unique() -> IdentityValue { IdentityValue(AnyHashable(UUID())) }
 }

@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Thread safety: all methods may be called from any thread, any number of times.
 public final class ImageRequestToken: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageRequestPriority?)>((nil, nil, nil))
+    private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageRequestPriority?,
+                               cancelled: Bool)>((nil, nil, nil, false))
     private let cancelHandler: @Sendable () -> Bool
     private let manager: ImageManager
 
@@ -14,7 +15,13 @@ public final class ImageRequestToken: Sendable {
         self.cancelHandler = cancel
     }
 
-    func attach(_ task: Task<Void, Never>) { state.withLock { $0.task = task } }
+    func attach(_ task: Task<Void, Never>) {
+        let cancelled = state.withLock { s -> Bool in
+            s.task = task
+            return s.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
 
     func attach(_ ticket: ImageManager.ImageTicket) {
         let pending = state.withLock { s -> ImageRequestPriority? in
@@ -29,7 +36,10 @@ public final class ImageRequestToken: Sendable {
     @discardableResult
     public func cancel() -> Bool {
         let cancelled = cancelHandler()
-        state.withLock { $0.task }?.cancel()
+        state.withLock { s in
+            s.cancelled = true
+            return s.task
+        }?.cancel()
         return cancelled
     }
 
@@ -48,6 +58,9 @@ extension ImageManager {
     /// image is delivered first and the revalidated one differs), on `context[.callbackExecutor]` or else on the
     /// thread that finished the work. `progress` gets byte counts and partial images.
     ///
+    /// The load is registered before this returns: `isRunning` is true and `cancelAll()` or `shutdown()` reach it
+    /// (completion with 2002). After `shutdown()`, `completed` gets 2005 at once.
+    ///
     /// ```swift
     /// let token = manager.loadImage(with: url) { result in print(result) }
     /// token.cancel()   // completed(.failure(2002)) unless it already completed
@@ -65,6 +78,10 @@ extension ImageManager {
         let first = OnceCallback<Result<ImageResult, ImageError>>(deliver)
         let cancelledResult: Result<ImageResult, ImageError> = .failure(ImageManager.cancelled)
         let token = ImageRequestToken(manager: self, cancel: { first.call(cancelledResult) })
+        guard let id = tracker.register(cancel: { token.cancel() }) else {
+            first.call(.failure(Self.shutDownError))
+            return token
+        }
         var onProgress: (@Sendable (ImageLoadProgress) -> Void)?
         if let progress {
             onProgress = { event in
@@ -73,6 +90,7 @@ extension ImageManager {
         }
         let reportProgress = onProgress
         let task = Task { [self] in
+            defer { tracker.finish(id) }
             let prepared = Result { () throws(ImageError) -> ResolvedRequest in
                 try prepare(url: url, options: options, context: context)
             }
@@ -88,15 +106,29 @@ extension ImageManager {
             }
             guard first.call(result), case .success(let cached) = result, cached.cacheType != .none,
                   request.options.contains(.refreshCached), !Task.isCancelled else { return }
-            // Revalidate: a second completion only when the server's image differs from the cached one.
-            var refresh = request.options
-            refresh.remove(.refreshCached)
-            refresh.insert(.fromLoaderOnly)
-            guard let fresh = try? await loadImage(with: request.url, options: refresh, context: context),
-                  !Task.isCancelled, fresh.data != cached.data else { return }
-            deliver(.success(fresh))
+            revalidate(request, cached: cached, deliver: deliver)
         }
         token.attach(task)
         return token
+    }
+
+    /// Loads `request`'s URL again in the background (tracked work) and, when the server's bytes differ from the
+    /// cached original's, lets the load replace the cache entries and hands the new result to `deliver`.
+    func revalidate(_ request: ResolvedRequest, cached: ImageResult,
+                    deliver: (@Sendable (Result<ImageResult, ImageError>) -> Void)?) {
+        let refresh = request.options.subtracting(.refreshCached).union(.fromLoaderOnly)
+        tracker.background { [self] in
+            // The bytes to compare with: the cached original's (the final entry may hold a thumbnail's bytes).
+            var cachedBytes: Data?
+            if let sourceKey = request.sourceKey {
+                let originalCache = sourceKey == request.finalKey ? (request.context[.imageCache] ?? cache)
+                    : request.context[.originalImageCache] ?? (request.context[.imageCache] ?? cache)
+                cachedBytes = await originalCache.query(key: sourceKey, options: [.queryMemoryData],
+                                                        context: request.context, cacheType: .all)?.data
+            }
+            guard let fresh = try? await loadImage(with: request.url, options: refresh, context: request.context),
+                  fresh.sourceData != cachedBytes else { return }
+            deliver?(.success(fresh))
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 
 extension ImageManager {
     typealias ImageTicket = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Ticket
+    typealias ImageTaskContext = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Context
 
     /// Joins or starts the shared image task for `request`.
     func run(_ request: ResolvedRequest, priorityTicket: @Sendable (ImageTicket) -> Void,
@@ -29,21 +30,20 @@ extension ImageManager {
         }
     }
 
-    /// SDWebImage's steps 3 to 7 for one shared image task.
-    private func perform(_ request: ResolvedRequest, _ task: WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Context)
-        async -> Result<ImageResult, ImageError>
-    {
+    /// SDWebImage's steps 3 to 7 for one shared image task, as one flow: the final image from the cache, or else
+    /// an original (a cached one, or the network's) decoded, transformed and stored by one rule.
+    private func perform(_ request: ResolvedRequest, _ task: ImageTaskContext) async -> Result<ImageResult, ImageError> {
         let cache = request.context[.imageCache] ?? self.cache
-        if !request.options.contains(.fromLoaderOnly), let finalKey = request.finalKey {
-            // Revalidation compares the server's bytes with the cached ones, so read those too.
-            let queryOptions = request.options.contains(.refreshCached) ? request.options.union(.queryMemoryData) : request.options
-            if let hit = await cache.query(key: finalKey, options: queryOptions, context: request.context,
-                                           cacheType: request.queryType), let image = hit.image {
-                return .success(ImageResult(image: image, data: hit.data, cacheType: hit.cacheType, url: request.url))
+        if !request.options.contains(.fromLoaderOnly) {
+            if let finalKey = request.finalKey,
+               let hit = await cache.query(key: finalKey, options: request.options, context: request.context,
+                                           cacheType: request.queryType),
+               let result = await finalHit(hit, key: finalKey, request: request, cache: cache) {
+                return result
             }
             if Task.isCancelled { return .failure(Self.cancelled) }
-            if let sourceKey = request.sourceKey, sourceKey != finalKey,
-               let result = await fromOriginal(request, sourceKey: sourceKey, finalKey: finalKey, cache: cache) {
+            if let sourceKey = request.sourceKey, sourceKey != request.finalKey,
+               let result = await fromCachedOriginal(request, sourceKey: sourceKey, cache: cache) {
                 return result
             }
         }
@@ -54,104 +54,190 @@ extension ImageManager {
         if let delegate, !delegate.shouldLoad(request.url) {
             return .failure(ImageError(.loadSkipped, "the delegate declined to load \(request.url.absoluteString)"))
         }
-        let source = loadKey(request)
         let loaded: ImageLoadResult
-        switch await load(request, source: source, task: task) {
+        switch await load(request, task: task) {
         case .success(let value): loaded = value
         case .failure(let error): return .failure(error)
         }
         let original: Image
-        switch await decode(loaded.data, source: source, request: request) {
+        switch await decode(loaded.data, source: .load(request.load), request: request, options: request.decodeOptions) {
         case .success(let image): original = image
         case .failure(let error): return .failure(error)
         }
-        var final = original
-        var transformed = false
-        if let transformer = request.transformer, !original.isAnimated || request.options.contains(.transformAnimatedImage) {
-            switch await transform(original, with: transformer, decode: DecodeKey(source: source, options: request.decodeOptions)) {
-            case .success(let image): (final, transformed) = (image, true)
-            case .failure(let error): return .failure(error)
+        return await finish(request, original: original, origin: .network(loaded), cache: cache)
+    }
+
+    /// Where the original image of a result came from.
+    enum Origin {
+        /// Downloaded: the bytes, stored under the source key.
+        case network(ImageLoadResult)
+        /// A cache entry under the source key: where it was found and its bytes if read.
+        case cache(ImageCacheType, Data?)
+    }
+
+    /// The result of a hit under the final key: a memory image as it is (a still when only the first frame is
+    /// asked for), or bytes decoded in the shared decode stage and promoted to memory. Nil when the entry's bytes
+    /// are bad (it is removed) and the load goes on as a miss.
+    private func finalHit(_ hit: ImageCacheQueryResult, key: String, request: ResolvedRequest, cache: any ImageCache)
+        async -> Result<ImageResult, ImageError>?
+    {
+        let data = request.isDerived ? nil : hit.data
+        if let image = hit.image {
+            let still = request.decodeOptions.firstFrameOnly && image.isAnimated
+                ? image.with(frames: [image.frames[0]], loopCount: 0) : image
+            return .success(ImageResult(image: still, data: data, cacheType: hit.cacheType, url: request.url, sourceData: hit.data))
+        }
+        guard let bytes = hit.data else { return nil }
+        // A derived entry holds the finished image: decode it as stored, not reduced again.
+        var options = request.decodeOptions
+        if request.isDerived {
+            options.thumbnailPixelSize = nil
+            options.scaleDownLimitBytes = nil
+        }
+        switch await decode(bytes, source: cacheSource(key, in: cache), request: request, options: options) {
+        case .success(let decoded):
+            var image = decoded
+            if request.isDerived {
+                var flags = image.flags
+                if request.decodeOptions.thumbnailPixelSize != nil { flags.insert(.thumbnail) }
+                if request.transformer != nil { flags.insert(.transformed) }
+                image = image.with(flags: flags)
             }
+            if request.storeType.includesMemory && !request.options.contains(.avoidStoreCache) {
+                await cache.store(image: image, data: nil, key: key, cacheType: .memory, context: request.context)
+            }
+            return .success(ImageResult(image: image, data: data, cacheType: hit.cacheType, url: request.url, sourceData: bytes))
+        case .failure(let error):
+            return await discardIfBad(error, bytes: bytes, key: key, cache: cache, request: request)
         }
-        let store: @Sendable () async -> Void = { [self, final, transformed] in
-            await storeResult(request, original: original, data: loaded.data, final: final, transformed: transformed, cache: cache)
-        }
-        if request.options.contains(.waitStoreCache) { await store() } else { Task { await store() } }
-        return .success(ImageResult(image: final, data: loaded.data, cacheType: .none, url: request.url, metrics: loaded.metrics))
     }
 
     /// A thumbnail or transform made from the cached original, without loading (SDWebImage's transformed-key miss).
-    private func fromOriginal(_ request: ResolvedRequest, sourceKey: String, finalKey: String, cache: any ImageCache) async
+    /// Nil on a miss, or when the original's bytes are bad (they are removed).
+    private func fromCachedOriginal(_ request: ResolvedRequest, sourceKey: String, cache: any ImageCache) async
         -> Result<ImageResult, ImageError>?
     {
         let originalCache = request.context[.originalImageCache] ?? cache
-        var context = request.context
-        context[.storeCacheType] = ImageCacheType.none   // a thumbnail decode must not land under the full-size key
-        guard let hit = await originalCache.query(key: sourceKey, options: request.options.union(.queryMemoryData),
-                                                  context: context, cacheType: request.originalQueryType) else { return nil }
-        let original: Image
-        if let image = hit.image, hit.cacheType == .disk || image.decodeOptions == request.decodeOptions {
-            original = image   // a data-tier hit is decoded with this request's options
-        } else if let data = hit.data {
-            let source = LoadKey(url: "cache:" + sourceKey, options: 0, privateID: request.isPrivate ? UUID() : nil)
-            guard case .success(let image) = await decode(data, source: source, request: request) else { return nil }
-            original = image
-        } else {
-            return nil
+        guard let hit = await originalCache.query(key: sourceKey, options: request.options, context: request.context,
+                                                  cacheType: request.originalQueryType) else { return nil }
+        if let image = hit.image, image.decodeOptions == request.decodeOptions {
+            return await finish(request, original: image, origin: .cache(hit.cacheType, hit.data), cache: cache)
         }
+        var found = hit.data
+        if found == nil {
+            found = await originalCache.query(key: sourceKey, options: request.options.union(.queryMemoryData),
+                                              context: request.context, cacheType: request.originalQueryType)?.data
+        }
+        guard let bytes = found else { return nil }
+        switch await decode(bytes, source: cacheSource(sourceKey, in: originalCache), request: request,
+                            options: request.decodeOptions) {
+        case .success(let original):
+            return await finish(request, original: original, origin: .cache(hit.cacheType, bytes), cache: cache)
+        case .failure(let error):
+            return await discardIfBad(error, bytes: bytes, key: sourceKey, cache: originalCache, request: request)
+        }
+    }
+
+    /// After a cached entry failed to decode: removes it and returns nil (a miss) when the manager's own coders
+    /// say its bytes are bad (1001); nil without removing it when no coder knows the format (1004); any other failure (a pixel limit, a per-request coder that does not know the
+    /// format, memory) is the load's answer and the entry stays.
+    private func discardIfBad(_ error: ImageError, bytes: Data, key: String, cache: any ImageCache,
+                              request: ResolvedRequest) async -> Result<ImageResult, ImageError>? {
+        if Task.isCancelled { return .failure(Self.cancelled) }
+        // Bytes no coder of this request knows: a miss; the entry stays for a request whose coder does, and a
+        // successful load replaces it.
+        if error.code == .unsupportedFormat { return nil }
+        guard error.code == .badImageData else { return .failure(error) }
+        if request.context[.imageCoder] != nil {
+            // A per-request coder's verdict is not the manager's: ask the default coders.
+            let coders = self.coders
+            let options = request.decodeOptions
+            let verdict = await cpuPool.run { () -> ImageError.Code? in
+                do throws(ImageError) {
+                    _ = try coders.decode(bytes, options: options)
+                    return nil
+                } catch {
+                    return error.code
+                }
+            }
+            guard verdict == .badImageData else { return .failure(error) }
+        }
+        await cache.remove(key: key, cacheType: .disk)
+        return nil
+    }
+
+    /// Transforms `original` when asked, stores by the one rule, and makes the result.
+    private func finish(_ request: ResolvedRequest, original: Image, origin: Origin, cache: any ImageCache) async
+        -> Result<ImageResult, ImageError>
+    {
         var final = original
-        var transformed = false
         if let transformer = request.transformer, !original.isAnimated || request.options.contains(.transformAnimatedImage) {
-            let decodeKey = DecodeKey(source: LoadKey(url: "cache:" + sourceKey, options: 0, privateID: UUID()),
-                                      options: request.decodeOptions)
-            switch await transform(original, with: transformer, decode: decodeKey) {
-            case .success(let image): (final, transformed) = (image, true)
+            let source: DecodeSource = switch origin {
+            case .network: .load(request.load)
+            case .cache: cacheSource(request.sourceKey ?? "", in: request.context[.originalImageCache] ?? cache)
+            }
+            switch await transform(original, with: transformer, decode: decodeKey(source, request, options: request.decodeOptions)) {
+            case .success(let image): final = image
             case .failure(let error): return .failure(error)
             }
         }
-        let storeType = transformed ? request.storeType : (request.storeType.includesMemory ? .memory : .none)
-        let serializer = request.context[.cacheSerializer] ?? cacheSerializer
-        let data = transformed ? serializer?.cacheData(for: final, originalData: nil, url: request.url) : nil
-        let store: @Sendable () async -> Void = { [final] in
-            guard storeType != .none, !request.options.contains(.avoidStoreCache) else { return }
-            await cache.store(image: final, data: data, key: finalKey, cacheType: storeType, context: request.context)
+        let sourceData: Data?
+        var metrics: ImageLoadMetrics?
+        let cacheType: ImageCacheType
+        switch origin {
+        case .network(let loaded): (sourceData, metrics, cacheType) = (loaded.data, loaded.metrics, .none)
+        case .cache(let type, let data): (sourceData, cacheType) = (data, type)
         }
-        if request.options.contains(.waitStoreCache) { await store() } else { Task { await store() } }
-        return .success(ImageResult(image: final, data: hit.data, cacheType: hit.cacheType, url: request.url))
+        let store: @Sendable () async -> Void = { [self, final] in
+            await storeResult(request, original: original, final: final, origin: origin, cache: cache)
+        }
+        if request.options.contains(.avoidStoreCache) {
+            // Nothing to store.
+        } else if request.options.contains(.waitStoreCache) {
+            await store()
+        } else {
+            tracker.background(store)
+        }
+        return .success(ImageResult(image: final, data: request.isDerived ? nil : sourceData, cacheType: cacheType,
+                                    url: request.url, metrics: metrics, sourceData: sourceData))
     }
 
-    /// Stores the original bytes under the source key and the final image under the final key.
-    private func storeResult(_ request: ResolvedRequest, original: Image, data: Data, final: Image, transformed: Bool,
+    /// The one store rule. The original's bytes go under the source key (downloads only; a cached original is
+    /// there already) in `.originalImageCache` (or the cache), with the decoded image in memory when it is a full
+    /// decode. The final image goes under the final key in every tier of the request's store type: a derived
+    /// image (thumbnail, transform) with bytes of its own (the serializer's, or the cache encodes it), never under
+    /// the source key.
+    private func storeResult(_ request: ResolvedRequest, original: Image, final: Image, origin: Origin,
                              cache: any ImageCache) async {
-        guard !request.options.contains(.avoidStoreCache), let sourceKey = request.sourceKey,
-              let finalKey = request.finalKey else { return }
+        guard let sourceKey = request.sourceKey, let finalKey = request.finalKey else { return }
         let serializer = request.context[.cacheSerializer] ?? cacheSerializer
-        let originalData = serializer.map { $0.cacheData(for: original, originalData: data, url: request.url) } ?? data
-        if sourceKey == finalKey {
-            let type = originalData == nil ? (request.storeType.includesMemory ? .memory : .none) : request.storeType
-            guard type != .none else { return }
-            await cache.store(image: final, data: originalData, key: finalKey, cacheType: type, context: request.context)
-            return
+        if case .network(let loaded) = origin {
+            let originalData = serializer.map { $0.cacheData(for: original, originalData: loaded.data, url: request.url) }
+                ?? loaded.data
+            if sourceKey == finalKey {
+                let type = originalData == nil ? request.storeType.intersection(.memory) : request.storeType
+                guard type != .none else { return }
+                await cache.store(image: final, data: originalData, key: finalKey, cacheType: type, context: request.context)
+                return
+            }
+            let fullDecode = request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
+            var originalType = request.originalStoreType
+            if !fullDecode { originalType = originalType.intersection(.disk) }
+            if originalData == nil { originalType = originalType.intersection(.memory) }
+            if originalType != .none {
+                let originalCache = request.context[.originalImageCache] ?? cache
+                await originalCache.store(image: fullDecode ? original : nil, data: originalData, key: sourceKey,
+                                          cacheType: originalType, context: request.context)
+            }
         }
-        // The original: its bytes (disk by default); the image too when it is a full decode and memory is asked.
-        let fullDecode = request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
-        var originalType = request.originalStoreType
-        if !fullDecode { originalType = originalType.includesDisk ? .disk : .none }
-        if originalData == nil { originalType = originalType.includesMemory && fullDecode ? .memory : .none }
-        if originalType != .none {
-            await cache.store(image: fullDecode ? original : nil, data: originalData, key: sourceKey,
-                              cacheType: originalType, context: request.context)
-        }
-        // The final image: a transform is stored in every tier asked; a mere thumbnail only in memory (its bytes are
-        // the original's, already stored under the source key).
-        let finalType = transformed ? request.storeType : (request.storeType.includesMemory ? .memory : .none)
-        guard finalType != .none else { return }
-        let finalData = transformed ? serializer?.cacheData(for: final, originalData: nil, url: request.url) : nil
-        await cache.store(image: final, data: finalData, key: finalKey, cacheType: finalType, context: request.context)
+        guard sourceKey != finalKey, request.storeType != .none else { return }
+        let finalData = serializer?.cacheData(for: final, originalData: nil, url: request.url)
+        await cache.store(image: final, data: finalData, key: finalKey, cacheType: request.storeType, context: request.context)
     }
 
     private func recordFailure(_ request: ResolvedRequest, _ error: ImageError) {
-        guard error.code != .cancelled, error.code != .loadSkipped, error.code != .blockedURL else { return }
+        let unblockable: Set<ImageError.Code> = [.cancelled, .loadSkipped, .blockedURL, .unsupportedFormat, .shutDown]
+        guard !unblockable.contains(error.code) else { return }
         let loader = request.context[.imageLoader] ?? self.loader
         let block = delegate?.shouldBlockFailedURL(request.url, error: error)
             ?? loader.shouldBlockFailedURL(request.url, error: error)

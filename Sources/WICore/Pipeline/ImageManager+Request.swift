@@ -1,45 +1,61 @@
 import Foundation
 
-/// One load with everything resolved: options after the processor, decode options, keys, cache types.
+/// One load with everything resolved: options after the processor, decode options, keys, cache types, identity.
 struct ResolvedRequest: Sendable {
     var url: URL
     var options: ImageOptions
     var context: ImageContext
     var decodeOptions: DecodeOptions
     var transformer: (any ImageTransformer)?
-    /// The key of the downloaded bytes: no thumbnail or transformer part. Nil: do not cache.
+    /// The key of the downloaded bytes: partition, no thumbnail or transformer part. Nil: do not cache.
     var sourceKey: String?
-    /// The key of the final image: with thumbnail and transformer parts.
+    /// The key of the final image: with partition, thumbnail and transformer parts.
     var finalKey: String?
     var queryType: ImageCacheType
     var storeType: ImageCacheType
     var originalQueryType: ImageCacheType
     var originalStoreType: ImageCacheType
-    /// True when the context holds things that identical-looking requests may not share (modifiers, overrides).
-    var isPrivate: Bool
+    /// The request handed to the loader, and its identity as that loader sees it.
+    var loadRequest: ImageLoadRequest
+    var load: LoadKey
+    /// The identity of the context values that change the result (coder, caches, serializer...); nil: private.
+    var resultIdentity: [String: IdentityValue]?
+
+    /// Whether the final image differs from what the source bytes decode to at full size (thumbnail or transform
+    /// asked for): such a result carries no `data`, and its own cache entry.
+    var isDerived: Bool { sourceKey != finalKey || decodeOptions.thumbnailPixelSize != nil || transformer != nil }
 }
 
 /// Everything that makes two loads the same load.
 struct ImageTaskKey: Hashable, Sendable {
-    var url: String
     var finalKey: String?
     var options: Int
     var decodeOptions: DecodeOptions
     var transformerKey: String?
     var cacheTypes: [Int]
+    var load: LoadKey
+    var result: [String: IdentityValue]
     var privateID: UUID?
 }
 
-/// Everything that makes two downloads the same download.
+/// Everything that makes two downloads the same download: the loader and the request's identity as it sees it.
 struct LoadKey: Hashable, Sendable {
-    var url: String
-    var options: Int
-    var privateID: UUID?
+    var loader: IdentityValue
+    var identity: ImageRequestIdentity
 }
 
-/// Where decoded bytes came from, and how they are decoded.
+/// Where decoded bytes came from.
+enum DecodeSource: Hashable, Sendable {
+    /// A download.
+    case load(LoadKey)
+    /// A cache entry: its key and the cache's identity.
+    case cache(key: String, cache: IdentityValue)
+}
+
+/// Where decoded bytes came from, which coder decodes them, and how.
 struct DecodeKey: Hashable, Sendable {
-    var source: LoadKey
+    var source: DecodeSource
+    var coder: IdentityValue
     var options: DecodeOptions
 }
 
@@ -57,17 +73,13 @@ enum ImageTaskEvent: Sendable {
 }
 
 extension ImageManager {
-    /// The context keys that make a request private: values we cannot compare, which may change the result.
-    static let privateContextKeys: Set<String> = [
-        "imageCache", "originalImageCache", "imageLoader", "imageCoder", "requestModifier", "responseModifier",
-        "decryptor", "cacheSerializer", "cacheKeyFilter",
-    ]
-
-    /// Validates the URL, runs the options processor and resolves keys and options (SDWebImage's step 1 and 2).
+    /// Validates the URL, runs the options processor and resolves keys, options and identity (SDWebImage's
+    /// steps 1 and 2).
     func prepare(url: URL?, options: ImageOptions, context: ImageContext) throws(ImageError) -> ResolvedRequest {
         guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
             throw ImageError(.invalidURL, "the image URL is empty or invalid")
         }
+        if tracker.isShutDown { throw Self.shutDownError }
         if !options.contains(.retryFailed) && isFailedURL(url) {
             throw ImageError(.blockedURL, "\(url.absoluteString) failed before; use .retryFailed to load it again")
         }
@@ -90,7 +102,7 @@ extension ImageManager {
 
         let transformer = context[.imageTransformer] ?? self.transformer
         let filter = context[.cacheKeyFilter] ?? cacheKeyFilter
-        let sourceKey = filter.map { $0.cacheKey(for: url) } ?? url.absoluteString
+        var sourceKey = filter.map { $0.cacheKey(for: url) } ?? url.absoluteString
         var finalKey = sourceKey
         if let key = finalKey, let size = decode.thumbnailPixelSize {
             finalKey = CacheKeys.thumbnailed(key, size: size, preserveAspectRatio: decode.preserveAspectRatio)
@@ -98,25 +110,40 @@ extension ImageManager {
         if let key = finalKey, let transformer {
             finalKey = CacheKeys.transformed(key, transformerKey: transformer.key)
         }
-        let isPrivate = !Self.privateContextKeys.isDisjoint(with: context.keyNames)
+        if let partition = context[.cachePartition] {
+            sourceKey = sourceKey.map { CacheKeys.partitioned($0, partition: partition) }
+            finalKey = finalKey.map { CacheKeys.partitioned($0, partition: partition) }
+        }
+        let loader = context[.imageLoader] ?? self.loader
+        let loadRequest = ImageLoadRequest(url: url, options: options, context: context, cacheKey: sourceKey)
+        let load = LoadKey(loader: ComponentIdentity.of(loader) ?? IdentityValue.unique(),
+                           identity: loader.identity(of: loadRequest))
         return ResolvedRequest(
             url: url, options: options, context: context, decodeOptions: decode, transformer: transformer,
             sourceKey: sourceKey, finalKey: finalKey, queryType: context[.queryCacheType] ?? .all,
             storeType: context[.storeCacheType] ?? .all, originalQueryType: context[.originalQueryCacheType] ?? .disk,
-            originalStoreType: context[.originalStoreCacheType] ?? .disk, isPrivate: isPrivate)
+            originalStoreType: context[.originalStoreCacheType] ?? .disk, loadRequest: loadRequest, load: load,
+            resultIdentity: context.identity(of: [.result]))
     }
 
     func imageTaskKey(_ request: ResolvedRequest) -> ImageTaskKey {
-        ImageTaskKey(url: request.url.absoluteString, finalKey: request.finalKey, options: request.options.rawValue,
-                     decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
-                     cacheTypes: [request.queryType, request.storeType, request.originalQueryType,
-                                  request.originalStoreType].map(\.rawValue),
-                     privateID: request.isPrivate ? UUID() : nil)
+        let isPrivate = request.resultIdentity == nil || request.load.identity.isPrivate
+        return ImageTaskKey(finalKey: request.finalKey, options: request.options.rawValue,
+                            decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
+                            cacheTypes: [request.queryType, request.storeType, request.originalQueryType,
+                                         request.originalStoreType].map(\.rawValue),
+                            load: request.load, result: request.resultIdentity ?? [:],
+                            privateID: isPrivate ? UUID() : nil)
     }
 
-    func loadKey(_ request: ResolvedRequest) -> LoadKey {
-        let relevant: ImageOptions = [.progressiveLoad, .handleCookies, .allowInvalidSSLCertificates, .refreshCached]
-        return LoadKey(url: request.url.absoluteString, options: request.options.intersection(relevant).rawValue,
-                       privateID: request.isPrivate ? UUID() : nil)
+    /// The decode key of `source` decoded for `request` with `options`.
+    func decodeKey(_ source: DecodeSource, _ request: ResolvedRequest, options: DecodeOptions) -> DecodeKey {
+        let coder = request.context[.imageCoder] ?? coders
+        return DecodeKey(source: source, coder: ComponentIdentity.of(coder) ?? IdentityValue.unique(), options: options)
+    }
+
+    /// The source of a cache entry under `key` in `cache`.
+    func cacheSource(_ key: String, in cache: any ImageCache) -> DecodeSource {
+        .cache(key: key, cache: ComponentIdentity.of(cache) ?? IdentityValue.unique())
     }
 }

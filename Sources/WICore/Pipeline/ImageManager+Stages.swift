@@ -4,8 +4,7 @@ import Synchronization
 extension ImageManager {
     /// The shared download for `source`, forwarding its events to this image task (and decoding partial images
     /// when the request is progressive).
-    func load(_ request: ResolvedRequest, source: LoadKey,
-              task: WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Context) async -> Result<ImageLoadResult, ImageError> {
+    func load(_ request: ResolvedRequest, task: ImageTaskContext) async -> Result<ImageLoadResult, ImageError> {
         let loader = request.context[.imageLoader] ?? self.loader
         guard loader.canLoad(request.url) else {
             return .failure(ImageError(.invalidURL, "no loader accepts \(request.url.absoluteString)"))
@@ -24,10 +23,13 @@ extension ImageManager {
                 }
             }
         }
-        let loadRequest = ImageLoadRequest(url: request.url, options: request.options, context: request.context,
-                                           priority: task.priority)
+        let loadRequest = {
+            var loadRequest = request.loadRequest
+            loadRequest.priority = task.priority
+            return loadRequest
+        }()
         let result = await loadTasks.run(
-            key: source, priority: task.priority, onEvent: { sink.yield($0) },
+            key: request.load, priority: task.priority, onEvent: { sink.yield($0) },
             ticket: { [loadTasks] ticket in task.onPriorityChange { loadTasks.setPriority($0, for: ticket) } }
         ) { shared in
             let relay = CancellationRelay()
@@ -49,13 +51,21 @@ extension ImageManager {
         return result
     }
 
-    /// The shared decode of `data` with the request's decode options.
-    func decode(_ data: Data, source: LoadKey, request: ResolvedRequest) async -> Result<Image, ImageError> {
+    /// The shared decode of `data` (from `source`) with `options`: one decode per source, coder and options at a
+    /// time, counted in `statistics`. No coder for the bytes: 1004.
+    func decode(_ data: Data, source: DecodeSource, request: ResolvedRequest, options: DecodeOptions) async
+        -> Result<Image, ImageError>
+    {
         let coder = request.context[.imageCoder] ?? coders
-        let options = request.decodeOptions
         let pool = cpuPool
-        return await decodeTasks.run(key: DecodeKey(source: source, options: options), priority: .normal) { _ in
-            await pool.run { () -> Result<Image, ImageError> in Result { () throws(ImageError) -> Image in try coder.decode(data, options: options) } }
+        return await decodeTasks.run(key: decodeKey(source, request, options: options), priority: .normal) { _ in
+            await pool.run { () -> Result<Image, ImageError> in
+                guard coder.canDecode(data) else {
+                    return .failure(ImageError(.unsupportedFormat,
+                                               "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))"))
+                }
+                return Result { () throws(ImageError) -> Image in try coder.decode(data, options: options) }
+            }
         }
     }
 

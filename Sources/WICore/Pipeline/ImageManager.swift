@@ -43,12 +43,21 @@ public final class ImageManager: Sendable {
     let observers = Mutex<[Int: AsyncStream<ImageManagerEvent>.Continuation]>([:])
     let nextObserverID = Mutex(0)
     let cpuPool: WorkerPool
+    /// Every load from the moment its call returns, and every background store and revalidation.
+    let tracker = WorkTracker()
+    /// What `shutdown()` ends after the work: the components the manager was given to own, and its own pool.
+    let owned: [any ShutdownCapable]
+    let shutdownOnce = AsyncOnce()
 
+    /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
+    /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
+    /// manager's `shutdown()` calls (those made for it alone: `WebImage.makeManager()` passes its loader and
+    /// cache).
     public init(
         cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,
         transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
-        delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool = .cpu
+        delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool? = nil, owning: [any ShutdownCapable] = []
     ) {
         self.cache = cache
         self.loader = loader
@@ -58,37 +67,42 @@ public final class ImageManager: Sendable {
         self.cacheSerializer = cacheSerializer
         self.optionsProcessor = optionsProcessor
         self.delegate = delegate
-        self.cpuPool = cpuPool
+        let pool = cpuPool ?? WorkerPool.cpu()
+        self.cpuPool = pool
+        owned = owning + (cpuPool == nil ? [pool] : [])
     }
 
     // MARK: Loading
 
-    /// Loads the image for `url`; throws `ImageError` (1000 invalid URL, 1003 blocked, 2002 cancelled, loader and
-    /// decode errors). Cancelling the calling task cancels this caller only.
+    /// Loads the image for `url`; throws `ImageError` (1000 invalid URL, 1003 blocked, 1004 no coder for the
+    /// bytes, 2002 cancelled, 2005 shut down, loader and decode errors). Cancelling the calling task, or
+    /// `cancelAll()`, cancels this caller only.
     ///
     /// With `.refreshCached`, a cached image is returned at once and the URL is revalidated in the background
-    /// (the caches get the new image if it changed); the callback form reports both.
+    /// (the caches get the new image if it changed; the work counts for `isRunning`).
     /// Progress and partial images: use the callback form, or observe `events()`.
     public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
         -> ImageResult
     {
         let request = try prepare(url: url, options: options, context: context)
+        let work = Task { await self.run(request, priorityTicket: { _ in }, progress: nil) }
+        guard let id = tracker.register(cancel: { work.cancel() }) else {
+            work.cancel()
+            throw Self.shutDownError
+        }
         emit(request.url, .started)
-        let result = await run(request, priorityTicket: { _ in }, progress: nil)
+        let result = await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
         switch result {
         case .success(let value):
             emit(request.url, .finished(value.cacheType))
             if request.options.contains(.refreshCached) && value.cacheType != .none {
-                // Revalidate in the background; identical revalidations share one load.
-                var refresh = request.options
-                refresh.remove(.refreshCached)
-                refresh.insert(.fromLoaderOnly)
-                let (manager, url, context) = (self, request.url, request.context)
-                Task { _ = try? await manager.loadImage(with: url, options: refresh, context: context) }
+                revalidate(request, cached: value, deliver: nil)
             }
+            tracker.finish(id)
             return value
         case .failure(let error):
             emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
+            tracker.finish(id)
             throw error
         }
     }
@@ -111,10 +125,15 @@ public final class ImageManager: Sendable {
 
     // MARK: Running work
 
-    /// Cancels every load in flight; each caller gets 2002.
-    public func cancelAll() { imageTasks.cancelAll() }
-    /// Whether any load is in flight.
-    public var isRunning: Bool { imageTasks.activeCount > 0 }
+    /// Cancels every load whose call has returned and that has not completed; each caller gets 2002 once.
+    /// Background stores and revalidations go on.
+    public func cancelAll() { tracker.cancelAll() }
+    /// Whether any load is in flight (true from the moment a `loadImage` call returns or starts waiting), or a
+    /// background store or revalidation is still running.
+    public var isRunning: Bool { tracker.isRunning }
+
+    /// Returns once no load, background store or revalidation is running (at once when none is).
+    public func waitUntilIdle() async { await tracker.waitUntilIdle() }
 
     /// How many shared works of each stage were started so far (loads, decodes, transforms): for tests and stats.
     public var statistics: (loads: Int, decodes: Int, transforms: Int) {

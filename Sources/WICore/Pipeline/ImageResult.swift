@@ -6,7 +6,8 @@ import Foundation
 public struct ImageResult: Sendable {
     /// The image (a thumbnail or transformed image when asked for).
     public var image: Image
-    /// The bytes the image came from, when known (downloaded, or read from a data cache).
+    /// The bytes the image came from, when known (downloaded, or read from a data cache); nil when the image is
+    /// a thumbnail or was transformed (the bytes no longer describe it).
     public var data: Data?
     /// Where it came from: `.none` for the loader, `.memory` or `.disk` for a cache.
     public var cacheType: ImageCacheType
@@ -14,6 +15,8 @@ public struct ImageResult: Sendable {
     public var url: URL
     /// Transfer metrics when the loader ran.
     public var metrics: ImageLoadMetrics?
+    /// The bytes the image was made from, even when `data` is nil (revalidation compares them).
+    var sourceData: Data?
 
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil) {
         self.image = image
@@ -21,6 +24,13 @@ public struct ImageResult: Sendable {
         self.cacheType = cacheType
         self.url = url
         self.metrics = metrics
+        sourceData = data
+    }
+
+    init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil,
+         sourceData: Data?) {
+        self.init(image: image, data: data, cacheType: cacheType, url: url, metrics: metrics)
+        self.sourceData = sourceData
     }
 }
 

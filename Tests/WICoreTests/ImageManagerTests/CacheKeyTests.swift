@@ -15,13 +15,13 @@ import WITestSupport
         #expect(CacheKeys.transformed("http://a.com/.hidden", transformerKey: "T") == "http://a.com/.hidden-T")
         // Keys already holding a part (braces, commas) must not confuse URL parsing.
         let thumb = CacheKeys.thumbnailed("https://a.com/p/c.jpg?q=1", size: .init(width: 8, height: 8), preserveAspectRatio: true)
-        #expect(CacheKeys.transformed(thumb, transformerKey: "T") == "https://a.com/p/c-Thumbnail({8.00,8.00},1)-T.jpg?q=1")
+        #expect(CacheKeys.transformed(thumb, transformerKey: "T") == "https://a.com/p/c-Thumbnail({8.000000,8.000000},1)-T.jpg?q=1")
     }
 
     @Test func thumbnailPartFollowsSDWebImage() {
-        #expect(CacheKeys.thumbnailPart(.init(width: 256, height: 128), preserveAspectRatio: true) == "Thumbnail({256.00,128.00},1)")
+        #expect(CacheKeys.thumbnailPart(.init(width: 256, height: 128), preserveAspectRatio: true) == "Thumbnail({256.000000,128.000000},1)")
         #expect(CacheKeys.thumbnailed("http://a.com/c.png", size: .init(width: 10, height: 10), preserveAspectRatio: false)
-                == "http://a.com/c-Thumbnail({10.00,10.00},0).png")
+                == "http://a.com/c-Thumbnail({10.000000,10.000000},0).png")
     }
 
     @Test func managerKeysCombineFilterThumbnailAndTransformer() {
@@ -32,7 +32,7 @@ import WITestSupport
         var context = ImageContext()
         context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
         context[.imageTransformer] = PipelineTransformer([MockTransformer(key: "A"), MockTransformer(key: "B")])
-        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-Thumbnail({64.00,64.00},1)-A-B.jpg")
+        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-Thumbnail({64.000000,64.000000},1)-A-B.jpg")
         let noCache = Harness(cacheKeyFilter: BlockCacheKeyFilter { _ in nil })
         #expect(noCache.manager.cacheKey(for: url) == nil)
     }

@@ -29,7 +29,7 @@ import WITestSupport
     /// 10,000 loads in `make test`; `make soak` sets WI_SOAK_STORM_LOADS for a longer run.
     @Test func tenThousandLoadsCancelledFromFourTasksAtOnce() async throws {
         let loads = Soak.count("WI_SOAK_STORM_LOADS", default: 10_000)
-        let h = Harness(privatePools: true)
+        let h = Harness()
         let urls = (0..<20).map { h.serve("img\($0).png", width: 4, height: 4) }
         let ledger = Ledger()
         var random = SeededRandom(seed: 4)

@@ -104,7 +104,7 @@ import WITestSupport
     }
 
     @Test func exactlyOneCompletionPerCallUnderTenThousandRandomCancels() async throws {
-        let h = Harness(privatePools: true)
+        let h = Harness()
         let urls = (0..<20).map { h.serve("img\($0).png", width: 4, height: 4) }
         let tally = Tally()
         var random = SeededRandom(seed: 10_000)

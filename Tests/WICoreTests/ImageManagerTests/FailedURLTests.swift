@@ -17,7 +17,7 @@ import WITestSupport
     @Test func badDataBlocksTheURLUntilRetryFailedSucceeds() async throws {
         let h = Harness()
         let url = URL(string: "mock://host/broken.png")!
-        h.loader.register(url, data: Data("not an image".utf8))
+        h.loader.register(url, data: h.coder.data(width: 0, height: 0))   // the coder's magic, a broken header
         let first = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url) }
         #expect(first?.code == .badImageData)
         #expect(h.manager.isFailedURL(url))

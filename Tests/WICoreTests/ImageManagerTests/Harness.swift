@@ -12,19 +12,15 @@ struct Harness {
     let cache: TieredImageCache
     let manager: ImageManager
 
-    /// Pools for tests that flood them (the cancellation storm), so other tests running in parallel keep theirs.
-    static let stormIO = WorkerPool(name: "storm.io", threads: 2)
-    static let stormCPU = WorkerPool(name: "storm.cpu", threads: 2)
-
     init(transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
          cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
-         delegate: (any ImageManagerDelegate)? = nil, privatePools: Bool = false) {
+         delegate: (any ImageManagerDelegate)? = nil) {
         let coders = ImageCodersManager(coders: [coder])
-        let (io, cpu) = privatePools ? (Self.stormIO, Self.stormCPU) : (WorkerPool.io, WorkerPool.cpu)
-        cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders, ioPool: io, cpuPool: cpu)
+        // Every harness has pools of its own (the manager's CPU pool, the cache's I/O pool), ended by `shutdown()`.
+        cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders)
         manager = ImageManager(cache: cache, loader: loader, coders: coders, transformer: transformer,
                                cacheKeyFilter: cacheKeyFilter, cacheSerializer: cacheSerializer,
-                               optionsProcessor: optionsProcessor, delegate: delegate, cpuPool: cpu)
+                               optionsProcessor: optionsProcessor, delegate: delegate, owning: [cache])
     }
 
     /// A mock URL serving a `width` x `height` image.

@@ -62,7 +62,7 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
             calls.withLock { $0.append((try? result.get())?.cacheType ?? .none) }
         }
         #expect(await eventually { h.loader.loadCount == 2 })
-        try await Task.sleep(for: .milliseconds(100))
+        await h.manager.waitUntilIdle()                      // the revalidation is tracked work
         #expect(calls.withLock { $0 } == [.memory])         // unchanged on the server: one callback
         h.loader.register(url, data: h.coder.data(width: 8, height: 8, extra: "new"))
         let sizes = Mutex<[PixelSize]>([])

@@ -32,16 +32,18 @@ final class Tile: ImageTarget {
         let tile = Tile()
         let slow = h.serve("slow.png", width: 11, height: 11)
         h.loader.close()
-        let firstCompleted = Flag()
-        tile.setImage(with: slow, manager: h.manager) { _ in firstCompleted.set() }
+        let firstResults = Results()
+        tile.setImage(with: slow, manager: h.manager) { firstResults.add($0) }
         #expect(await eventually { h.loader.waitingCount == 1 })
         let fast = h.serve("fast.png", width: 22, height: 22)
         h.loader.open()
-        tile.setImage(with: fast, manager: h.manager)
-        #expect(await eventually { tile.shown.last == "22x22" })
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(!tile.shown.contains("11x11"))
-        #expect(!firstCompleted.isSet)            // replaced loads do not call back
+        let done = Results()
+        tile.setImage(with: fast, manager: h.manager) { done.add($0) }
+        #expect(await eventually { done.codes.count == 1 && firstResults.codes.count == 1 })
+        #expect(tile.shown == ["nil", "nil", "22x22"])
+        #expect(firstResults.codes == [2002])      // a replaced load calls back once, cancelled (SDWebImage does)
+        await h.manager.waitUntilIdle()
+        #expect(firstResults.codes == [2002])
     }
 
     @MainActor @Test func delayPlaceholderShowsItOnlyOnFailure() async throws {
@@ -53,15 +55,22 @@ final class Tile: ImageTarget {
         #expect(await eventually { tile.shown == ["1x1"] })
         var context = ImageContext()
         context[.operationKey] = "background"
-        tile.setImage(with: h.serve("b.png", width: 5, height: 5), options: .avoidAutoSetImage, context: context, manager: h.manager)
-        try await Task.sleep(for: .milliseconds(100))
+        let done = Results()
+        tile.setImage(with: h.serve("b.png", width: 5, height: 5), options: .avoidAutoSetImage, context: context,
+                      manager: h.manager) { done.add($0) }
+        #expect(await eventually { done.codes == [0] })
         #expect(tile.shown == ["1x1", "nil"])     // placeholder nil shown at start; the result not set automatically
     }
 }
 
-/// A flag set from the main actor.
+/// The results a target's completion got, as codes (0 for success), on the main actor.
 @MainActor
-final class Flag {
-    private(set) var isSet = false
-    func set() { isSet = true }
+final class Results {
+    private(set) var codes: [Int] = []
+    func add(_ result: Result<ImageResult, ImageError>) {
+        switch result {
+        case .success: codes.append(0)
+        case .failure(let error): codes.append(error.code.rawValue)
+        }
+    }
 }

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+import Testing
+import WICore
+import WITestSupport
+
+/// Request identity decides sharing at every layer; cache partitions keep tenants' entries apart.
+@Suite struct IdentityTests {
+    struct AuthModifier: ImageRequestModifier {
+        let token: String
+        func modified(_ request: ImageHTTPRequest) -> ImageHTTPRequest? {
+            var request = request
+            request.headers["Authorization"] = "Bearer " + token
+            return request
+        }
+    }
+
+    @Test func identityFollowsTheRequestAsSent() {
+        let url = URL(string: "https://a.com/x.png")!
+        func identity(_ context: ImageContext = .init(), options: ImageOptions = [], headers: [String: String] = [:])
+            -> ImageRequestIdentity
+        {
+            ImageRequestIdentity(ImageLoadRequest(url: url, options: options, context: context, headers: headers))
+        }
+        #expect(identity() == identity())
+        var a = ImageContext(), b = ImageContext(), sameAsA = ImageContext()
+        a[.requestModifier] = AuthModifier(token: "A")
+        b[.requestModifier] = AuthModifier(token: "B")
+        sameAsA[.requestModifier] = BlockRequestModifier { request in   // a closure: compared by what it sends
+            var request = request
+            request.headers["Authorization"] = "Bearer A"
+            return request
+        }
+        #expect(identity(a) != identity(b))
+        #expect(identity(a) != identity())
+        #expect(identity(a) == identity(sameAsA))
+        #expect(identity(a).request?.headers == ["Authorization": "Bearer A"])
+        #expect(identity(headers: ["Cookie": "s=1"]) != identity())
+        #expect(identity(options: .allowInvalidSSLCertificates) != identity())
+        #expect(identity(options: .handleCookies) != identity())
+        #expect(identity(options: .highPriority) == identity())
+        var closureModifier = ImageContext()
+        closureModifier[.responseModifier] = BlockResponseModifier { $0 }
+        #expect(identity(closureModifier).isPrivate)
+        #expect(identity(closureModifier) != identity(closureModifier))
+        var decrypting = ImageContext()
+        decrypting[.decryptor] = BlockDataDecryptor { data, _ in data }
+        #expect(identity(decrypting).isPrivate)
+        var partitioned = ImageContext()
+        partitioned[.cachePartition] = "tenant-1"
+        #expect(identity(partitioned) != identity())
+    }
+
+    @Test func pluginKeysDeclareTheirRole() {
+        let url = URL(string: "https://a.com/x.png")!
+        func identity(_ context: ImageContext) -> ImageRequestIdentity {
+            ImageRequestIdentity(ImageLoadRequest(url: url, context: context))
+        }
+        var one = ImageContext(), two = ImageContext(), note = ImageContext()
+        one[.tenantRegion] = "eu"
+        two[.tenantRegion] = "us"
+        note[.debugNote] = "anything"
+        #expect(identity(one) != identity(two))           // `.request` (the default): compared
+        #expect(identity(one) == identity(one))
+        #expect(identity(note) == identity(ImageContext()))   // `.irrelevant`: ignored
+    }
+
+    @Test func loadsWithDifferentRequestModifiersNeverShare() async throws {
+        let h = Harness()
+        let url = h.serve("shared.png", width: 5, height: 5)
+        h.loader.close()
+        var a = ImageContext(), b = ImageContext()
+        a[.requestModifier] = AuthModifier(token: "A")
+        b[.requestModifier] = AuthModifier(token: "B")
+        async let first = h.manager.loadImage(with: url, context: a)
+        async let second = h.manager.loadImage(with: url, context: b)
+        async let third = h.manager.loadImage(with: url)
+        async let fourth = h.manager.loadImage(with: url, context: a)
+        #expect(await eventually { h.loader.waitingCount == 3 })
+        h.loader.open()
+        _ = try await (first, second, third, fourth)
+        #expect(h.loader.loadCount == 3)                    // A, B and none; the second A joined the first
+        #expect(h.manager.statistics.loads == 3)
+    }
+
+    @Test func partitionsNeverSeeEachOthersEntries() async throws {
+        let h = Harness()
+        let url = h.serve("tenant.png", width: 7, height: 7)
+        var a = ImageContext(), b = ImageContext()
+        a[.cachePartition] = "a"
+        b[.cachePartition] = "b"
+        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache, context: a)
+        let hit = try await h.manager.loadImage(with: url, options: .fromCacheOnly, context: a)
+        #expect(hit.cacheType == .memory)
+        for other in [b, ImageContext()] {
+            let miss = await #expect(throws: ImageError.self) {
+                try await h.manager.loadImage(with: url, options: .fromCacheOnly, context: other)
+            }
+            #expect(miss?.code == .loadSkipped)
+        }
+        #expect(h.disk.keys == ["[1:a]mock://host/tenant.png"])
+        #expect(h.memory.keys == ["[1:a]mock://host/tenant.png"])
+        #expect(h.manager.cacheKey(for: url, context: b) == "[1:b]mock://host/tenant.png")
+        // The length prefix keeps pairs apart whatever they hold.
+        #expect(CacheKeys.partitioned("b]c", partition: "a") != CacheKeys.partitioned("c", partition: "a]b"))
+        // A partitioned thumbnail key: the thumbnail part still goes before the extension.
+        var thumbnail = a
+        thumbnail[.thumbnailPixelSize] = PixelSize(width: 4, height: 4)
+        #expect(h.manager.cacheKey(for: url, context: thumbnail)
+                == "[1:a]mock://host/tenant-Thumbnail({4.000000,4.000000},1).png")
+    }
+}
+
+extension ImageContextKey where Value == String {
+    /// A plugin key that changes what a loader fetches.
+    static var tenantRegion: Self { Self("test.tenantRegion") }
+    /// A plugin key that changes nothing loaded.
+    static var debugNote: Self { Self("test.debugNote", role: .irrelevant) }
+}
