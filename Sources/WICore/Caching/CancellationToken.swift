@@ -5,11 +5,23 @@ import Synchronization
 /// Thread safety: `cancel()` may be called from any thread, any number of times; the handler runs at most once.
 public final class CancellationToken: Sendable {
     private let handler: Mutex<(@Sendable () -> Void)?>
+    /// The work's task, when it is one: tests await its end.
+    private let task: Task<Void, Never>?
 
     /// A token that runs `handler` on its first `cancel()`.
     public init(_ handler: @escaping @Sendable () -> Void) {
         self.handler = Mutex(handler)
+        task = nil
     }
+
+    /// A token for `task` that runs `handler` on its first `cancel()`.
+    package init(task: Task<Void, Never>, _ handler: @escaping @Sendable () -> Void) {
+        self.handler = Mutex(handler)
+        self.task = task
+    }
+
+    /// Returns once the work's task has ended (at once for a token without one).
+    package func finished() async { await task?.value }
 
     /// Cancels the work (idempotent).
     public func cancel() {

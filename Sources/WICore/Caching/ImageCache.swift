@@ -60,7 +60,7 @@ extension ImageCache {
             let result = await query(key: key, options: options, context: context, cacheType: cacheType)
             once.call(Task.isCancelled ? nil : result)
         }
-        return CancellationToken {
+        return CancellationToken(task: task) {
             task.cancel()
             once.call(nil)
         }

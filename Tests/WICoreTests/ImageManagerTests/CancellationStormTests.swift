@@ -53,7 +53,7 @@ import WITestSupport
             }
         }
         #expect(await eventually(60 + Double(loads) / 1000) { ledger.completed >= loads })
-        try await Task.sleep(for: .milliseconds(100))   // a second completion would show up by now
+        await h.manager.waitUntilIdle()   // every load has ended: a second completion would have come before
         var cancelled = 0
         for call in 0..<loads {
             let (outcomes, wins) = (ledger.outcomes(call), ledger.wins(call))
