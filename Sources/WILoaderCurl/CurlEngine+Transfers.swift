@@ -13,7 +13,7 @@ extension CurlEngine {
         if let existing = transfers[key] {
             transfer = existing
         } else {
-            transfer = Transfer(key: key, request: operation.request, engine: self)
+            transfer = Transfer(key: key, request: operation.request, engine: self, order: order(of: operation.request))
             transfers[key] = transfer
         }
         transfer.callers.append(operation)

@@ -40,8 +40,12 @@ final class CurlEngine: @unchecked Sendable {
     // Loader thread only.
     var transfers: [ImageRequestIdentity: Transfer] = [:]
     var transferOf: [ObjectIdentifier: Transfer] = [:]
+    /// Per priority, queued transfers in handover order (`Transfer.order`); FIFO takes from `queueHeads`, LIFO
+    /// from the end.
     private var queues: [[Transfer]] = [[], [], []]
     private var queueHeads = [0, 0, 0]
+    /// Numbers transfers whose requests carry no handover order, in order of arrival.
+    private var arrivals: UInt64 = 0
     var activeCount = 0
     var retryQueue: [(at: Double, transfer: Transfer)] = []
     /// Reset-ready easy handles of clean HTTP/1.x transfers (see `keepSpare`).
@@ -159,13 +163,25 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
+    /// The order key of a new transfer for `request`: its handover order, else its arrival (after every numbered
+    /// one handed over so far: arrivals count in the upper half).
+    func order(of request: ImageLoadRequest) -> UInt64 {
+        if let order = request.handoverOrder { return order }
+        arrivals += 1
+        return (1 << 63) | arrivals
+    }
+
     /// Queues `transfer` under its callers' highest priority. An entry left behind in another queue by a
     /// priority change is skipped when it comes up.
     func enqueue(_ transfer: Transfer) {
         let priority = transfer.callerPriority
         transfer.state = .queued
         transfer.queuedPriority = priority
-        queues[priority.rawValue].append(transfer)
+        let p = priority.rawValue
+        // Mostly in order already: insert from the end (never before the FIFO head, which was handed out).
+        var index = queues[p].count
+        while index > queueHeads[p] && queues[p][index - 1].order > transfer.order { index -= 1 }
+        queues[p].insert(transfer, at: index)
     }
 
     /// The next queued transfer: highest priority first, then FIFO or LIFO.

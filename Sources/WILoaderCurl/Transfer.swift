@@ -40,8 +40,12 @@ final class Transfer: CurlTransferEvents {
     var lastProgressTime: Double = -.infinity
     var lastProgressReceived: Int64 = -1
 
-    init(key: ImageRequestIdentity, request: ImageLoadRequest, engine: CurlEngine) {
+    /// Where the transfer queues among others of its priority: its first caller's handover order.
+    let order: UInt64
+
+    init(key: ImageRequestIdentity, request: ImageLoadRequest, engine: CurlEngine, order: UInt64) {
         self.key = key
+        self.order = order
         self.request = request
         self.engine = engine
     }

@@ -50,6 +50,33 @@ import WITestServer
         #expect(started.withLock { $0 } == [3, 2, 1, 0])
     }
 
+    @Test func lifoFollowsTheHandoverOrderNotTheArrival() async throws {
+        let (server, hold) = try await server(paths: 4)
+        let started = Mutex<[Int]>([])
+        let loader = CurlImageLoader(configuration: testConfiguration {
+            $0.maxConcurrentTransfers = 1
+            $0.executionOrder = .lifo
+        })
+        let (_, gate) = loader.start(server.url("/gate"))
+        try #require(await eventually { server.requestCount("/gate") == 1 })
+        // A manager numbers its calls when they are made; its tasks may reach the loader in another order.
+        var recorders: [LoadRecorder] = []
+        for (index, handover) in [(2, UInt64(12)), (0, 10), (3, 13), (1, 11)] {
+            var request = ImageLoadRequest(url: server.url("/\(index)"))
+            request.handoverOrder = handover
+            let recorder = LoadRecorder()
+            _ = loader.load(request, events: { recorder.record($0) }) { result in
+                started.withLock { $0.append(index) }
+                recorder.complete(result)
+            }
+            recorders.append(recorder)
+        }
+        hold.open()
+        _ = await gate.waitForCompletion()
+        for recorder in recorders { _ = await recorder.waitForCompletion() }
+        #expect(started.withLock { $0 } == [3, 2, 1, 0])   // newest handed over first
+    }
+
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
         let (server, hold) = try await server(paths: 5)
         let finished = Mutex<[Int]>([])

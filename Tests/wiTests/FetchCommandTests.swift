@@ -36,7 +36,7 @@ import WITestSupport
         let written = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
         #expect(written.count == 3)
         let stats = try CommandRunner.run(wi, ["cache", "stats", "--cache-dir", directory.path, "--json"])
-        #expect(stats.stdout.contains("\"count\":3"))
+        #expect(stats.stdout.contains("\"count\":6"))   // each original and its thumbnail under its own key
     }
 
     @Test func failuresExitOneWithAReadableLine() throws {

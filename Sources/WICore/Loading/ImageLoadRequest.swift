@@ -21,6 +21,10 @@ public struct ImageLoadRequest: Sendable {
     /// The key the manager caches this URL's bytes under (partition included), nil when they are not cached: a
     /// loader that shares bytes through a cache (the Redis single flight) uses it.
     public var cacheKey: String?
+    /// The order in which the request was handed over (the manager numbers its calls when they are made, before
+    /// any asynchronous step); a loader that queues orders by it, so FIFO and LIFO follow the callers' order even
+    /// when the requests reach it out of order. Nil: the order of arrival.
+    public var handoverOrder: UInt64?
 
     public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
                 priority: ImageRequestPriority? = nil, headers: [String: String] = [:], cacheKey: String? = nil) {

@@ -89,10 +89,11 @@ extension ImageManager {
             }
         }
         let reportProgress = onProgress
+        let order = nextHandover()
         let task = Task { [self] in
             defer { tracker.finish(id) }
             let prepared = Result { () throws(ImageError) -> ResolvedRequest in
-                try prepare(url: url, options: options, context: context)
+                try prepare(url: url, options: options, context: context, order: order)
             }
             guard case .success(let request) = prepared else {
                 if case .failure(let error) = prepared { first.call(.failure(error)) }

@@ -75,7 +75,9 @@ enum ImageTaskEvent: Sendable {
 extension ImageManager {
     /// Validates the URL, runs the options processor and resolves keys, options and identity (SDWebImage's
     /// steps 1 and 2).
-    func prepare(url: URL?, options: ImageOptions, context: ImageContext) throws(ImageError) -> ResolvedRequest {
+    func prepare(url: URL?, options: ImageOptions, context: ImageContext, order: UInt64? = nil) throws(ImageError)
+        -> ResolvedRequest
+    {
         guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
             throw ImageError(.invalidURL, "the image URL is empty or invalid")
         }
@@ -115,7 +117,8 @@ extension ImageManager {
             finalKey = finalKey.map { CacheKeys.partitioned($0, partition: partition) }
         }
         let loader = context[.imageLoader] ?? self.loader
-        let loadRequest = ImageLoadRequest(url: url, options: options, context: context, cacheKey: sourceKey)
+        var loadRequest = ImageLoadRequest(url: url, options: options, context: context, cacheKey: sourceKey)
+        loadRequest.handoverOrder = order
         let load = LoadKey(loader: ComponentIdentity.of(loader) ?? IdentityValue.unique(),
                            identity: loader.identity(of: loadRequest))
         return ResolvedRequest(

@@ -48,6 +48,8 @@ public final class ImageManager: Sendable {
     /// What `shutdown()` ends after the work: the components the manager was given to own, and its own pool.
     let owned: [any ShutdownCapable]
     let shutdownOnce = AsyncOnce()
+    /// Numbers calls in the order they are made (`ImageLoadRequest.handoverOrder`).
+    let handovers = Atomic<UInt64>(0)
 
     /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
     /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
@@ -84,7 +86,7 @@ public final class ImageManager: Sendable {
     public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
         -> ImageResult
     {
-        let request = try prepare(url: url, options: options, context: context)
+        let request = try prepare(url: url, options: options, context: context, order: nextHandover())
         let work = Task { await self.run(request, priorityTicket: { _ in }, progress: nil) }
         guard let id = tracker.register(cancel: { work.cancel() }) else {
             work.cancel()
@@ -113,6 +115,12 @@ public final class ImageManager: Sendable {
         guard let request = try? prepare(url: url, options: options, context: context) else { return nil }
         return request.finalKey
     }
+
+    /// How many image tasks wait on downloads in flight (tests wait for callers to have joined a download).
+    package var downloadWaiterCount: Int { loadTasks.totalWaiterCount }
+
+    /// The next call's handover number.
+    func nextHandover() -> UInt64 { handovers.add(1, ordering: .relaxed).newValue }
 
     // MARK: Failed URLs
 

@@ -179,6 +179,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     package var activeCount: Int { state.withLock { $0.entries.count } }
     /// How many callers wait for the work of `key` (0 when none runs).
     package func waiterCount(for key: Key) -> Int { state.withLock { $0.entries[key]?.waiters.count ?? 0 } }
+    /// How many callers wait, over all work (tests wait for every caller to have joined).
+    package var totalWaiterCount: Int { state.withLock { $0.entries.values.reduce(0) { $0 + $1.waiters.count } } }
     /// How many times work was started (for tests and statistics).
     package var startedCount: Int { state.withLock { $0.started } }
     /// Cancels every running work; its waiters get `.cancelled`.

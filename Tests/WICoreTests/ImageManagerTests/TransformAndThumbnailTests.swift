@@ -91,7 +91,7 @@ import WITestSupport
                     return (side, try await h.manager.loadImage(with: url, context: context).image.size)
                 }
             }
-            #expect(await eventually { h.loader.waitingCount == 1 })
+            #expect(await eventually { h.loader.waitingCount == 1 && h.manager.downloadWaiterCount == 10 })
             h.loader.open()
             var sizes: [Int: PixelSize] = [:]
             for try await (side, size) in group { sizes[side] = size }
