@@ -90,7 +90,7 @@ import WICore
         operation.withLock { $0 = started }
         #expect(await recorder.waitForCompletion()?.error?.code == .cancelled)
         #expect(recorder.progress.last == [4, 4])
-        try await Task.sleep(for: .milliseconds(20))
+        await loader.shutdown()   // joins the worker that ran the load: anything it would still do is done
         #expect(recorder.completions == 1)
     }
 }

@@ -118,6 +118,8 @@ public final class ImageManager: Sendable {
 
     /// How many image tasks wait on downloads in flight (tests wait for callers to have joined a download).
     package var downloadWaiterCount: Int { loadTasks.totalWaiterCount }
+    /// How many callers wait on image tasks in flight (tests wait for callers to have joined).
+    package var imageTaskWaiterCount: Int { imageTasks.totalWaiterCount }
 
     /// The next call's handover number.
     func nextHandover() -> UInt64 { handovers.add(1, ordering: .relaxed).newValue }

@@ -13,7 +13,7 @@ import WITestSupport
         let tokens = (0..<100).map { _ in
             h.manager.loadImage(with: url) { result in tally.add((try? result.get()) != nil ? "ok" : "failed") }
         }
-        #expect(await eventually { h.loader.waitingCount == 1 })
+        #expect(await eventually { h.loader.waitingCount == 1 && h.manager.imageTaskWaiterCount == 100 })
         h.loader.open()
         #expect(await eventually { tally.total == 100 })
         #expect(tally["ok"] == 100)

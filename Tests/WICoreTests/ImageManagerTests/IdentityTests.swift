@@ -76,7 +76,7 @@ import WITestSupport
         async let second = h.manager.loadImage(with: url, context: b)
         async let third = h.manager.loadImage(with: url)
         async let fourth = h.manager.loadImage(with: url, context: a)
-        #expect(await eventually { h.loader.waitingCount == 3 })
+        #expect(await eventually { h.loader.waitingCount == 3 && h.manager.imageTaskWaiterCount == 4 })
         h.loader.open()
         _ = try await (first, second, third, fourth)
         #expect(h.loader.loadCount == 3)                    // A, B and none; the second A joined the first

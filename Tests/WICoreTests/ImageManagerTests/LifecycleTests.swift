@@ -40,7 +40,7 @@ import WITestSupport
                 return error.code.rawValue
             }
         }
-        #expect(await eventually { h.loader.waitingCount == 1 })
+        #expect(await eventually { h.loader.waitingCount == 1 && h.manager.imageTaskWaiterCount == 2 })
         await h.manager.shutdown()
         #expect(codes.all == [2002])
         #expect(await asyncLoad.value == 2002)

@@ -115,7 +115,7 @@ import WITestSupport
                     return try await h.manager.loadImage(with: url, context: context).image.pixels.color(x: 0, y: 0).red
                 }
             }
-            #expect(await eventually { h.loader.waitingCount == 1 })
+            #expect(await eventually { h.loader.waitingCount == 1 && h.manager.downloadWaiterCount == 2 })
             h.loader.open()
             var reds: Set<UInt8> = []
             for try await red in group { reds.insert(red) }
