@@ -43,6 +43,10 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     private let keyFor: @Sendable (URL) -> String?
     private let ioPool: WorkerPool
     private let ownsPool: Bool
+    private let leaseAttempts = Atomic(0)
+
+    /// Lease attempts made so far (a waiting load makes one per poll): tests wait on it instead of on time.
+    package var leaseAttemptCount: Int { leaseAttempts.load(ordering: .relaxed) }
 
     /// Wraps `loader`; `keyFor` turns a URL into the cache key when a request carries none (nil: load without a
     /// lease). Blocking Redis calls run on `ioPool` (nil: a pool of the loader's own, ended by `shutdown()`).
@@ -94,6 +98,7 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
             let attempt = await ioPool.run { () -> Result<RedisCache.LeaseAttempt, ImageError> in
                 Result { () throws(ImageError) in try redis.attemptLease(forKey: key, duration: duration) }
             }
+            leaseAttempts.add(1, ordering: .relaxed)
             switch attempt {
             case .failure:
                 return startOrigin(request, events: events, operation: operation, lease: nil)

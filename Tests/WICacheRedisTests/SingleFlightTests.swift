@@ -30,7 +30,7 @@ import WITestSupport
         async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
         async let second = members[1].loader.load(ImageLoadRequest(url: Self.url))
-        try await Task.sleep(for: .milliseconds(60))   // the second polls meanwhile
+        while members[1].loader.leaseAttemptCount < 3 { try await Task.sleep(for: .milliseconds(2)) }   // it polls
         #expect(members[1].origin.loadCount == 0)
         members[0].origin.open()
         #expect(try await first.data == Data("bytes".utf8))
@@ -56,7 +56,7 @@ import WITestSupport
         async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
         async let second = members[1].loader.load(ImageLoadRequest(url: Self.url))
-        try await Task.sleep(for: .milliseconds(30))
+        while members[1].loader.leaseAttemptCount < 2 { try await Task.sleep(for: .milliseconds(2)) }   // it waits
         members[0].origin.open()
         var failure: ImageError?
         do { _ = try await first } catch { failure = error as? ImageError }

@@ -64,13 +64,14 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
         return .unavailable
     }
 
-    /// Starts a polling thread that calls `handler` on each rise; cancelling the token stops it within a moment.
+    /// Starts a polling thread that calls `handler` on each rise; cancelling the token stops the thread and waits
+    /// for it to end (from another thread), so no call of `handler` follows `cancel()`.
     public func subscribe(_ handler: @escaping @Sendable (MemoryPressureLevel) -> Void) -> CancellationToken {
         let loop = PollLoop()
         guard mode != .unavailable else { return CancellationToken {} }
         let mode = mode, interval = interval
         let tracker = PressureTracker(warningSome: warningSome, criticalFull: criticalFull)
-        let thread = Thread {
+        let thread = JoinableThread(name: "wi.memory-pressure") {
             var tracker = tracker
             let seconds = Double(MemoryCache.nanoseconds(interval)) / 1e9
             while !loop.stopped.load(ordering: .acquiring) {
@@ -82,11 +83,10 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
                 _ = loop.wake.wait(timeout: .now() + seconds)
             }
         }
-        thread.name = "wi.memory-pressure"
-        thread.start()
         return CancellationToken {
             loop.stopped.store(true, ordering: .releasing)
             loop.wake.signal()
+            if let thread, !thread.isCurrent { thread.join() }
         }
     }
 
