@@ -107,7 +107,7 @@ extension ImageManager {
             }
             guard first.call(result), case .success(let cached) = result, cached.cacheType != .none,
                   request.options.contains(.refreshCached), !Task.isCancelled else { return }
-            revalidate(request, cached: cached, deliver: deliver)
+            revalidate(request, deliver: deliver)
         }
         token.attach(task)
         return token
@@ -115,8 +115,7 @@ extension ImageManager {
 
     /// Loads `request`'s URL again in the background (tracked work) and, when the server's bytes differ from the
     /// cached original's, lets the load replace the cache entries and hands the new result to `deliver`.
-    func revalidate(_ request: ResolvedRequest, cached: ImageResult,
-                    deliver: (@Sendable (Result<ImageResult, ImageError>) -> Void)?) {
+    func revalidate(_ request: ResolvedRequest, deliver: (@Sendable (Result<ImageResult, ImageError>) -> Void)?) {
         let refresh = request.options.subtracting(.refreshCached).union(.fromLoaderOnly)
         tracker.background { [self] in
             // The bytes to compare with: the cached original's (the final entry may hold a thumbnail's bytes).

@@ -98,7 +98,7 @@ public final class ImageManager: Sendable {
         case .success(let value):
             emit(request.url, .finished(value.cacheType))
             if request.options.contains(.refreshCached) && value.cacheType != .none {
-                revalidate(request, cached: value, deliver: nil)
+                revalidate(request, deliver: nil)
             }
             tracker.finish(id)
             return value
