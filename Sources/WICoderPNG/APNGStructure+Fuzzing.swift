@@ -5,11 +5,13 @@ import WICore
 /// API: `@_spi(Fuzzing) import WICoderPNG`.
 @_spi(Fuzzing)
 public enum APNGChunkReader {
-    /// Reads the animation chunks of `data`: the number of complete frames, or nil when it is not an APNG.
-    /// Throws `.badImageData` for broken animation chunks.
+    /// Reads the animation chunks of `data`: the number of complete frames, or nil when it is not an APNG or its
+    /// animation is invalid (the default image is then a still). Throws `.badImageData` with the reason for an
+    /// invalid animation, so that fuzzing sees every path.
     ///
     /// Thread safety: a pure function; callable from any thread.
     public static func frameCount(in data: Data) throws(ImageError) -> Int? {
-        try APNGStructure.read(data)?.frames.count
+        if let invalid = APNGStructure.validate(data) { throw invalid }
+        return APNGStructure.read(data)?.frames.count
     }
 }

@@ -4,8 +4,11 @@ import WICore
 /// The animation chunks of an APNG (acTL, fcTL, fdAT), read in Swift because Debian's libpng has no APNG support.
 ///
 /// Every chunk used is bounds-checked and its CRC verified; fcTL/fdAT sequence numbers must run 0, 1, 2...;
-/// frame rectangles must lie inside the canvas. A frame counts once the chunk after its data arrived (the next
-/// fcTL or IEND): a file cut inside a frame keeps the frames before it and reports `isTruncated`.
+/// frame rectangles must lie inside the canvas; the frames must be as many as acTL announces. A structurally invalid
+/// animation (a bad animation chunk, out-of-order sequence numbers, an fcTL before acTL, a frame count that does not
+/// match) is not an animation: the file shows its default image as a still, as browsers do. A frame counts once the
+/// chunk after its data arrived (the next fcTL or IEND): a file cut inside a frame keeps the frames before it and
+/// reports `isTruncated`.
 struct APNGStructure {
     struct Frame {
         var info: AnimationFrameInfo
@@ -27,17 +30,28 @@ struct APNGStructure {
     var defaultImageIsFrame = false
     var isTruncated = false
 
-    /// The animation in `data`, or nil when it is not an APNG (no acTL before the first IDAT) or no frame is complete.
-    /// Throws `.badImageData` for broken animation chunks.
-    static func read(_ data: Data) throws(ImageError) -> APNGStructure? {
-        let outcome: Result<APNGStructure?, ImageError> = data.withUnsafeBytes { raw in
+    /// The animation in `data`, or nil when it is not an APNG (no acTL before the first IDAT), no frame is complete,
+    /// or the animation is structurally invalid (then the default image is decoded as a still).
+    static func read(_ data: Data) -> APNGStructure? {
+        data.withUnsafeBytes { raw in
             do throws(ImageError) {
-                return .success(try read(raw.bindMemory(to: UInt8.self)))
+                return try read(raw.bindMemory(to: UInt8.self))
             } catch {
-                return .failure(error)
+                return nil   // why it is invalid: `validate(_:)`
             }
         }
-        return try outcome.get()
+    }
+
+    /// Why the animation in `data` is invalid (nil when it is valid or not an animation): for tests and fuzzing.
+    static func validate(_ data: Data) -> ImageError? {
+        data.withUnsafeBytes { raw in
+            do throws(ImageError) {
+                _ = try read(raw.bindMemory(to: UInt8.self))
+                return nil
+            } catch {
+                return error
+            }
+        }
     }
 
     private static func read(_ p: UnsafeBufferPointer<UInt8>) throws(ImageError) -> APNGStructure? {
@@ -76,7 +90,8 @@ struct APNGStructure {
             }
             switch type {
             case "acTL":
-                guard !seenIDAT, length == 8, frameCount == 0 else { continue }
+                guard frameCount == 0 else { throw ImageError(.badImageData, "APNG: a second acTL") }
+                guard length == 8 else { throw ImageError(.badImageData, "APNG: an acTL of \(length) bytes") }
                 frameCount = word(body)
                 result!.plays = word(body + 4)
                 guard frameCount > 0 else { throw ImageError(.badImageData, "APNG: acTL announces 0 frames") }
@@ -96,7 +111,10 @@ struct APNGStructure {
                 seenIDAT = true
                 if pendingIsDefaultImage { pending!.data.append(body..<(body + length)) }
             case "fcTL":
-                guard frameCount > 0 else { continue }
+                guard frameCount > 0 else {
+                    if seenIDAT { continue }   // after the image data with no acTL: a still PNG's stray chunk
+                    throw ImageError(.badImageData, "APNG: fcTL before acTL")
+                }
                 guard length == 26, word(body) == sequence else {
                     throw ImageError(.badImageData, "APNG: fcTL out of sequence (expected \(sequence))")
                 }
@@ -123,8 +141,13 @@ struct APNGStructure {
             }
             if type == "IEND" { break }
         }
-        guard frameCount > 0, var animation = result, !animation.frames.isEmpty else { return nil }
-        if animation.frames.count > frameCount { animation.frames.removeLast(animation.frames.count - frameCount) }
+        guard frameCount > 0, let animation = result, !animation.frames.isEmpty else { return nil }
+        guard animation.isTruncated || animation.frames.count == frameCount else {
+            throw ImageError(.badImageData, "APNG: acTL announces \(frameCount) frames, the file has \(animation.frames.count)")
+        }
+        guard animation.frames.count <= frameCount else {
+            throw ImageError(.badImageData, "APNG: more frames than acTL announces (\(frameCount))")
+        }
         return animation
     }
 

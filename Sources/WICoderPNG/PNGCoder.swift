@@ -30,7 +30,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data.prefix(16)) == .png }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        if let structure = try APNGStructure.read(data) {
+        if let structure = APNGStructure.read(data) {
             let decoder = try makeAnimatedDecoder(data, structure: structure, options: options)
             let metadata = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit).metadata()
             return try decoder.image(format: .png, metadata: metadata, flags: structure.isTruncated ? .incomplete : [])
@@ -42,7 +42,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     /// Frames on demand for an APNG; `.unsupportedFormat` for a still PNG.
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
-        guard let structure = try APNGStructure.read(data) else {
+        guard let structure = APNGStructure.read(data) else {
             throw ImageError(.unsupportedFormat, "PNG: not an animated PNG")
         }
         return try makeAnimatedDecoder(data, structure: structure, options: options)

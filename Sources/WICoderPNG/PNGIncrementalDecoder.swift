@@ -28,7 +28,7 @@ final class PNGIncrementalDecoder: IncrementalImageDecoder {
     }
 
     func finish() throws(ImageError) -> Image {
-        if try APNGStructure.read(received) != nil { return try PNGCoder().decode(received, options: handle.options) }
+        if APNGStructure.read(received) != nil { return try PNGCoder().decode(received, options: handle.options) }
         return try handle.finalImage()
     }
 }

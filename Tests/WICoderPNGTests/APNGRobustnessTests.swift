@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WICore
-import WICoderPNG
+@_spi(Fuzzing) import WICoderPNG
 import WITestSupport
 
 /// Broken and cut APNGs: a typed error or an image, never a crash, never slow; and incremental decoding.
@@ -23,27 +23,85 @@ import WITestSupport
         return -1
     }
 
-    @Test func brokenAnimationChunksAreTypedErrors() {
-        let original = [UInt8](Fixtures.data("apng/combo-d1-b1.png"))
-        var badCRC = original
-        badCRC[Self.chunkOffset(original, "fcTL", 1) + 12] ^= 1               // a byte of the second fcTL's data
-        var badSequence = original
-        let fdAT = Self.chunkOffset(original, "fdAT", 0)
-        badSequence[fdAT + 11] = 9                                            // sequence number 2 -> 9
-        // Fix the CRC so that only the sequence number is wrong.
-        let length = badSequence[fdAT..<fdAT + 4].reduce(0) { $0 << 8 | Int($1) }
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in badSequence[(fdAT + 4)..<(fdAT + 8 + length)] {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    /// The chunks of a PNG, as (type, data).
+    static func chunks(_ bytes: [UInt8]) -> [(String, [UInt8])] {
+        var offset = 8, result: [(String, [UInt8])] = []
+        while offset + 12 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            result.append((String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self),
+                           Array(bytes[offset + 8..<offset + 8 + length])))
+            offset += 12 + length
         }
-        crc = ~crc
-        for i in 0..<4 { badSequence[fdAT + 8 + length + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
-        for (name, bytes, text) in [("crc", badCRC, "CRC error in fcTL"), ("sequence", badSequence, "out of sequence")] {
-            let error = #expect(throws: ImageError.self, "\(name)") { try PNGCoder().decode(Data(bytes), options: .init()) }
-            #expect(error?.code == .badImageData)
-            #expect(error?.message.contains(text) == true, "\(error?.message ?? "")")
+        return result
+    }
+
+    /// A PNG made of `chunks`, every CRC computed.
+    static func assemble(_ chunks: [(String, [UInt8])]) -> Data {
+        var out: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+        for (type, data) in chunks {
+            let length = UInt32(data.count)
+            out += (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) }
+            let typed = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+            }
+            crc = ~crc
+            out += typed + (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32($0))) }
         }
+        return Data(out)
+    }
+
+    /// Structurally invalid animations show the default image as a still, as browsers do.
+    @Test func invalidAnimationsShowTheDefaultImageAsAStill() throws {
+        let original = Self.chunks([UInt8](Fixtures.data("apng/combo-d1-b1.png")))
+        let animationChunks: Set<String> = ["acTL", "fcTL", "fdAT"]
+        let still = try PNGCoder().decode(Self.assemble(original.filter { !animationChunks.contains($0.0) }), options: .init())
+        #expect(still.frames.count == 1)
+        let animated = try PNGCoder().decode(Self.assemble(original), options: .init())
+        #expect(animated.frames.count == 4)
+        let acTL = try #require(original.firstIndex { $0.0 == "acTL" })
+        let firstIDAT = try #require(original.firstIndex { $0.0 == "IDAT" })
+        let firstFcTL = try #require(original.firstIndex { $0.0 == "fcTL" })
+        func withFrameCount(_ count: Int) -> [(String, [UInt8])] {
+            var chunks = original
+            chunks[acTL].1.replaceSubrange(0..<4, with: (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
+            return chunks
+        }
+        var acTLAfterIDAT = original
+        let moved = acTLAfterIDAT.remove(at: acTL)
+        acTLAfterIDAT.insert(moved, at: firstIDAT)                // now just after the first IDAT
+        var twoAcTL = original
+        twoAcTL.insert(original[acTL], at: acTL)
+        var fcTLBeforeAcTL = original
+        let fcTL = fcTLBeforeAcTL.remove(at: firstFcTL)
+        fcTLBeforeAcTL.insert(fcTL, at: acTL)
+        var outOfOrder = original
+        let fdAT = try #require(outOfOrder.firstIndex { $0.0 == "fdAT" })
+        outOfOrder[fdAT].1[3] = 9                                 // sequence number 2 -> 9
+        let cases: [(String, [(String, [UInt8])], String)] = [
+            ("acTL after IDAT", acTLAfterIDAT, ""),
+            ("two acTL", twoAcTL, "a second acTL"),
+            ("fcTL before acTL", fcTLBeforeAcTL, "fcTL before acTL"),
+            ("one frame fewer announced", withFrameCount(3), "acTL announces 3 frames, the file has 4"),
+            ("one frame more announced", withFrameCount(5), "acTL announces 5 frames, the file has 4"),
+            ("sequence out of order", outOfOrder, "out of sequence"),
+        ]
+        for (name, chunks, reason) in cases {
+            let image = try PNGCoder().decode(Self.assemble(chunks), options: .init())
+            #expect(image.frames.count == 1, "\(name)")
+            #expect(image.pixels == still.pixels, "\(name)")
+            if !reason.isEmpty {
+                let error = try #require(APNGChunkReaderCheck.reason(Self.assemble(chunks)), "\(name)")
+                #expect(error.contains(reason), "\(name): \(error)")
+            }
+        }
+        // A broken CRC in an animation chunk: not an animation either.
+        var badCRC = [UInt8](Self.assemble(original))
+        badCRC[Self.chunkOffset(badCRC, "fcTL", 1) + 12] ^= 1
+        let fromBadCRC = try PNGCoder().decode(Data(badCRC), options: .init())
+        #expect(fromBadCRC.frames.count == 1 && fromBadCRC.pixels == still.pixels)
     }
 
     @Test func aCutFileKeepsItsCompleteFrames() throws {
@@ -79,5 +137,17 @@ import WITestSupport
         let report = try ProgressiveCoderVerifier.verify(PNGCoder(), data: Fixtures.data(file))
         #expect(report.runs == 5)
         #expect(report.partialImages > 0)
+    }
+}
+
+/// The reason the fuzzing entry point gives for an invalid animation.
+enum APNGChunkReaderCheck {
+    static func reason(_ data: Data) -> String? {
+        do throws(ImageError) {
+            _ = try APNGChunkReader.frameCount(in: data)
+            return nil
+        } catch {
+            return error.message
+        }
     }
 }
