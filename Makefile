@@ -14,16 +14,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## Builds everything with zero warnings allowed in our code, then runs every test target in three passes (three
-## processes): the pipeline tests (WICoreTests) wait on work in flight, so they do not compete for the two
-## cooperative threads with the CPU-bound coder robustness tests; WITransformTests and WebImageTests install pixman
-## as the process-wide resampler (PixmanResampler.install), which must not switch under the coder tests that
-## compare two thumbnail decodes.
+## Builds everything with zero warnings allowed in our code, then runs every test target in one `swift test`
+## process. No test installs process-wide state (a resampler is given to a coders manager or to decode options, not
+## installed), so test targets sharing the process cannot change each other's results.
 test: deps
 	@Scripts/build-checked
-	$(SWIFT) test --skip-build --skip WICoreTests --skip WITransformTests --skip WebImageTests
-	$(SWIFT) test --skip-build --filter 'WITransformTests|WebImageTests'
-	$(SWIFT) test --skip-build --filter WICoreTests
+	$(SWIFT) test --skip-build
 
 ## Builds `wi` in release mode and runs it over the sample images in Examples/Assets.
 demo: deps
