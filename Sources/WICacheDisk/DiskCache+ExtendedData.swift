@@ -11,7 +11,7 @@ extension DiskCache {
 
     /// Extra bytes stored beside the entry for `key` (SDWebImage keeps an image's extended object there), or nil.
     public func extendedData(forKey key: String) -> Data? {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         if state.withLock({ $0.usesSidecars }) {
             return try? EntryFiles.read(sidecarPath(name), touch: nil)?.data
         }
@@ -29,7 +29,7 @@ extension DiskCache {
     /// most on ext4) or, where the file system has none, a hidden sidecar file. Throws `.diskEntryNotFound` when
     /// there is no entry; writing the entry again drops its extended data.
     public func setExtendedData(_ data: Data?, forKey key: String) throws(ImageError) {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         let path = name.path(prefix: directoryPrefix)
         guard EntryFiles.status(path) != nil else { throw POSIX.error("extended data", path, errno: ENOENT) }
         if !state.withLock({ $0.usesSidecars }) {
@@ -44,7 +44,8 @@ extension DiskCache {
         }
         if let data {
             _ = try EntryFiles.write(data, directory: directory, name: EntryFiles.sidecarPrefix + name.string,
-                                     date: configuration.now(), durable: configuration.durableWrites)
+                                     date: configuration.now(), durable: configuration.durableWrites,
+                                     temporaryNames: temporaryNames)
         } else {
             try EntryFiles.remove(sidecarPath(name))
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension DiskCache {
     /// The longest extension kept in a file name: NAME_MAX (255) minus 32 hex digits minus the dot, as SDWebImage.
@@ -18,23 +17,22 @@ extension DiskCache {
     /// DiskCache.fileName(forKey: "https://example.com/a.jpg?w=2")   // "<32 hex digits>.jpg"
     /// ```
     ///
-    /// Thread safety: a pure function (memoized under a lock); call it from any thread.
-    public static func fileName(forKey key: String?) -> String { entryName(forKey: key).string }
+    /// Thread safety: a pure function with no shared state; call it from any thread.
+    public static func fileName(forKey key: String?) -> String { deriveEntryName(key ?? "").string }
 
-    /// The names of the ASCII keys used last (at most `recentNamesLimit`, forgotten all at once when full): a read
-    /// of a hot key skips the MD5 and the extension rules. Only ASCII keys: `String` equality is canonical
-    /// equivalence, so "\u{212A}" (Kelvin sign) equals "K" although their bytes, and so their names, differ.
-    private static let recentNames = Mutex<[String: EntryName]>([:])
-    private static let recentNamesLimit = 1024
+    /// How many recent names a cache remembers (`recentNames`) before forgetting them all at once.
+    static let recentNamesLimit = 1024
 
-    /// The entry name for `key`, without building the file name's string.
-    static func entryName(forKey key: String?) -> EntryName {
-        var key = key ?? ""
-        guard key.withUTF8({ bytes in !bytes.contains { $0 >= 0x80 } }) else { return deriveEntryName(key) }
+    /// The entry name for `key`, without building the file name's string; the names of this cache's hot ASCII keys
+    /// come from its `recentNames`, skipping the MD5 and the extension rules. Only ASCII keys: `String` equality is
+    /// canonical equivalence, so "\u{212A}" (Kelvin sign) equals "K" although their bytes, and so their names, differ.
+    func entryName(forKey key: String) -> EntryName {
+        var key = key
+        guard key.withUTF8({ bytes in !bytes.contains { $0 >= 0x80 } }) else { return Self.deriveEntryName(key) }
         if let name = recentNames.withLock({ $0[key] }) { return name }
-        let name = deriveEntryName(key)
+        let name = Self.deriveEntryName(key)
         recentNames.withLock { names in
-            if names.count >= recentNamesLimit { names.removeAll(keepingCapacity: true) }
+            if names.count >= Self.recentNamesLimit { names.removeAll(keepingCapacity: true) }
             names[key] = name
         }
         return name

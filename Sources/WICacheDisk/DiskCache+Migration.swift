@@ -42,7 +42,7 @@ extension DiskCache {
         guard let (data, status) = try EntryFiles.read(source, touch: nil) else { return }
         let directory = (destination as NSString).deletingLastPathComponent
         _ = try EntryFiles.write(data, directory: directory, name: (destination as NSString).lastPathComponent,
-                                 date: status.modified, durable: false)
+                                 date: status.modified, durable: false, temporaryNames: TemporaryNames())
         try EntryFiles.remove(source)
     }
 

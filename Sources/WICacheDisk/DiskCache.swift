@@ -29,7 +29,8 @@ import Glibc
 ///
 /// Thread safety: every method may be called from any number of threads and processes at once.
 // @unchecked Sendable: mutable state lives in `state` (a Mutex); `lockFile` and `generation` are set once in init,
-// `timer` is set once in init; `trimGate` serializes trims and `scanGate` index scans within the process.
+// `timer` is set once in init; `trimGate` serializes trims and `scanGate` index scans within the process;
+// `recentNames` is a Mutex and `temporaryNames` is Sendable.
 public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable {
     /// The directory holding the entries.
     public let directory: String
@@ -61,6 +62,11 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     let lockFile: Int32
     let trimGate = NSLock()
     let scanGate = NSLock()
+    /// The names of this cache's most recent ASCII keys (at most `recentNamesLimit`), so a read of a hot key skips
+    /// the MD5; owned by the cache, so nothing is shared between caches.
+    let recentNames = Mutex<[String: EntryName]>([:])
+    /// Names for this cache's temporary files.
+    let temporaryNames = TemporaryNames()
     /// Runs the background trims (the timer's and those a store over the size limit schedules), one at a time.
     let trimQueue = DispatchQueue(label: "wi.disk-cache.trim", qos: .utility)
     private let timer: (any DispatchSourceTimer)?
@@ -116,14 +122,14 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     }
 
     /// The path the entry for `key` has (whether or not it exists).
-    public func path(forKey key: String) -> String { Self.entryName(forKey: key).path(prefix: directoryPrefix) }
+    public func path(forKey key: String) -> String { entryName(forKey: key).path(prefix: directoryPrefix) }
 
     // MARK: Reading
 
     /// The bytes stored for `key`, from this directory or else from an additional read-only path; nil on a miss.
     /// With `expiryDate == .access`, a hit sets the entry's access date.
     public func readData(forKey key: String) throws(ImageError) -> Data? {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         if lookup(name) != .absent {
             let touch = configuration.expiryDate == .access ? configuration.now() : nil
             if let (data, status) = try EntryFiles.read(name.path(prefix: directoryPrefix), touch: touch) {
@@ -137,7 +143,7 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     /// Whether an entry for `key` exists here or in an additional read-only path, without reading it.
     public func containsData(forKey key: String) -> Bool {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         if lookup(name) != .absent {
             if let status = EntryFiles.status(name.path(prefix: directoryPrefix)) {
                 record(name, status)
@@ -160,19 +166,19 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     /// When the total then exceeds `sizeLimit`, a trim is queued to run in the background (one at a time, and
     /// skipped while another process trims).
     public func store(_ data: Data, forKey key: String) throws(ImageError) {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         let fileName = name.string
         let date = configuration.now()
         let status: EntryStatus
         do {
             status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites)
+                                          durable: configuration.durableWrites, temporaryNames: temporaryNames)
         } catch {
             // The directory itself went away (removed by hand, or moved): recreate it once.
             guard error.code == .diskEntryNotFound else { throw error }
             try POSIX.makeDirectories(directory)
             status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites)
+                                          durable: configuration.durableWrites, temporaryNames: temporaryNames)
         }
         if state.withLock({ $0.usesSidecars }) { try? EntryFiles.remove(sidecarPath(name)) }
         let limit = configuration.sizeLimit
@@ -192,7 +198,7 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     /// Removes the entry for `key` (and its extended data). A missing entry is not an error.
     public func remove(forKey key: String) throws(ImageError) {
-        let name = Self.entryName(forKey: key)
+        let name = entryName(forKey: key)
         try EntryFiles.remove(name.path(prefix: directoryPrefix))
         state.withLock { Self.change(name, nil, in: &$0) }
         if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }

@@ -74,10 +74,10 @@ enum EntryFiles {
 
     /// Writes `data` to `directory/name` atomically: a temporary file in the same directory, written, dated `date`
     /// (access and modification), optionally fsync'd, then renamed over the final name.
-    static func write(_ data: Data, directory: String, name: String, date: Date, durable: Bool) throws(ImageError)
-        -> EntryStatus
+    static func write(_ data: Data, directory: String, name: String, date: Date, durable: Bool,
+                      temporaryNames: TemporaryNames) throws(ImageError) -> EntryStatus
     {
-        let temporary = directory + "/" + temporaryPrefix + randomSuffix()
+        let temporary = directory + "/" + temporaryPrefix + temporaryNames.next()
         let fd = POSIX.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
         if fd < 0 { throw POSIX.fail("create", temporary) }
         var status = stat()
@@ -132,17 +132,22 @@ enum EntryFiles {
         guard path.withCString({ stat($0, &status) }) == 0, POSIX.isRegularFile(status) else { return nil }
         return EntryStatus(status)
     }
+}
 
-    /// A name no other writer uses: this process's id and a random tag (drawn once), then a counter. No system
-    /// call per write.
-    private static func randomSuffix() -> String {
-        processTag + String(writeCounter.add(1, ordering: .relaxed).oldValue, radix: 16)
+/// Names for temporary files that no other writer uses: this process's id and a random tag drawn once per owner (each
+/// `DiskCache` has its own), then a counter. No system call per write; nothing shared between owners.
+///
+/// Thread safety: `next()` may be called from any thread at once.
+final class TemporaryNames: Sendable {
+    private let tag: String
+    private let counter = Atomic<UInt64>(0)
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        tag = String(getpid(), radix: 16) + "-" + String(generator.next() as UInt64, radix: 16) + "-"
     }
 
-    private static let processTag: String = {
-        var generator = SystemRandomNumberGenerator()
-        return String(getpid(), radix: 16) + "-" + String(generator.next() as UInt32, radix: 16) + "-"
-    }()
-
-    private static let writeCounter = Atomic<UInt64>(0)
+    /// A name not returned before by this owner, nor (but for a 2^-64 chance, which `O_EXCL` turns into an error)
+    /// by any other.
+    func next() -> String { tag + String(counter.add(1, ordering: .relaxed).oldValue, radix: 16) }
 }

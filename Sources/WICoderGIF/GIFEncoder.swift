@@ -12,7 +12,7 @@ enum GIFEncoder {
             var pixels = frames[index].pixels
             if let box = options.maxPixelSize {
                 let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
-                if target != pixels.size { pixels = try ImageResampling.resampler.resample(pixels, to: target) }
+                if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
             }
             frames[index].pixels = try pixels.converted(to: .rgba8)
         }

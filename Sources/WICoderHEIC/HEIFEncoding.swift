@@ -20,7 +20,7 @@ struct HEIFEncoding {
         var pixels = try image.pixels.applying(image.orientation)
         if let box = options.maxPixelSize {
             let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
-            if target != pixels.size { pixels = try ImageResampling.resampler.resample(pixels, to: target) }
+            if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         pixels = try pixels.converted(to: .rgba8)
         let source = try makeSource(pixels, icc: image.metadata.iccProfile)
@@ -49,7 +49,7 @@ struct HEIFEncoding {
         let box = PixelSize(width: coder.thumbnailBoxSize, height: coder.thumbnailBoxSize)
         let size = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
         guard size != pixels.size else { return nil }
-        return try makeSource(try ImageResampling.resampler.resample(pixels, to: size), icc: icc)
+        return try makeSource(try options.effectiveResampler.resample(pixels, to: size), icc: icc)
     }
 
     /// A libheif image holding `pixels` (RGB when every pixel is opaque, else RGBA), with its colour profile.

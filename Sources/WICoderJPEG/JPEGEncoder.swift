@@ -11,7 +11,7 @@ struct JPEGEncoder {
         var pixels = image.pixels
         if let box = options.maxPixelSize {
             let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
-            if target != pixels.size { pixels = try ImageResampling.resampler.resample(pixels, to: target) }
+            if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         pixels = try pixels.converted(to: .rgba8)
         // The pixels are written as they are, so the file must say what they still need (upright: 1).

@@ -13,7 +13,7 @@ enum APNGEncoder {
             var pixels = frame.pixels
             if let box = options.maxPixelSize {
                 let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
-                if target != pixels.size { pixels = try ImageResampling.resampler.resample(pixels, to: target) }
+                if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
             }
             frames.append(try pixels.converted(to: .rgba8))
         }

@@ -72,7 +72,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var pixels = image.pixels
         if let box = options.maxPixelSize {
             let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
-            if target != pixels.size { pixels = try ImageResampling.resampler.resample(pixels, to: target) }
+            if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         let wide = pixels.format.bitsPerComponent == 16
         pixels = try pixels.converted(to: wide ? .rgba16 : .rgba8)

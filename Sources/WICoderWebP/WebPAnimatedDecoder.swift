@@ -11,7 +11,7 @@ internal import CWebP
 /// an earlier one rewinds to frame 0 and replays up to it. Sequential playback therefore never replays.
 ///
 /// Frames come out as `DecodeOptions` ask: thumbnail or byte-limited size (each composited frame resampled with
-/// `ImageResampling`), orientation, straight or premultiplied alpha. `scaleDownLimitBytes` bounds all frames
+/// the options' `effectiveResampler`), orientation, straight or premultiplied alpha. `scaleDownLimitBytes` bounds all frames
 /// together (as SDWebImage does): each frame gets the limit divided by the number of frames decoded.
 ///
 /// Thread safety: `Sendable`; calls are serialized by a lock around libwebp's decoder.

@@ -15,7 +15,7 @@ extension WebPCoder {
         if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
         var frames: [ImageFrame] = []
         for frame in options.firstFrameOnly ? [image.frames[0]] : image.frames {
-            frames.append(ImageFrame(pixels: try ImageResampling.resampler.resample(frame.pixels, to: size),
+            frames.append(ImageFrame(pixels: try options.effectiveResampler.resample(frame.pixels, to: size),
                                      duration: frame.duration))
         }
         var metadata = image.metadata

@@ -1,26 +1,24 @@
 import WICore
 
-/// The `ImageResampler` on pixman that coders use to finish thumbnails once WITransform is installed.
+/// The `ImageResampler` on pixman, for coders to finish thumbnails and scale down before encoding.
 ///
 /// 8-bit buffers are resized by pixman: exact area averaging when shrinking, bilinear when enlarging, in
 /// premultiplied alpha. 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42
 /// has no 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
 ///
-/// Swift has no module initializers, so an app (or the `WebImage` umbrella) installs it once at start-up:
+/// Give it to the coders manager (which fills it into options that name no resampler), or to one decode's options;
+/// `WebImage.makeCoders()` does the former:
 ///
 /// ```swift
-/// import WITransform
-/// PixmanResampler.install()      // coders' thumbnails now resize with pixman
+/// let coders = ImageCodersManager(coders: [JPEGCoder()], resampler: PixmanResampler())
+/// var options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
+/// options.resampler = PixmanResampler()      // this decode only, whatever the manager
 /// ```
 ///
 /// Thread safety: stateless; safe from any thread at once.
 public struct PixmanResampler: ImageResampler {
+    /// A pixman resampler; it holds no state, so every instance behaves the same.
     public init() {}
-
-    /// Makes this resampler the process-wide one (`ImageResampling.register`). Idempotent.
-    public static func install() {
-        ImageResampling.register(PixmanResampler())
-    }
 
     public func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
         let longest = max(buffer.width, buffer.height, size.width, size.height)

@@ -18,13 +18,14 @@
 /// let result = try await manager.loadImage(with: url)
 /// ```
 ///
-/// Thread safety: every call returns new, independent objects (the resampler installed is process-wide).
+/// Thread safety: every call returns new, independent objects; none changes process-wide state.
 public enum WebImage {
-    /// A coders manager with every coder this package ships; also installs WITransform's pixman resampler for
-    /// the coders' thumbnail path.
+    /// A coders manager with every coder this package ships, which gives WITransform's `PixmanResampler` to its
+    /// coders (for thumbnails and encoding size limits) whenever the options name no resampler. No side effect: a
+    /// plain `ImageCodersManager` or a coder called directly still uses `AreaAverageResampler`.
     public static func makeCoders() -> ImageCodersManager {
-        PixmanResampler.install()
-        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()],
+                           resampler: PixmanResampler())
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

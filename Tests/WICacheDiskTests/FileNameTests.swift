@@ -1,5 +1,6 @@
 import Testing
 import WICacheDisk
+import WICore
 
 @Suite struct FileNameTests {
     @Test func nilAndPlainKeysAreMD5Hex() {
@@ -61,8 +62,6 @@ import WICacheDisk
     @Test func onlyTheLastPathSegmentBeforeQueryAndFragmentGivesTheExtension() {
         #expect(DiskCache.fileName(forKey: "https://example.com/a/b.c/d") == "5265c6a3d873b68a43aea948669306a3")
         #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
-        // Asked again (from the recent-names cache), the same names.
-        #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
     }
 
     @Test func canonicallyEquivalentKeysWithOtherBytesGetOtherNames() {
@@ -71,5 +70,21 @@ import WICacheDisk
         #expect(DiskCache.fileName(forKey: "K.jpg") == "900451877d379113c8379a56d7988267.jpg")
         #expect(DiskCache.fileName(forKey: "\u{212A}.jpg") == "21d9b086b56009a7578c52c1c8076c31.jpg")
     }
-}
 
+    @Test func eachCacheRemembersItsOwnRecentNames() throws {
+        // A cache's names of hot keys come from its own memo (no process-wide one): asked again, and past the memo's
+        // 1024 names (forgotten all at once), the same as the pure function's; the Kelvin sign still gets its own.
+        let root = TestDirectory()
+        let first = try DiskCache(name: "a", root: root.path, configuration: .testing())
+        let second = try DiskCache(name: "b", root: root.path, configuration: .testing())
+        for round in 0..<2 {
+            for index in 0..<1500 {
+                let key = "https://example.com/\(index).png"
+                #expect(first.path(forKey: key) == root("a") + "/" + DiskCache.fileName(forKey: key), "round \(round)")
+            }
+        }
+        #expect(second.path(forKey: "K.jpg") == root("b") + "/900451877d379113c8379a56d7988267.jpg")
+        #expect(second.path(forKey: "\u{212A}.jpg") == root("b") + "/21d9b086b56009a7578c52c1c8076c31.jpg")
+        #expect(first.path(forKey: "K.jpg") == root("a") + "/900451877d379113c8379a56d7988267.jpg")
+    }
+}

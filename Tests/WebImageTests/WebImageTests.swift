@@ -32,4 +32,46 @@ import WITestSupport
         let png = try coders.encode(image, as: .png, options: .init())
         #expect(try coders.decode(png, options: .init()).size == image.size)
     }
+
+    /// sample.png (300x300) decoded to a 70x70 thumbnail (a factor of 4.29: pixman and the area average differ).
+    private static let box = DecodeOptions(thumbnailPixelSize: PixelSize(width: 70, height: 70))
+
+    @Test func aCodersManagerWithPixmanMakesPixmanThumbnails() throws {
+        let data = Fixtures.data("formats/sample.png")
+        let full = try PNGCoder().decode(data, options: .init()).pixels
+        let size = PixelSize(width: 70, height: 70)
+        let pixman = try PixmanResampler().resample(full, to: size)
+        let areaAverage = try AreaAverageResampler().resample(full, to: size)
+        #expect(pixman != areaAverage)
+        let withPixman = try ImageCodersManager(coders: [PNGCoder()], resampler: PixmanResampler()).decode(data, options: Self.box)
+        #expect(withPixman.pixels == pixman)
+        #expect(withPixman.decodeOptions == Self.box)
+        #expect(try ImageCodersManager(coders: [PNGCoder()]).decode(data, options: Self.box).pixels == areaAverage)
+        #expect(try PNGCoder().decode(data, options: Self.box).pixels == areaAverage)
+        // The options' own resampler wins over the manager's.
+        var own = Self.box
+        own.resampler = AreaAverageResampler()
+        #expect(try WebImage.makeCoders().decode(data, options: own).pixels == areaAverage)
+        // Encoding's size limit too: a 70x70 PNG of pixman's pixels, lossless.
+        let encoded = try WebImage.makeCoders().encode(Image(pixels: full), as: .png,
+                                                       options: .init(maxPixelSize: size))
+        #expect(try PNGCoder().decode(encoded, options: .init()).pixels == pixman)
+        let plainEncoded = try ImageCodersManager(coders: [PNGCoder()]).encode(Image(pixels: full), as: .png,
+                                                                               options: .init(maxPixelSize: size))
+        #expect(try PNGCoder().decode(plainEncoded, options: .init()).pixels == areaAverage)
+    }
+
+    @Test func makeCodersHasNoSideEffect() throws {
+        let data = Fixtures.data("formats/sample.png")
+        let plain = ImageCodersManager(coders: [PNGCoder()])
+        let before = try plain.decode(data, options: Self.box).pixels
+        let ready = WebImage.makeCoders()
+        #expect(ready.resampler is PixmanResampler)
+        let after = try plain.decode(data, options: Self.box).pixels
+        #expect(after == before)
+        #expect(try ImageCodersManager(coders: [PNGCoder()]).decode(data, options: Self.box).pixels == before)
+        let full = try PNGCoder().decode(data, options: .init()).pixels
+        #expect(before == (try AreaAverageResampler().resample(full, to: PixelSize(width: 70, height: 70))))
+        #expect(try ready.decode(data, options: Self.box).pixels != before)
+    }
 }

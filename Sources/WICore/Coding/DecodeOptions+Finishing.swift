@@ -9,8 +9,9 @@ extension DecodeOptions {
         public var isThumbnail: Bool
     }
 
-    /// Applies, in order: the remaining resize to the thumbnail size or byte limit (computed on the displayed,
-    /// upright size), the orientation, the depth (16 to 8 bits unless `keep16Bit`) and the alpha form.
+    /// Applies, in order: the remaining resize to the thumbnail size or byte limit (with `effectiveResampler`,
+    /// computed on the displayed, upright size), the orientation, the depth (16 to 8 bits unless `keep16Bit`) and
+    /// the alpha form.
     ///
     /// Coders call this after their own decode, passing `reduced: true` when the codec already decoded smaller than
     /// the file (JPEG DCT scaling), so that the result is flagged a thumbnail even if no resampling is left.
@@ -27,7 +28,7 @@ extension DecodeOptions {
             // Resize before turning: fewer pixels to move. The target is in displayed orientation.
             let storedTarget = orientation.swapsDimensions ? PixelSize(width: target.height, height: target.width) : target
             if storedTarget != pixels.size {
-                pixels = try ImageResampling.resampler.resample(pixels, to: storedTarget)
+                pixels = try effectiveResampler.resample(pixels, to: storedTarget)
             }
             isThumbnail = true
         }

@@ -1,7 +1,9 @@
 /// How to decode: target size, alpha form, depth, frames and limits.
 ///
 /// The defaults decode the whole image, all frames, to straight-alpha RGBA8, upright.
-/// `Hashable`: the pipeline shares one decode among requests with equal options.
+/// `Hashable`: the pipeline shares one decode among requests with equal options. Two options are equal when every
+/// field is, the resampler compared by identity (its type, plus its value when `Hashable`, its instance when a class;
+/// unset is a resampler of its own).
 ///
 /// Thread safety: a value type; safe to send and share.
 public struct DecodeOptions: Hashable, Sendable {
@@ -26,6 +28,13 @@ public struct DecodeOptions: Hashable, Sendable {
     public var applyOrientation: Bool
     /// Refuse files whose width x height x frames exceeds this, before allocating (default 256 megapixels).
     public var pixelLimit: Int
+    /// The resampler that finishes thumbnails and byte-limited decodes after the coder's own reduced decode; nil
+    /// (the default) leaves it to the `ImageCodersManager` that decodes (its `resampler`), else
+    /// `AreaAverageResampler`. Coders read `effectiveResampler`.
+    public var resampler: (any ImageResampler)?
+
+    /// The resampler coders use: `resampler`, or WICore's `AreaAverageResampler` when unset.
+    public var effectiveResampler: any ImageResampler { resampler ?? AreaAverageResampler() }
 
     /// The default pixel limit: 256 megapixels over all frames.
     public static let defaultPixelLimit = 256 * 1024 * 1024
@@ -33,7 +42,8 @@ public struct DecodeOptions: Hashable, Sendable {
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleFactor: Double = 1,
         firstFrameOnly: Bool = false, scaleDownLimitBytes: Int? = nil, keep16Bit: Bool = false,
-        premultipliedAlpha: Bool = false, applyOrientation: Bool = true, pixelLimit: Int = DecodeOptions.defaultPixelLimit
+        premultipliedAlpha: Bool = false, applyOrientation: Bool = true, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
+        resampler: (any ImageResampler)? = nil
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -44,6 +54,7 @@ public struct DecodeOptions: Hashable, Sendable {
         self.premultipliedAlpha = premultipliedAlpha
         self.applyOrientation = applyOrientation
         self.pixelLimit = pixelLimit
+        self.resampler = resampler
     }
 
     /// The size to output for a source of `size` (after orientation), or nil to keep the full size.
@@ -69,5 +80,30 @@ public struct DecodeOptions: Hashable, Sendable {
             throw ImageError(.pixelLimitExceeded,
                              "\(size) x \(frames) frame(s) exceeds the pixel limit of \(pixelLimit) pixels")
         }
+    }
+}
+
+extension DecodeOptions {
+    /// Whether every field is equal, the resamplers by identity (type, plus value or instance).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.thumbnailPixelSize == rhs.thumbnailPixelSize && lhs.preserveAspectRatio == rhs.preserveAspectRatio
+            && lhs.scaleFactor == rhs.scaleFactor && lhs.firstFrameOnly == rhs.firstFrameOnly
+            && lhs.scaleDownLimitBytes == rhs.scaleDownLimitBytes && lhs.keep16Bit == rhs.keep16Bit
+            && lhs.premultipliedAlpha == rhs.premultipliedAlpha && lhs.applyOrientation == rhs.applyOrientation
+            && lhs.pixelLimit == rhs.pixelLimit && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
+    }
+
+    /// Hashes every field, the resampler by identity, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(thumbnailPixelSize)
+        hasher.combine(preserveAspectRatio)
+        hasher.combine(scaleFactor)
+        hasher.combine(firstFrameOnly)
+        hasher.combine(scaleDownLimitBytes)
+        hasher.combine(keep16Bit)
+        hasher.combine(premultipliedAlpha)
+        hasher.combine(applyOrientation)
+        hasher.combine(pixelLimit)
+        hasher.combine(ResamplerIdentity(resampler))
     }
 }

@@ -1,4 +1,7 @@
-/// How to encode: quality, losslessness, size limits, background and frames.
+/// How to encode: quality, losslessness, size limits, background, frames and the resampler that scales down.
+///
+/// `Hashable` like `DecodeOptions`: the resampler is compared by identity (its type, plus its value when `Hashable`,
+/// its instance when a class; unset is a resampler of its own).
 ///
 /// Thread safety: a value type; safe to send and share.
 public struct EncodeOptions: Hashable, Sendable {
@@ -17,10 +20,18 @@ public struct EncodeOptions: Hashable, Sendable {
     public var firstFrameOnly: Bool
     /// Embed a thumbnail where the format supports it (HEIC, AVIF).
     public var embedThumbnail: Bool
+    /// The resampler that scales down for `maxPixelSize` and embedded thumbnails; nil (the default) leaves it to
+    /// the `ImageCodersManager` that encodes (its `resampler`), else `AreaAverageResampler`. Coders read
+    /// `effectiveResampler`.
+    public var resampler: (any ImageResampler)?
+
+    /// The resampler coders use: `resampler`, or WICore's `AreaAverageResampler` when unset.
+    public var effectiveResampler: any ImageResampler { resampler ?? AreaAverageResampler() }
 
     public init(
         quality: Double = 0.9, lossless: Bool = false, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil,
-        backgroundColor: RGBAColor? = nil, firstFrameOnly: Bool = false, embedThumbnail: Bool = false
+        backgroundColor: RGBAColor? = nil, firstFrameOnly: Bool = false, embedThumbnail: Bool = false,
+        resampler: (any ImageResampler)? = nil
     ) {
         self.quality = quality
         self.lossless = lossless
@@ -29,5 +40,28 @@ public struct EncodeOptions: Hashable, Sendable {
         self.backgroundColor = backgroundColor
         self.firstFrameOnly = firstFrameOnly
         self.embedThumbnail = embedThumbnail
+        self.resampler = resampler
+    }
+}
+
+extension EncodeOptions {
+    /// Whether every field is equal, the resamplers by identity (type, plus value or instance).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.quality == rhs.quality && lhs.lossless == rhs.lossless && lhs.maxPixelSize == rhs.maxPixelSize
+            && lhs.maxFileSize == rhs.maxFileSize && lhs.backgroundColor == rhs.backgroundColor
+            && lhs.firstFrameOnly == rhs.firstFrameOnly && lhs.embedThumbnail == rhs.embedThumbnail
+            && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
+    }
+
+    /// Hashes every field, the resampler by identity, consistently with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(quality)
+        hasher.combine(lossless)
+        hasher.combine(maxPixelSize)
+        hasher.combine(maxFileSize)
+        hasher.combine(backgroundColor)
+        hasher.combine(firstFrameOnly)
+        hasher.combine(embedThumbnail)
+        hasher.combine(ResamplerIdentity(resampler))
     }
 }

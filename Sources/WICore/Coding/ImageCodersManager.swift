@@ -8,8 +8,13 @@ import Synchronization
 /// `.unsupportedFormat` (1004), so that a coder registered later can still load it (1001 means bad bytes). Encoding goes to the first coder whose `canEncode` accepts the
 /// format.
 ///
+/// A manager made with a `resampler` hands it to its coders in every `DecodeOptions` and `EncodeOptions` that name
+/// none (decode, encode, incremental and animated decoders); the images it returns record the options as passed, so
+/// they compare equal to the caller's. Options that name a resampler keep theirs; without one the coders use
+/// `AreaAverageResampler`. Nothing is installed process-wide: two managers with different resamplers coexist.
+///
 /// ```swift
-/// let coders = ImageCodersManager()
+/// let coders = ImageCodersManager(resampler: PixmanResampler())
 /// coders.addCoder(PNGCoder())
 /// coders.addCoder(MyQOICoder())          // asked before PNGCoder
 /// let image = try coders.decode(data, options: .init())
@@ -19,10 +24,14 @@ import Synchronization
 /// start after it returns.
 public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     private let registered: Mutex<[any ImageCoder]>
+    /// The resampler filled into options that name none; nil leaves options as they are.
+    public let resampler: (any ImageResampler)?
 
-    /// A manager with `coders`, the last one with the highest priority.
-    public init(coders: [any ImageCoder] = []) {
+    /// A manager with `coders`, the last one with the highest priority, that gives `resampler` (when not nil) to
+    /// its coders for options without one.
+    public init(coders: [any ImageCoder] = [], resampler: (any ImageResampler)? = nil) {
         registered = Mutex(coders)
+        self.resampler = resampler
     }
 
     /// The coders, highest priority first.
@@ -49,9 +58,10 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the image data is empty") }
+        let filled = filling(options)
         for coder in coders where coder.canDecode(data) {
             do {
-                return try coder.decode(data, options: options)
+                return recordingPassed(options, on: try coder.decode(data, options: filled))
             } catch where error.code == .unsupportedFormat {
                 continue
             }
@@ -65,9 +75,11 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     }
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        var filled = options
+        if filled.resampler == nil { filled.resampler = resampler }
         for coder in coders where coder.canEncode(to: format) {
             do {
-                return try coder.encode(image, as: format, options: options)
+                return try coder.encode(image, as: format, options: filled)
             } catch where error.code == .unsupportedFormat {
                 continue
             }
@@ -76,21 +88,66 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
+        let filled = filling(options)
         for case let coder as any ProgressiveImageCoder in coders where coder.canDecode(header) {
-            if let decoder = coder.makeIncrementalDecoder(header: header, options: options) { return decoder }
+            if let decoder = coder.makeIncrementalDecoder(header: header, options: filled) {
+                return fills(options) ? PassedOptionsDecoder(decoder, manager: self, options: options) : decoder
+            }
         }
         return nil
     }
 
-    /// A frame-by-frame decoder from the first animated coder that accepts `data`.
+    /// A frame-by-frame decoder from the first animated coder that accepts `data`; its frames are resampled with
+    /// this manager's resampler when `options` name none.
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+        let filled = filling(options)
         for case let coder as any AnimatedImageCoder in coders where coder.canDecode(data) {
             do {
-                return try coder.makeAnimatedDecoder(data, options: options)
+                return try coder.makeAnimatedDecoder(data, options: filled)
             } catch where error.code == .unsupportedFormat {
                 continue
             }
         }
         throw ImageError(.unsupportedFormat, "no registered animated coder decodes this data")
     }
+
+    /// Whether this manager gives its resampler to a coder called with `options`.
+    private func fills(_ options: DecodeOptions) -> Bool { options.resampler == nil && resampler != nil }
+
+    /// `options` with this manager's resampler when they name none.
+    private func filling(_ options: DecodeOptions) -> DecodeOptions {
+        guard fills(options) else { return options }
+        var filled = options
+        filled.resampler = resampler
+        return filled
+    }
+
+    /// `image` recording `passed` (the caller's options) rather than the options filled in for its coder, so that
+    /// it compares equal to what the caller asked for.
+    fileprivate func recordingPassed(_ passed: DecodeOptions, on image: Image) -> Image {
+        guard fills(passed), var recorded = image.decodeOptions, recorded.resampler != nil else { return image }
+        recorded.resampler = nil
+        return image.with(decodeOptions: recorded)
+    }
+}
+
+/// A coder's incremental decoder whose images record the options the manager's caller passed.
+///
+/// Thread safety: not thread-safe, like the decoder it wraps.
+private final class PassedOptionsDecoder: IncrementalImageDecoder {
+    private let decoder: any IncrementalImageDecoder
+    private let manager: ImageCodersManager
+    private let options: DecodeOptions
+
+    init(_ decoder: any IncrementalImageDecoder, manager: ImageCodersManager, options: DecodeOptions) {
+        self.decoder = decoder
+        self.manager = manager
+        self.options = options
+    }
+
+    func append(_ data: Data) throws(ImageError) -> Bool { try decoder.append(data) }
+
+    func currentImage() -> Image? { decoder.currentImage().map { manager.recordingPassed(options, on: $0) } }
+
+    func finish() throws(ImageError) -> Image { manager.recordingPassed(options, on: try decoder.finish()) }
 }
