@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import WebImage
 
@@ -14,19 +15,25 @@ struct WICommandSetup {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         configuration.allowedSchemes = ["http", "https", "file", "data"]
-        manager = ImageManager(cache: cache, loader: CurlImageLoader(configuration: configuration), coders: coders)
+        manager = ImageManager(cache: cache, loader: try CurlImageLoader(configuration: configuration), coders: coders)
     }
 
-    /// `WxH` as a size, nil when malformed.
+    /// `WxH` as a size, nil when malformed (the range is checked by `resizeTransformer`).
     static func parseSize(_ text: String) -> PixelSize? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
         return PixelSize(width: width, height: height)
     }
 
-    /// `--resize WxH`: exactly that size, centre-cropped.
-    func resizeTransformer(_ size: PixelSize) -> any ImageTransformer {
-        ResizeTransformer(width: size.width, height: size.height, mode: .aspectFill)
+    /// `--resize WxH`: exactly that size, centre-cropped; `.invalidArgument` when a side is out of range.
+    static func resizeTransformer(_ size: PixelSize) throws(ImageError) -> any ImageTransformer {
+        try ResizeTransformer(width: size.width, height: size.height, mode: .aspectFill)
+    }
+
+    /// Runs the library's own check of an option's value, turning its `.invalidArgument` into a usage error
+    /// (exit code 2) that names the option: `--thumbnail: thumbnail width must be in 0...65536, got 70000`.
+    static func checkOption(_ option: String, _ check: () throws(ImageError) -> Void) throws(ValidationError) {
+        do { try check() } catch { throw ValidationError("\(option): \(error.message)") }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

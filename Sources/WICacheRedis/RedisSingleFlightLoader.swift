@@ -14,7 +14,7 @@ import WICore
 ///
 /// ```swift
 /// let redis = RedisCache(configuration: .init(host: "cache.internal"))
-/// let loader = RedisSingleFlightLoader(wrapping: CurlImageLoader(), redis: redis)
+/// let loader = RedisSingleFlightLoader(wrapping: try CurlImageLoader(), redis: redis)
 /// let manager = ImageManager(cache: TieredImageCache(memory: memory, dataTiers: [disk, redis], coders: coders),
 ///                            loader: loader, coders: coders)
 /// ```

@@ -40,6 +40,6 @@ public enum WebImage {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         if allowLocalURLs { configuration.allowedSchemes.formUnion(["file", "data"]) }
-        return ImageManager(cache: cache, loader: CurlImageLoader(configuration: configuration), coders: coders)
+        return ImageManager(cache: cache, loader: try CurlImageLoader(configuration: configuration), coders: coders)
     }
 }

@@ -35,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     var configuration = CurlImageLoader.Configuration()
     configuration.maxConcurrentTransfers = 6
-    let loader = CurlImageLoader(configuration: configuration)
+    let loader = try CurlImageLoader(configuration: configuration)
     Benchmark(
         "fetch 1,000 x 20 KB, 6 at once (local nginx)",
         configuration: .init(

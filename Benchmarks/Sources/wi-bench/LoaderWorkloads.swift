@@ -12,7 +12,7 @@ func loaderFetch(listPath: String) {
     let urls = BenchURLList.read(listPath)
     var configuration = CurlImageLoader.Configuration()
     configuration.maxConcurrentTransfers = 6
-    let loader = CurlImageLoader(configuration: configuration)
+    let loader = try CurlImageLoader(configuration: configuration)
     let tally = BatchTally(expected: urls.count)
     var operations: [any ImageLoadOperation] = []
     operations.reserveCapacity(urls.count)

@@ -46,7 +46,10 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         coders.contains { $0.canDecode(data) }
     }
 
+    /// Decodes with the last-added coder that accepts `data`; `.invalidArgument` first when `options` are out of
+    /// range (`DecodeOptions.validate()`).
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        try options.validate()
         guard !data.isEmpty else { throw ImageError(.badImageData, "the image data is empty") }
         for coder in coders where coder.canDecode(data) {
             do {
@@ -62,7 +65,10 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         coders.contains { $0.canEncode(to: format) }
     }
 
+    /// Encodes with the last-added coder for `format`; `.invalidArgument` first when `options` are out of range
+    /// (`EncodeOptions.validate()`).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        try options.validate()
         for coder in coders where coder.canEncode(to: format) {
             do {
                 return try coder.encode(image, as: format, options: options)
@@ -82,6 +88,7 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
 
     /// A frame-by-frame decoder from the first animated coder that accepts `data`.
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+        try options.validate()
         for case let coder as any AnimatedImageCoder in coders where coder.canDecode(data) {
             do {
                 return try coder.makeAnimatedDecoder(data, options: options)
