@@ -94,7 +94,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
                 (exif ?? Data()).withUnsafeBytes { exifBytes in
                     wi_png_encode(pixels.bindMemory(to: UInt8.self).baseAddress, UInt32(rows.width),
                                   UInt32(rows.height), rows.bytesPerRow, layout.shimLayout, Int32(bitDepth),
-                                  Int32(level), iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
+                                  Int32(min(9, max(0, level))), iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
                                   exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
                                   &output, &outputSize, &message, message.count)
                 }
