@@ -37,13 +37,9 @@ import WICacheDisk
             let valid = configuration.maxAge.isFinite && configuration.sizeLimit >= 0
                 && (0...1).contains(configuration.trimRatio) && (configuration.trimInterval.map { $0 > .zero } ?? true)
                 && configuration.staleTemporaryFileAge.isFinite && configuration.staleTemporaryFileAge >= 0
-            do {
-                try configuration.validate()
-                #expect(valid)
-            } catch {
-                #expect(!valid && error.code == .invalidArgument, "\(error)")
-                invalid += 1
-            }
+            let check = { () throws(ImageError) in try configuration.validate() }
+            if let mismatch = ValidationProperty.mismatch(valid: valid, check) { Issue.record("\(mismatch)") }
+            if !valid { invalid += 1 }
         }
         #expect(invalid > 1000 && invalid < 2900, "\(invalid)")
     }

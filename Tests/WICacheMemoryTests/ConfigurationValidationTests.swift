@@ -39,15 +39,13 @@ import WITestSupport
                 && (0...1).contains(configuration.maxEntryCostRatio) && (0...1).contains(configuration.pressureTrimRatio)
                 && (configuration.timeToLive.map { $0 > .zero } ?? true)
                 && (configuration.shardCount.map { (1...256).contains($0) } ?? true)
-            do {
+            let check = { () throws(ImageError) in
                 let cache = try MemoryCache(configuration: configuration)
-                #expect(valid, "accepted \(configuration)")
                 cache.setImage(makeImage(cost: 64), forKey: "k")
                 #expect(cache.totalCost <= configuration.costLimit && cache.count <= configuration.countLimit)
-            } catch {
-                #expect(!valid && error.code == .invalidArgument, "\(error)")
-                invalid += 1
             }
+            if let mismatch = ValidationProperty.mismatch(valid: valid, check) { Issue.record("\(mismatch)") }
+            if !valid { invalid += 1 }
         }
         #expect(invalid > 500 && invalid < 1900, "\(invalid)")
     }

@@ -68,13 +68,10 @@ import WITestSupport
                 && (Duration.milliseconds(1)...day).contains(c.commandTimeout)
                 && (Duration.zero...day).contains(c.reconnectDelay) && (Duration.zero...day).contains(c.maxReconnectDelay)
                 && (0...1024).contains(c.maxIdleConnections) && (1...100_000).contains(c.multiGetBatchSize)
-            do {
-                try c.validate()
-                #expect(valid)
-            } catch {
-                #expect(!valid && error.code == .invalidArgument, "\(error)")
-                invalid += 1
+            if let mismatch = ValidationProperty.mismatch(valid: valid, { () throws(ImageError) in try c.validate() }) {
+                Issue.record("\(mismatch): \(c)")
             }
+            if !valid { invalid += 1 }
         }
         #expect(invalid > 1500 && invalid < 2000, "\(invalid)")
     }
