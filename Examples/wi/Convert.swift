@@ -21,13 +21,8 @@ struct Convert: AsyncParsableCommand {
     @Option(help: "Fit inside an N x N box first (never upscales).") var thumbnail: Int?
 
     func validate() throws {
-        try WICommandSetup.checkOption("--quality") { () throws(ImageError) in try EncodeOptions(quality: quality).validate() }
-        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be positive") }
-        if let thumbnail {
-            try WICommandSetup.checkOption("--thumbnail") { () throws(ImageError) in
-                try DecodeOptions(thumbnailPixelSize: PixelSize(width: thumbnail, height: thumbnail)).validate()
-            }
-        }
+        try WICommandSetup.checkQuality(quality)
+        try WICommandSetup.checkThumbnail(thumbnail)
         guard ImageFormat.named((output as NSString).pathExtension) != nil else {
             throw ValidationError("cannot tell the format from '\(output)': use an extension such as .png or .jpg")
         }

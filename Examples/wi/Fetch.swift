@@ -30,18 +30,17 @@ struct Fetch: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
-        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be positive") }
-        if let thumbnail {
-            try WICommandSetup.checkOption("--thumbnail") { () throws(ImageError) in
-                try DecodeOptions(thumbnailPixelSize: PixelSize(width: thumbnail, height: thumbnail)).validate()
+        try WICommandSetup.checkThumbnail(thumbnail)
+        if let resize {
+            guard let size = WICommandSetup.parseSize(resize) else {
+                throw ValidationError("--resize wants WxH, e.g. 320x240")
+            }
+            try WICommandSetup.checkOption("--resize") { () throws(ImageError) in
+                _ = try WICommandSetup.resizeTransformer(size)
             }
         }
-        if let resize {
-            guard let size = WICommandSetup.parseSize(resize) else { throw ValidationError("--resize wants WxH, e.g. 320x240") }
-            try WICommandSetup.checkOption("--resize") { () throws(ImageError) in _ = try WICommandSetup.resizeTransformer(size) }
-        }
         if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
-        try WICommandSetup.checkOption("--quality") { () throws(ImageError) in try EncodeOptions(quality: quality).validate() }
+        try WICommandSetup.checkQuality(quality)
         for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
     }
 
@@ -55,7 +54,9 @@ struct Fetch: AsyncParsableCommand {
         }
         var context = ImageContext()
         if let thumbnail { context[.thumbnailPixelSize] = PixelSize(width: thumbnail, height: thumbnail) }
-        if let resize, let size = WICommandSetup.parseSize(resize) { context[.imageTransformer] = try WICommandSetup.resizeTransformer(size) }
+        if let resize, let size = WICommandSetup.parseSize(resize) {
+            context[.imageTransformer] = try WICommandSetup.resizeTransformer(size)
+        }
         var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
         if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }

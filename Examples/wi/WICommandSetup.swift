@@ -36,6 +36,20 @@ struct WICommandSetup {
         do { try check() } catch { throw ValidationError("\(option): \(error.message)") }
     }
 
+    /// `--thumbnail N`: positive, and a box the decoders accept.
+    static func checkThumbnail(_ thumbnail: Int?) throws(ValidationError) {
+        guard let thumbnail else { return }
+        guard thumbnail > 0 else { throw ValidationError("--thumbnail must be positive") }
+        try checkOption("--thumbnail") { () throws(ImageError) in
+            try DecodeOptions(thumbnailPixelSize: PixelSize(width: thumbnail, height: thumbnail)).validate()
+        }
+    }
+
+    /// `--quality Q`: a quality the encoders accept (0 to 1).
+    static func checkQuality(_ quality: Double) throws(ValidationError) {
+        try checkOption("--quality") { () throws(ImageError) in try EncodeOptions(quality: quality).validate() }
+    }
+
     static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }

@@ -14,7 +14,9 @@ import WICacheDisk
         try expectInvalid("trimRatio must be a finite number in 0...1, got nan") { $0.trimRatio = .nan }
         try expectInvalid("trimRatio must be a finite number in 0...1, got 2.0") { $0.trimRatio = 2 }
         try expectInvalid("trimInterval must be positive, got 0.0 seconds") { $0.trimInterval = .zero }
-        try expectInvalid("staleTemporaryFileAge must be a finite number >= 0, got -1.0") { $0.staleTemporaryFileAge = -1 }
+        try expectInvalid("staleTemporaryFileAge must be a finite number >= 0, got -1.0") {
+            $0.staleTemporaryFileAge = -1
+        }
         var edge = DiskCache.Configuration()
         (edge.maxAge, edge.sizeLimit, edge.trimRatio, edge.trimInterval) = (-1, 0, 0, nil)
         let directory = TestDirectory()
@@ -29,7 +31,8 @@ import WICacheDisk
         for _ in 0..<3000 {
             var configuration = DiskCache.Configuration()
             configuration.maxAge = Self.real(&random)
-            configuration.sizeLimit = Int64.random(in: -3...3, using: &random) * (Bool.random(using: &random) ? 1 : .max / 3)
+            let scale: Int64 = Bool.random(using: &random) ? 1 : .max / 3
+            configuration.sizeLimit = Int64.random(in: -3...3, using: &random) * scale
             configuration.trimRatio = Self.real(&random)
             configuration.trimInterval = Bool.random(using: &random)
                 ? nil : .milliseconds(Int64.random(in: -2...2, using: &random))
