@@ -15,7 +15,9 @@ enum WebPPictureEncoder {
         // Clamped again: the settings' properties are public vars a caller may set after `init` clamped them.
         config.method = Int32(min(6, max(0, settings.method)))
         config.lossless = lossless ? 1 : 0
-        if lossless, let nearLossless = settings.nearLossless { config.near_lossless = Int32(min(100, max(0, nearLossless))) }
+        if lossless, let nearLossless = settings.nearLossless {
+            config.near_lossless = Int32(min(100, max(0, nearLossless)))
+        }
         config.alpha_quality = Int32(min(100, max(0, settings.alphaQuality)))
         // libwebp 1.2.4 skips near-lossless preprocessing when `exact` is set, so the lossless default yields to it.
         config.exact = (settings.exactColorUnderAlpha ?? (lossless && settings.nearLossless == nil)) ? 1 : 0
