@@ -37,7 +37,7 @@ public struct NetpbmCoder: ImageCoder {
             throw ImageError(.badImageData, "Netpbm: \(needed) bytes of pixels expected, \(bytes.count - header.dataOffset) present")
         }
         var pixels = try PixelBuffer(width: header.width, height: header.height, format: .rgba8, zeroed: false)
-        pixels.withUnsafeMutableBytes { out in
+        try pixels.withUnsafeMutableBytes { out in
             var input = header.dataOffset
             func sample() -> Int {
                 defer { input += sampleBytes }

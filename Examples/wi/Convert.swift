@@ -21,8 +21,8 @@ struct Convert: AsyncParsableCommand {
     @Option(help: "Fit inside an N x N box first (never upscales).") var thumbnail: Int?
 
     func validate() throws {
-        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
-        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be positive") }
+        try WICommandSetup.checkQuality(quality)
+        try WICommandSetup.checkThumbnail(thumbnail)
         guard ImageFormat.named((output as NSString).pathExtension) != nil else {
             throw ValidationError("cannot tell the format from '\(output)': use an extension such as .png or .jpg")
         }

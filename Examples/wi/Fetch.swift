@@ -30,10 +30,17 @@ struct Fetch: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
-        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail must be positive") }
-        if let resize, WICommandSetup.parseSize(resize) == nil { throw ValidationError("--resize wants WxH, e.g. 320x240") }
+        try WICommandSetup.checkThumbnail(thumbnail)
+        if let resize {
+            guard let size = WICommandSetup.parseSize(resize) else {
+                throw ValidationError("--resize wants WxH, e.g. 320x240")
+            }
+            try WICommandSetup.checkOption("--resize") { () throws(ImageError) in
+                _ = try WICommandSetup.resizeTransformer(size)
+            }
+        }
         if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
-        guard (0...1).contains(quality) else { throw ValidationError("--quality must be between 0 and 1") }
+        try WICommandSetup.checkQuality(quality)
         for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
     }
 
@@ -47,7 +54,9 @@ struct Fetch: AsyncParsableCommand {
         }
         var context = ImageContext()
         if let thumbnail { context[.thumbnailPixelSize] = PixelSize(width: thumbnail, height: thumbnail) }
-        if let resize, let size = WICommandSetup.parseSize(resize) { context[.imageTransformer] = setup.resizeTransformer(size) }
+        if let resize, let size = WICommandSetup.parseSize(resize) {
+            context[.imageTransformer] = try WICommandSetup.resizeTransformer(size)
+        }
         var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
         if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }

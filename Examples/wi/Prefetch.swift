@@ -26,7 +26,9 @@ struct Prefetch: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be positive") }
+        guard (1...1024).contains(concurrency) else {
+            throw ValidationError("--concurrency must be in 1...1024, got \(concurrency)")
+        }
     }
 
     func run() async throws {

@@ -11,7 +11,7 @@ struct WI: AsyncParsableCommand {
         subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self]
     )
 
-    /// Runs the command; usage errors exit with 2 (DESIGN.md), not ArgumentParser's 64.
+    /// Runs the command; usage errors exit with 2 (DESIGN.md), not ArgumentParser's 64, after one line on stderr.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -27,8 +27,14 @@ struct WI: AsyncParsableCommand {
                 if !message.isEmpty { print(message) }
                 Foundation.exit(0)
             }
+            if code == .validationFailure {
+                // One line, like every other wi error: the reason without ArgumentParser's usage block.
+                let reason = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? message
+                FileHandle.standardError.write(Data("wi: \(reason) (see wi --help)\n".utf8))
+                Foundation.exit(2)
+            }
             if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+            Foundation.exit(code.rawValue)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import WebImage
 
@@ -14,20 +15,40 @@ struct WICommandSetup {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         configuration.allowedSchemes = ["http", "https", "file", "data"]
-        let loader = CurlImageLoader(configuration: configuration)
+        let loader = try CurlImageLoader(configuration: configuration)
         manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
     }
 
-    /// `WxH` as a size, nil when malformed.
+    /// `WxH` as a size, nil when malformed (the range is checked by `resizeTransformer`).
     static func parseSize(_ text: String) -> PixelSize? {
         let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
         return PixelSize(width: width, height: height)
     }
 
-    /// `--resize WxH`: exactly that size, centre-cropped.
-    func resizeTransformer(_ size: PixelSize) -> any ImageTransformer {
-        ResizeTransformer(width: size.width, height: size.height, mode: .aspectFill)
+    /// `--resize WxH`: exactly that size, centre-cropped; `.invalidArgument` when a side is out of range.
+    static func resizeTransformer(_ size: PixelSize) throws(ImageError) -> any ImageTransformer {
+        try ResizeTransformer(width: size.width, height: size.height, mode: .aspectFill)
+    }
+
+    /// Runs the library's own check of an option's value, turning its `.invalidArgument` into a usage error
+    /// (exit code 2) that names the option: `--thumbnail: thumbnail width must be in 0...65536, got 70000`.
+    static func checkOption(_ option: String, _ check: () throws(ImageError) -> Void) throws(ValidationError) {
+        do { try check() } catch { throw ValidationError("\(option): \(error.message)") }
+    }
+
+    /// `--thumbnail N`: positive, and a box the decoders accept.
+    static func checkThumbnail(_ thumbnail: Int?) throws(ValidationError) {
+        guard let thumbnail else { return }
+        guard thumbnail > 0 else { throw ValidationError("--thumbnail must be positive") }
+        try checkOption("--thumbnail") { () throws(ImageError) in
+            try DecodeOptions(thumbnailPixelSize: PixelSize(width: thumbnail, height: thumbnail)).validate()
+        }
+    }
+
+    /// `--quality Q`: a quality the encoders accept (0 to 1).
+    static func checkQuality(_ quality: Double) throws(ValidationError) {
+        try checkOption("--quality") { () throws(ImageError) in try EncodeOptions(quality: quality).validate() }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import WICore
 
 extension DiskCache {
     /// Which date of an entry ages it.
@@ -65,6 +66,22 @@ extension DiskCache {
         public var now: @Sendable () -> Date = { Date() }
 
         public init() {}
+
+        /// Throws `.invalidArgument` when a value is out of range, naming it: a `maxAge` or
+        /// `staleTemporaryFileAge` that is not finite (or a negative `staleTemporaryFileAge`), a negative
+        /// `sizeLimit`, a `trimRatio` not in 0...1, or a `trimInterval` that is not positive. `DiskCache`'s
+        /// initializers call it.
+        ///
+        /// Thread safety: a pure function of the value.
+        public func validate() throws(ImageError) {
+            try ArgumentCheck.finite(maxAge, "maxAge")
+            guard sizeLimit >= 0 else { throw ArgumentCheck.invalid("sizeLimit", "be >= 0", String(sizeLimit)) }
+            try ArgumentCheck.within(trimRatio, 0...1, "trimRatio")
+            if let trimInterval, trimInterval <= .zero {
+                throw ArgumentCheck.invalid("trimInterval", "be positive", "\(trimInterval)")
+            }
+            try ArgumentCheck.nonNegative(staleTemporaryFileAge, "staleTemporaryFileAge")
+        }
     }
 
     /// What a trim removed.

@@ -92,7 +92,9 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     /// Opens (creating when needed) the cache in `directory`. An existing directory on a read-only file system
     /// opens for reading; writes then throw `.diskReadOnly`.
+    /// Throws `.invalidArgument` when `configuration.validate()` does.
     public init(directory: String, configuration: Configuration = .init()) throws(ImageError) {
+        try configuration.validate()
         self.directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         self.configuration = configuration
         directoryPrefix = self.directory + "/"

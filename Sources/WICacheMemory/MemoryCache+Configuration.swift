@@ -1,4 +1,5 @@
 import Foundation
+import WICore
 
 extension MemoryCache {
     /// How the cache picks what to evict.
@@ -19,7 +20,7 @@ extension MemoryCache {
     /// ```swift
     /// var configuration = MemoryCache.Configuration(costLimit: 256 << 20)
     /// configuration.timeToLive = .seconds(600)
-    /// let cache = MemoryCache(configuration: configuration)
+    /// let cache = try MemoryCache(configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
         /// The most bytes of pixels held (`Image.cost` summed). Default: a quarter of physical memory.
@@ -57,6 +58,25 @@ extension MemoryCache {
             self.pressureTrimRatio = pressureTrimRatio
             self.shardCount = shardCount
         }
+
+        /// Throws `.invalidArgument` when a value is out of range, naming it: a negative `costLimit` or `countLimit`,
+        /// `maxEntryCostRatio` or `pressureTrimRatio` not a finite number in 0...1, a `timeToLive` that is not
+        /// positive, or a `shardCount` outside 1...`maximumShardCount`. The cache's initializers call it.
+        ///
+        /// Thread safety: a pure function of the value.
+        public func validate() throws(ImageError) {
+            try ArgumentCheck.within(costLimit, 0...Int.max, "costLimit")
+            try ArgumentCheck.within(countLimit, 0...Int.max, "countLimit")
+            try ArgumentCheck.within(maxEntryCostRatio, 0...1, "maxEntryCostRatio")
+            try ArgumentCheck.within(pressureTrimRatio, 0...1, "pressureTrimRatio")
+            if let timeToLive, timeToLive <= .zero {
+                throw ArgumentCheck.invalid("timeToLive", "be positive", "\(timeToLive)")
+            }
+            if let shardCount { try ArgumentCheck.within(shardCount, 1...Self.maximumShardCount, "shardCount") }
+        }
+
+        /// The most shards a configuration may ask for: 256.
+        public static let maximumShardCount = 256
 
         /// The shard count used: `shardCount` rounded down to a power of two, or the automatic choice.
         var resolvedShardCount: Int {

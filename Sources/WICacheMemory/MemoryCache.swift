@@ -12,7 +12,7 @@ import WICore
 /// forms of the same accented letter) are two keys, as they are two different URLs.
 ///
 /// ```swift
-/// let cache = MemoryCache(configuration: .init(costLimit: 512 << 20))
+/// let cache = try MemoryCache(configuration: .init(costLimit: 512 << 20))
 /// cache.setImage(image, forKey: "https://example.com/a.png")
 /// let hit = cache.image(forKey: "https://example.com/a.png")
 /// cache.costLimit = 128 << 20          // evicts at once
@@ -35,21 +35,36 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     public let configuration: Configuration
     private let pressureSubscription: CancellationToken?
 
+    /// A cache with the default configuration on `ContinuousClock`, trimming on the events of `pressureSource` if
+    /// given.
+    public convenience init(pressureSource: (any MemoryPressureSource)? = nil) {
+        self.init(configuration: Configuration(), clock: ContinuousClock(), pressureSource: pressureSource,
+                  keySecret: KeyHash.randomSecret())
+    }
+
     /// A cache on `ContinuousClock`, trimming on the events of `pressureSource` if given.
-    public convenience init(configuration: Configuration = .init(), pressureSource: (any MemoryPressureSource)? = nil) {
-        self.init(configuration: configuration, clock: ContinuousClock(), pressureSource: pressureSource)
+    ///
+    /// Throws `.invalidArgument` when `configuration.validate()` does.
+    public convenience init(configuration: Configuration, pressureSource: (any MemoryPressureSource)? = nil)
+        throws(ImageError)
+    {
+        try self.init(configuration: configuration, clock: ContinuousClock(), pressureSource: pressureSource)
     }
 
     /// A cache whose time to live runs on `clock` (tests pass a manual clock).
+    ///
+    /// Throws `.invalidArgument` when `configuration.validate()` does.
     public convenience init<C: Clock>(configuration: Configuration, clock: C,
-                                      pressureSource: (any MemoryPressureSource)? = nil) where C.Duration == Duration
+                                      pressureSource: (any MemoryPressureSource)? = nil) throws(ImageError)
+        where C.Duration == Duration
     {
+        try configuration.validate()
         self.init(configuration: configuration, clock: clock, pressureSource: pressureSource,
                   keySecret: KeyHash.randomSecret())
     }
 
     /// A cache whose key hashes use `keySecret` (tests fix it, so that which keys share a shard, an index run or a
-    /// sketch counter is the same in every run).
+    /// sketch counter is the same in every run). `configuration` must be valid (`validate()`); callers check it.
     init<C: Clock>(configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)?,
                    keySecret: KeyHash.Secret) where C.Duration == Duration
     {
@@ -141,13 +156,13 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
         for shard in shards { shard.state.withLock { $0.removeExpired(now: time) } }
     }
 
-    /// The most bytes of pixels held; lowering it evicts at once.
+    /// The most bytes of pixels held; lowering it evicts at once. Negative values count as 0.
     public var costLimit: Int {
         get { limits.withLock { $0.cost } }
         set { setLimits { $0.cost = max(0, newValue) } }
     }
 
-    /// The most images held; lowering it evicts at once.
+    /// The most images held; lowering it evicts at once. Negative values count as 0.
     public var countLimit: Int {
         get { limits.withLock { $0.count } }
         set { setLimits { $0.count = max(0, newValue) } }

@@ -1,4 +1,5 @@
 import Foundation
+import WICore
 
 extension RedisCache {
     /// Where the Redis server is and how the tier uses it.
@@ -8,7 +9,7 @@ extension RedisCache {
     /// configuration.password = ProcessInfo.processInfo.environment["REDIS_PASSWORD"]
     /// configuration.namespace = "thumbs:"
     /// configuration.timeToLive = .seconds(24 * 3600)
-    /// let redis = RedisCache(configuration: configuration)
+    /// let redis = try RedisCache(configuration: configuration)
     /// ```
     ///
     /// Thread safety: a value type; safe to send and share.
@@ -53,13 +54,42 @@ extension RedisCache {
             self.host = host
             self.port = port
         }
+
+        /// Throws `.invalidArgument` when a value is out of range, naming it: `port` outside 1...65535,
+        /// `database` outside 0...65535, a negative `maxEntrySize`, `timeToLive` not positive, `connectTimeout` or
+        /// `commandTimeout` not in 1 ms...1 day, `maxIdleConnections` outside 0...1024, `reconnectDelay` or
+        /// `maxReconnectDelay` not in 0...1 day, or `multiGetBatchSize` outside 1...100000. `RedisCache`'s
+        /// initializer calls it.
+        ///
+        /// Thread safety: a pure function of the value.
+        public func validate() throws(ImageError) {
+            let day = Duration.seconds(24 * 3600)
+            try ArgumentCheck.within(port, 1...65535, "port")
+            try ArgumentCheck.within(database, 0...65535, "database")
+            try ArgumentCheck.within(maxEntrySize, 0...Int.max, "maxEntrySize")
+            if let timeToLive, timeToLive <= .zero {
+                throw ArgumentCheck.invalid("timeToLive", "be positive", "\(timeToLive)")
+            }
+            for (name, value, lowest) in [("connectTimeout", connectTimeout, Duration.milliseconds(1)),
+                                          ("commandTimeout", commandTimeout, .milliseconds(1)),
+                                          ("reconnectDelay", reconnectDelay, .zero),
+                                          ("maxReconnectDelay", maxReconnectDelay, .zero)]
+            where !(lowest...day).contains(value) {
+                throw ArgumentCheck.invalid(name, "be in \(lowest)...\(day)", "\(value)")
+            }
+            try ArgumentCheck.within(maxIdleConnections, 0...1024, "maxIdleConnections")
+            try ArgumentCheck.within(multiGetBatchSize, 1...100_000, "multiGetBatchSize")
+        }
     }
 }
 
 extension Duration {
-    /// Whole milliseconds, at least 1 (Redis's `PX` refuses 0).
+    /// Whole milliseconds, at least 1 (Redis's `PX` refuses 0), saturating at `Int64.max` for absurd durations.
     var redisMilliseconds: Int64 {
         let (seconds, attoseconds) = components
-        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds < 0 ? 1 : .max }
+        let (total, carry) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return carry ? .max : max(1, total)
     }
 }

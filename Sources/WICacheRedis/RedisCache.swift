@@ -9,7 +9,7 @@ import WICore
 /// kept in a small pool and never shared between threads.
 ///
 /// ```swift
-/// let redis = RedisCache(configuration: .init(host: "cache.internal", port: 6379))
+/// let redis = try RedisCache(configuration: .init(host: "cache.internal", port: 6379))
 /// let cache = TieredImageCache(memory: MemoryCache(), dataTiers: [disk, redis], coders: coders)
 /// ```
 ///
@@ -25,8 +25,21 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
     public let configuration: Configuration
     let pool: RedisConnectionPool
 
+    /// A tier for the server at 127.0.0.1:6379 with the default settings. Does not connect yet.
+    public convenience init() {
+        self.init(checked: Configuration())
+    }
+
     /// A tier for the server in `configuration`. Does not connect yet.
-    public init(configuration: Configuration = .init()) {
+    ///
+    /// Throws `.invalidArgument` when `configuration.validate()` does.
+    public convenience init(configuration: Configuration) throws(ImageError) {
+        try configuration.validate()
+        self.init(checked: configuration)
+    }
+
+    /// A tier for a configuration that passed `validate()`.
+    private init(checked configuration: Configuration) {
         self.configuration = configuration
         pool = RedisConnectionPool(configuration: configuration)
     }

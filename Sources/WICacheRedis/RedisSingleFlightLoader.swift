@@ -13,8 +13,8 @@ import WICore
 /// `maxWait` it loads by itself. When Redis is unavailable it loads at once: Redis never fails a load.
 ///
 /// ```swift
-/// let redis = RedisCache(configuration: .init(host: "cache.internal"))
-/// let loader = RedisSingleFlightLoader(wrapping: CurlImageLoader(), redis: redis)
+/// let redis = try RedisCache(configuration: .init(host: "cache.internal"))
+/// let loader = RedisSingleFlightLoader(wrapping: try CurlImageLoader(), redis: redis)
 /// let manager = ImageManager(cache: TieredImageCache(memory: memory, dataTiers: [disk, redis], coders: coders),
 ///                            loader: loader, coders: coders)
 /// ```

@@ -114,7 +114,7 @@ private final class GIFHandle {
         let columns = clip.width
         let targetColumn = (clip.x - origin.x) * 4
         var rowsRead = 0
-        let failure: String? = pixels.withUnsafeMutableBytes { out in
+        let failure: String? = try pixels.withUnsafeMutableBytes { out in
             palette.withUnsafeBufferPointer { table in
                 line.withUnsafeMutableBufferPointer { line in
                     for sequence in 0..<height {

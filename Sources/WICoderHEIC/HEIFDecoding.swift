@@ -133,7 +133,7 @@ struct HEIFDecoding {
         var pixels = try PixelBuffer(width: size.width, height: size.height, format: format, zeroed: false)
         let rowBytes = size.width * pixels.format.bytesPerPixel
         let outputStride = pixels.bytesPerRow
-        pixels.withUnsafeMutableBytes { output in
+        try pixels.withUnsafeMutableBytes { output in
             for y in 0..<size.height {
                 let from = UnsafeRawPointer(plane) + y * Int(stride)
                 let to = output.baseAddress! + y * outputStride
@@ -154,7 +154,7 @@ struct HEIFDecoding {
         var pixels = try PixelBuffer(width: reduced.width, height: reduced.height, format: format, zeroed: false)
         let outputStride = pixels.bytesPerRow
         var sums = [UInt32](repeating: 0, count: reduced.width * 4)
-        pixels.withUnsafeMutableBytes { output in
+        try pixels.withUnsafeMutableBytes { output in
             sums.withUnsafeMutableBufferPointer { sums in
                 for y in 0..<reduced.height {
                     let rows = (y * factor)..<min(size.height, (y + 1) * factor)

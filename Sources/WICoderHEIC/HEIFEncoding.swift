@@ -149,7 +149,8 @@ struct HEIFEncoding {
         let settings: [heif_error] = [
             heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality)),
             heif_encoder_set_lossless(encoder.pointer, options.lossless ? 1 : 0),
-            format == .avif ? heif_encoder_set_parameter_integer(encoder.pointer, "speed", Int32(coder.av1Speed))
+            format == .avif ? heif_encoder_set_parameter_integer(encoder.pointer, "speed",
+                                                                  Int32(min(9, max(0, coder.av1Speed))))
                 : heif_encoder_set_parameter_string(encoder.pointer, "preset", coder.hevcPreset),
             options.lossless ? heif_encoder_set_parameter_string(encoder.pointer, "chroma", "444")
                 : heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil),

@@ -108,7 +108,7 @@ final class JPEGDecoderHandle {
         do {
             var buffer = try PixelBuffer(width: decodedSize.width, height: decodedSize.height, format: .rgba8,
                                          zeroed: false)
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
+            try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
             return try makeImage(buffer, flags: .incremental)
         } catch {
             return nil

@@ -81,7 +81,7 @@ enum APNGEncoder {
         if rect == (0, 0, pixels.width, pixels.height) { return pixels }
         var out = try PixelBuffer(width: rect.2, height: rect.3, format: .rgba8)
         let rowBytes = out.bytesPerRow
-        out.withUnsafeMutableBytes { target in
+        try out.withUnsafeMutableBytes { target in
             pixels.withUnsafeBytes { source in
                 for row in 0..<rect.3 {
                     (target.baseAddress! + row * rowBytes).copyMemory(

@@ -89,12 +89,13 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         var message = [CChar](repeating: 0, count: 256)
+        let effort = Int32(min(9, max(0, level)))   // `compressionLevel` is a public var: clamp again, never trap
         let status = rows.withUnsafeBytes { pixels in
             (icc ?? Data()).withUnsafeBytes { iccBytes in
                 (exif ?? Data()).withUnsafeBytes { exifBytes in
                     wi_png_encode(pixels.bindMemory(to: UInt8.self).baseAddress, UInt32(rows.width),
                                   UInt32(rows.height), rows.bytesPerRow, layout.shimLayout, Int32(bitDepth),
-                                  Int32(level), iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
+                                  effort, iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
                                   exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
                                   &output, &outputSize, &message, message.count)
                 }

@@ -56,7 +56,7 @@ final class PNGDecoderHandle {
             var buffer = try PixelBuffer(width: Int(header.width), height: Int(header.height),
                                          format: header.output_16 != 0 ? .rgba16 : .rgba8,
                                          bytesPerRow: header.stride, zeroed: false)
-            buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
+            try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
             return try makeImage(buffer, flags: .incremental)
         } catch {
             return nil

@@ -95,7 +95,7 @@ enum PNGLayout {
         var packed = try PixelBuffer(width: pixels.width, height: pixels.height, format: pixels.format,
                                      bytesPerRow: max(rowBytes, pixels.width * pixels.format.bytesPerPixel), zeroed: false)
         let packedRowBytes = packed.bytesPerRow
-        packed.withUnsafeMutableBytes { out in
+        try packed.withUnsafeMutableBytes { out in
             pixels.withUnsafeBytes { input in
                 for y in 0..<pixels.height {
                     let source = input.baseAddress! + y * pixels.bytesPerRow

@@ -131,7 +131,7 @@ private final class Playback {
             next += 1
         }
         var buffer = try PixelBuffer(width: size.width, height: size.height, format: format, zeroed: false)
-        buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: pixels!, byteCount: $0.count) }
+        try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: pixels!, byteCount: $0.count) }
         let finished = try finish(buffer)
         cached = (index, finished)
         return finished

@@ -116,7 +116,7 @@ private final class WebPIncrementalSession {
         }
         let rowBytes = pixels.bytesPerRow
         // The memory stays this buffer's: `pixels` is never written through Swift while libwebp decodes.
-        pixels.withUnsafeMutableBytes { plan.configure(&config.pointee, memory: $0, bytesPerRow: rowBytes) }
+        try pixels.withUnsafeMutableBytes { plan.configure(&config.pointee, memory: $0, bytesPerRow: rowBytes) }
         guard let decoder = WebPIDecode(nil, 0, config) else {
             config.deallocate()
             throw ImageError(.outOfMemory, "WebP: cannot create an incremental decoder")

@@ -12,10 +12,13 @@ enum WebPPictureEncoder {
             throw ImageError(.encodingFailed, "WebP: libwebp rejected its encoder configuration (ABI mismatch)")
         }
         config.quality = Float(min(1, max(0, quality)) * 100)
-        config.method = Int32(settings.method)
+        // Clamped again: the settings' properties are public vars a caller may set after `init` clamped them.
+        config.method = Int32(min(6, max(0, settings.method)))
         config.lossless = lossless ? 1 : 0
-        if lossless, let nearLossless = settings.nearLossless { config.near_lossless = Int32(nearLossless) }
-        config.alpha_quality = Int32(settings.alphaQuality)
+        if lossless, let nearLossless = settings.nearLossless {
+            config.near_lossless = Int32(min(100, max(0, nearLossless)))
+        }
+        config.alpha_quality = Int32(min(100, max(0, settings.alphaQuality)))
         // libwebp 1.2.4 skips near-lossless preprocessing when `exact` is set, so the lossless default yields to it.
         config.exact = (settings.exactColorUnderAlpha ?? (lossless && settings.nearLossless == nil)) ? 1 : 0
         guard WebPValidateConfig(&config) != 0 else {

@@ -18,7 +18,7 @@ enum WebPStillDecoder {
         let plan = WebPOutputPlan(stored: stored, orientation: orientation, options: options)
         var buffer = try plan.makeBuffer(zeroed: false)
         let rowBytes = buffer.bytesPerRow
-        let status = buffer.withUnsafeMutableBytes { memory in
+        let status = try buffer.withUnsafeMutableBytes { memory in
             plan.configure(&config, memory: memory, bytesPerRow: rowBytes)
             defer { WebPFreeDecBuffer(&config.output) }
             return WebPDecode(input, container.bytes.count, &config)

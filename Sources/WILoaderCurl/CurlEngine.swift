@@ -29,7 +29,7 @@ final class CurlEngine: @unchecked Sendable {
     private let shutdownOnce = AsyncOnce()
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
-    let multi = CurlMulti()
+    let multi: CurlMulti
     /// The headers every request sends (the configuration's, Accept, User-Agent), by name; and as a libcurl list,
     /// shared by every transfer that adds none (no validators, custom headers, modifier changes or range).
     let baseHeaders: [String: String]
@@ -53,7 +53,8 @@ final class CurlEngine: @unchecked Sendable {
     var resumeStore: ResumeStore
     private var running = true
 
-    init(configuration: CurlImageLoader.Configuration) {
+    init(configuration: CurlImageLoader.Configuration) throws(ImageError) {
+        multi = try CurlMulti()
         self.configuration = configuration
         limit = Mutex(max(1, configuration.maxConcurrentTransfers))
         resumeStore = ResumeStore(budget: configuration.resumeDataBudget)

@@ -8,7 +8,7 @@ extension CurlImageLoader {
     /// var configuration = CurlImageLoader.Configuration()
     /// configuration.addressPolicy = .publicOnly()       // an image service loading user-supplied URLs
     /// configuration.maximumBodySize = 16 << 20
-    /// let loader = CurlImageLoader(configuration: configuration)
+    /// let loader = try CurlImageLoader(configuration: configuration)
     /// ```
     ///
     /// Thread safety: a value type; safe to send and share.

@@ -12,7 +12,7 @@ import WICore
 /// var configuration = CurlImageLoader.Configuration()
 /// configuration.addressPolicy = .publicOnly()
 /// configuration.maximumBodySize = 16 << 20
-/// let loader = CurlImageLoader(configuration: configuration)
+/// let loader = try CurlImageLoader(configuration: configuration)
 /// let result = try await loader.load(ImageLoadRequest(url: url))
 /// ```
 ///
@@ -28,14 +28,19 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     public let configuration: Configuration
     private let engine: CurlEngine
 
-    public init(configuration: Configuration = Configuration()) {
+    /// Starts the loader's thread.
+    ///
+    /// Throws `.invalidArgument` when `configuration.validate()` does, and `.outOfMemory` when libcurl cannot
+    /// allocate its multi or share handle.
+    public init(configuration: Configuration = Configuration()) throws(ImageError) {
+        try configuration.validate()
         self.configuration = configuration
-        engine = CurlEngine(configuration: configuration)
+        engine = try CurlEngine(configuration: configuration)
     }
 
     deinit { engine.send(.shutdown) }
 
-    /// Transfers running at once; changing it applies to the queue right away.
+    /// Transfers running at once; changing it applies to the queue right away. Values below 1 count as 1.
     public var maxConcurrentTransfers: Int {
         get { engine.maxConcurrentTransfers }
         set { engine.maxConcurrentTransfers = newValue }

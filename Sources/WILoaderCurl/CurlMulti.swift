@@ -1,4 +1,5 @@
 private import CCurl
+import WICore
 
 /// Owns libcurl's multi handle and the share handle (DNS cache, TLS sessions, cookies) its transfers use.
 ///
@@ -14,10 +15,15 @@ final class CurlMulti: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
 
-    init() {
+    /// Throws `.outOfMemory` when libcurl cannot allocate either handle.
+    init() throws(ImageError) {
         _ = Self.globalInit
-        guard let multi = curl_multi_init(), let share = curl_share_init() else {
-            fatalError("libcurl could not allocate a multi handle (out of memory)")
+        guard let multi = curl_multi_init() else {
+            throw ImageError(.outOfMemory, "libcurl could not allocate a multi handle")
+        }
+        guard let share = curl_share_init() else {
+            curl_multi_cleanup(multi)
+            throw ImageError(.outOfMemory, "libcurl could not allocate a share handle")
         }
         self.multi = multi
         self.share = share

@@ -90,7 +90,7 @@ public final class MockTransformer: ImageTransformer, Sendable {
         var frames = image.frames
         for index in frames.indices {
             let red = self.red
-            frames[index].pixels.withUnsafeMutableBytes { bytes in
+            try frames[index].pixels.withUnsafeMutableBytes { bytes in
                 for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = red }
             }
         }

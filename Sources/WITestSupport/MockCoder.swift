@@ -52,7 +52,7 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
         let output = options.targetSize(for: size) ?? size
         var pixels = try PixelBuffer(width: output.width, height: output.height, format: .rgba8, zeroed: false)
         let marker = self.marker
-        pixels.withUnsafeMutableBytes { bytes in
+        try pixels.withUnsafeMutableBytes { bytes in
             for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = marker; bytes[i + 1] = 0; bytes[i + 2] = 0; bytes[i + 3] = 255 }
         }
         let finished = try options.finish(pixels, orientation: .up, fullSize: size)

@@ -42,7 +42,7 @@ public enum WebImage {
         var configuration = CurlImageLoader.Configuration()
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         if allowLocalURLs { configuration.allowedSchemes.formUnion(["file", "data"]) }
-        let loader = CurlImageLoader(configuration: configuration)
+        let loader = try CurlImageLoader(configuration: configuration)
         return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
     }
 }

@@ -137,7 +137,7 @@ var stray: Int32 = -1
     let (error, handles, transfers): (ImageError?, Int, Int)
     let inheritable: [(fd: Int32, target: String)]
     do {
-        let loader = CurlImageLoader(configuration: configuration(fault.configure))
+        let loader = try CurlImageLoader(configuration: configuration(fault.configure))
         (error, handles) = await load(url, with: loader, settleSeconds: options.settleSeconds)
         transfers = loader.statistics.transfersStarted
         if options.keepLoader == fault.name { kept.append(loader) }
@@ -171,7 +171,7 @@ var stray: Int32 = -1
         try await Task.sleep(for: .milliseconds(1))
         let start = Descriptors.current()
         servers.http.route("/warm-up") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
-        _ = await load(servers.http.url("/warm-up"), with: CurlImageLoader(configuration: configuration()),
+        _ = await load(servers.http.url("/warm-up"), with: try CurlImageLoader(configuration: configuration()),
                        settleSeconds: options.settleSeconds)
         var baseline = await Descriptors.poll(seconds: options.settleSeconds) {
             $0.sockets.isSubset(of: start.sockets) && $0 == Descriptors.current()   // and not changing

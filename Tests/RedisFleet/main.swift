@@ -48,7 +48,7 @@ else {
     FileHandle.standardError.write(Data("usage: wi-redis-fleet PORT COUNT DELAY_MS FIRST CONCURRENCY\n".utf8))
     exit(2)
 }
-let redis = RedisCache(configuration: .init(host: "127.0.0.1", port: port))
+let redis = try RedisCache(configuration: .init(host: "127.0.0.1", port: port))
 let origin = Origin(delay: delay / 1000)
 // A long lease: a machine busy with other tests must not let one expire while its holder loads.
 let loader = RedisSingleFlightLoader(wrapping: origin, redis: redis, leaseDuration: .seconds(60), pollInterval: .milliseconds(5))

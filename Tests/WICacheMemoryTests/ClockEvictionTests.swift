@@ -83,8 +83,8 @@ import WICacheMemory
         #expect(cache.statistics.evictions == 8)
     }
 
-    @Test func shardedLimitsHoldAcrossShards() {
-        let cache = MemoryCache(configuration: .init(costLimit: 8000, usesWeakTier: false))
+    @Test func shardedLimitsHoldAcrossShards() throws {
+        let cache = try MemoryCache(configuration: .init(costLimit: 8000, usesWeakTier: false))
         #expect(cache.shardCount == 8)                                 // 1 / 0.1 rounded down to a power of two
         for index in 0..<500 { cache.setImage(makeImage(cost: 4 * (1 + index % 25)), forKey: "k\(index)") }
         #expect(cache.totalCost <= 8000)
@@ -93,7 +93,7 @@ import WICacheMemory
         #expect(cache.totalCost <= 2000)
         cache.removeAll()
         #expect(cache.count == 0 && cache.totalCost == 0)
-        #expect(MemoryCache(configuration: .init(countLimit: 100)).shardCount == 1)
-        #expect(MemoryCache(configuration: .init(shardCount: 5)).shardCount == 4)
+        #expect(try MemoryCache(configuration: .init(countLimit: 100)).shardCount == 1)
+        #expect(try MemoryCache(configuration: .init(shardCount: 5)).shardCount == 4)
     }
 }

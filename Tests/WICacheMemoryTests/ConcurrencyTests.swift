@@ -8,9 +8,9 @@ import WITestSupport
     /// (so the weak tier re-admits often); CLOCK gets an eighth of that. Limits hold whenever a call has returned,
     /// and the counters add up.
     @Test(arguments: [(MemoryCache.EvictionPolicy.tinyLFU, 1_000_000), (.clock, 125_000)])
-    func hammering(policy: MemoryCache.EvictionPolicy, operations: Int) async {
+    func hammering(policy: MemoryCache.EvictionPolicy, operations: Int) async throws {
         let costLimit = 40_000, countLimit = 600
-        let cache = MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit,
+        let cache = try MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit,
                                                      evictionPolicy: policy))
         let keys = (0..<2000).map { "https://example.com/images/\($0).png" }
         let images = (0..<2000).map { makeImage(cost: 4 * (1 + $0 % 50)) }

@@ -5,9 +5,9 @@ import WICore
 @testable import WICacheMemory
 
 @Suite struct MemoryPressureTests {
-    @Test func warningTrimsToTheRatioCriticalEmpties() {
+    @Test func warningTrimsToTheRatioCriticalEmpties() throws {
         let source = FakePressureSource()
-        var cache: MemoryCache? = MemoryCache(
+        var cache: MemoryCache? = try MemoryCache(
             configuration: .init(costLimit: 10_000, usesWeakTier: false, pressureTrimRatio: 0.5, shardCount: 1),
             pressureSource: source)
         for index in 0..<10 { cache?.setImage(makeImage(cost: 100), forKey: "k\(index)") }

@@ -3,14 +3,14 @@ import WICore
 import WICacheMemory
 
 @Suite struct TimeToLiveTests {
-    private func makeTTLCache(_ clock: ManualClock, ttl: Duration?, weak: Bool = false) -> MemoryCache {
-        MemoryCache(configuration: .init(costLimit: 1 << 20, countLimit: 1, usesWeakTier: weak, timeToLive: ttl,
+    private func makeTTLCache(_ clock: ManualClock, ttl: Duration?, weak: Bool = false) throws -> MemoryCache {
+        try MemoryCache(configuration: .init(costLimit: 1 << 20, countLimit: 1, usesWeakTier: weak, timeToLive: ttl,
                                          shardCount: 1), clock: clock)
     }
 
-    @Test func cacheWideAndPerEntryLifetimes() {
+    @Test func cacheWideAndPerEntryLifetimes() throws {
         let clock = ManualClock()
-        let cache = MemoryCache(configuration: .init(costLimit: 1 << 20, timeToLive: .seconds(10), shardCount: 1),
+        let cache = try MemoryCache(configuration: .init(costLimit: 1 << 20, timeToLive: .seconds(10), shardCount: 1),
                                 clock: clock)
         cache.setImage(makeImage(cost: 4), forKey: "cache-ttl")
         cache.setImage(makeImage(cost: 4), forKey: "short", timeToLive: .seconds(2))
@@ -34,9 +34,9 @@ import WICacheMemory
         #expect(stats.misses == 1)
     }
 
-    @Test func expiredImageIsNotFoundThroughTheWeakTier() {
+    @Test func expiredImageIsNotFoundThroughTheWeakTier() throws {
         let clock = ManualClock()
-        let cache = makeTTLCache(clock, ttl: .seconds(5), weak: true)
+        let cache = try makeTTLCache(clock, ttl: .seconds(5), weak: true)
         let kept = makeImage(cost: 4)
         cache.setImage(kept, forKey: "kept")
         cache.setImage(makeImage(cost: 4), forKey: "other")       // "kept" goes weak, deadline kept
@@ -47,9 +47,9 @@ import WICacheMemory
         #expect(cache.image(forKey: "kept") == nil)               // same deadline as before: expired
     }
 
-    @Test func replacingRenewsTheLifetime() {
+    @Test func replacingRenewsTheLifetime() throws {
         let clock = ManualClock()
-        let cache = makeTTLCache(clock, ttl: .seconds(5))
+        let cache = try makeTTLCache(clock, ttl: .seconds(5))
         cache.setImage(makeImage(cost: 4), forKey: "a")
         clock.advance(by: .seconds(4))
         cache.setImage(makeImage(cost: 4), forKey: "a")

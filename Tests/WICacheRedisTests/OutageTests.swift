@@ -12,7 +12,7 @@ import WITestSupport
         var configuration = RedisCache.Configuration(host: "127.0.0.1", port: RedisServer.freePort())
         configuration.reconnectDelay = .seconds(5)
         configuration.warningHandler = { warnings.append($0) }
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         for index in 0..<500 {
             #expect(redis.data(forKey: "k\(index)") == nil)
             redis.setData(Data([1]), forKey: "k\(index)")
@@ -30,10 +30,10 @@ import WITestSupport
     @Test func anIdleConnectionTheServerClosedIsReplacedWithoutAnOutage() throws {
         let server = try RedisServer()
         let warnings = Warnings()
-        let redis = RedisCache(configuration: server.configuration(warnings: warnings))
+        let redis = try RedisCache(configuration: server.configuration(warnings: warnings))
         let large = Data(repeating: 0xAB, count: 6_000_000)
         redis.setData(Data([1]), forKey: "k")   // one pooled connection
-        let admin = RedisCache(configuration: server.configuration())
+        let admin = try RedisCache(configuration: server.configuration())
         for round in 1...3 {
             // The server drops the tier's idle connection (as its `timeout` setting or a restart would).
             #expect(try admin.execute(["CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"]) == .integer(1))
@@ -55,7 +55,7 @@ import WITestSupport
         configuration.reconnectDelay = .milliseconds(20)
         configuration.maxReconnectDelay = .milliseconds(160)
         configuration.warningHandler = { _ in }
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         // Each failed try doubles the wait before the next one, up to the maximum.
         let delays = await blocking {
             var delays: [Duration] = []
@@ -76,7 +76,7 @@ import WITestSupport
         var configuration = server.configuration(warnings: warnings)
         configuration.reconnectDelay = .milliseconds(500)   // no reconnection try during the checks below
         configuration.maxReconnectDelay = .milliseconds(500)
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         redis.setData(Data("v".utf8), forKey: "k")
         server.pause()
         let (first, waited, second) = await blocking {
@@ -102,7 +102,7 @@ import WITestSupport
     @Test func killedAndRestartedMidRunEveryLoadSucceedsAndTheTierRecovers() async throws {
         let server = try RedisServer()
         let warnings = Warnings()
-        let redis = RedisCache(configuration: server.configuration(warnings: warnings))
+        let redis = try RedisCache(configuration: server.configuration(warnings: warnings))
         let coder = MockCoder(magic: "MOCK", marker: 3)
         let origin = MockLoader()
         let urls = (0..<120).map { URL(string: "mock://origin/\($0).png")! }

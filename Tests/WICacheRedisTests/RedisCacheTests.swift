@@ -6,10 +6,10 @@ import WICore
 @Suite struct RedisCacheTests {
     @Test func storesQueriesRemovesAndClearsItsNamespaceOnly() throws {
         let server = try RedisServer()
-        let redis = RedisCache(configuration: server.configuration())
+        let redis = try RedisCache(configuration: server.configuration())
         var otherConfiguration = server.configuration()
         otherConfiguration.namespace = "other:"
-        let other = RedisCache(configuration: otherConfiguration)
+        let other = try RedisCache(configuration: otherConfiguration)
 
         #expect(redis.data(forKey: "a") == nil)
         #expect(!redis.containsData(forKey: "a"))
@@ -37,7 +37,7 @@ import WICore
 
     @Test func valuesAndKeysAreBinarySafe() throws {
         let server = try RedisServer()
-        let redis = RedisCache(configuration: server.configuration())
+        let redis = try RedisCache(configuration: server.configuration())
         let everyByte = Data((0...255).map { UInt8($0) })
         let key = "https://example.com/a b/ü?x=1&y=\r\n*3"
         redis.setData(everyByte + everyByte.reversed(), forKey: key)
@@ -54,7 +54,7 @@ import WICore
         let server = try RedisServer()
         var configuration = server.configuration()
         configuration.timeToLive = .milliseconds(1000)
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         redis.setData(Data([1]), forKey: "short")
         try redis.store(Data([2]), forKey: "longer", timeToLive: .seconds(60))
         let ttl = try redis.execute(["PTTL", "test:d:short"]).integer()
@@ -67,13 +67,13 @@ import WICore
         #expect(redis.data(forKey: "longer") == Data([2]))
 
         // The default is the disk cache's max age, one week; nil stores without expiry.
-        let defaults = RedisCache(configuration: server.configuration())
+        let defaults = try RedisCache(configuration: server.configuration())
         defaults.setData(Data([3]), forKey: "week")
         let week = try defaults.execute(["PTTL", "test:d:week"]).integer()
         #expect(week > 604_790_000 && week <= 604_800_000)
         var forever = server.configuration()
         forever.timeToLive = nil
-        RedisCache(configuration: forever).setData(Data([4]), forKey: "forever")
+        try RedisCache(configuration: forever).setData(Data([4]), forKey: "forever")
         #expect(try defaults.execute(["PTTL", "test:d:forever"]) == .integer(-1))
     }
 
@@ -81,7 +81,7 @@ import WICore
         let server = try RedisServer()
         var configuration = server.configuration()
         configuration.maxEntrySize = 1000
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         redis.setData(Data(count: 1000), forKey: "fits")
         #expect(redis.data(forKey: "fits")?.count == 1000)
         redis.setData(Data(count: 1001), forKey: "too-big")
@@ -96,7 +96,7 @@ import WICore
         let server = try RedisServer()
         var configuration = server.configuration()
         configuration.multiGetBatchSize = 7
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         for index in stride(from: 0, to: 50, by: 2) { redis.setData(Data("v\(index)".utf8), forKey: "k\(index)") }
         let keys = (0..<50).map { "k\($0)" } + ["missing"]
         let found = redis.data(forKeys: keys)
@@ -111,19 +111,19 @@ import WICore
         var configuration = server.configuration()
         configuration.password = "s3cret"
         configuration.database = 3
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         redis.setData(Data([9]), forKey: "k")
         #expect(redis.data(forKey: "k") == Data([9]))
         configuration.database = 0
-        #expect(RedisCache(configuration: configuration).data(forKey: "k") == nil)   // another database
+        #expect(try RedisCache(configuration: configuration).data(forKey: "k") == nil)   // another database
         configuration.username = "default"   // ACL form: AUTH user password
         configuration.database = 3
-        #expect(RedisCache(configuration: configuration).data(forKey: "k") == Data([9]))
+        #expect(try RedisCache(configuration: configuration).data(forKey: "k") == Data([9]))
 
         let warnings = Warnings()
         var wrong = server.configuration(warnings: warnings)
         wrong.password = "nope"
-        let rejected = RedisCache(configuration: wrong)
+        let rejected = try RedisCache(configuration: wrong)
         #expect(rejected.data(forKey: "k") == nil)
         do { _ = try rejected.readData(forKey: "k") } catch { #expect(error.code == .redisUnavailable) }
         #expect(warnings.count == 1)
@@ -140,7 +140,7 @@ import WICore
         let server = try RedisServer()
         var configuration = server.configuration()
         configuration.maxIdleConnections = maxIdle
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         let threads = blockingThreads
         let failures = await withTaskGroup(of: Int.self) { group in
             for worker in 0..<12 {

@@ -11,13 +11,13 @@ import WITestSupport
 
     /// Two "processes": separate tiers (separate pools) and separate origins, one Redis. Leases and waits are long
     /// (a minute) so that a machine busy with other tests never lets one expire in the middle of a test.
-    private func fleet(_ server: RedisServer, count: Int = 2, maxWait: Duration? = nil)
+    private func fleet(_ server: RedisServer, count: Int = 2, maxWait: Duration? = nil) throws
         -> [(loader: RedisSingleFlightLoader, origin: MockLoader)]
     {
-        (0..<count).map { _ in
+        try (0..<count).map { _ in
             let origin = MockLoader()
             origin.register(Self.url, data: Data("bytes".utf8))
-            let redis = RedisCache(configuration: server.configuration())
+            let redis = try RedisCache(configuration: server.configuration())
             return (RedisSingleFlightLoader(wrapping: origin, redis: redis, leaseDuration: .seconds(60),
                                             pollInterval: .milliseconds(5), maxWait: maxWait), origin)
         }
@@ -25,7 +25,7 @@ import WITestSupport
 
     @Test func theSecondProcessWaitsForTheFirstsBytes() async throws {
         let server = try RedisServer()
-        let members = fleet(server)
+        let members = try fleet(server)
         members[0].origin.close()   // the first load holds its lease until the gate opens
         async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
@@ -50,7 +50,7 @@ import WITestSupport
 
     @Test func aFailedHolderLetsTheWaiterLoadItself() async throws {
         let server = try RedisServer()
-        let members = fleet(server)
+        let members = try fleet(server)
         members[0].origin.register(Self.url, error: ImageError(.badServerResponse, "503", statusCode: 503))
         members[0].origin.close()
         async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
@@ -67,7 +67,7 @@ import WITestSupport
 
     @Test func aLeaseNobodyReleasesBoundsTheWait() async throws {
         let server = try RedisServer()
-        let members = fleet(server, count: 1, maxWait: .milliseconds(150))
+        let members = try fleet(server, count: 1, maxWait: .milliseconds(150))
         let redis = members[0].loader.redis
         // A crashed process's lease, with a long expiry.
         _ = try redis.execute(["SET", "test:l:" + Self.url.absoluteString, "dead", "PX", "60000"])
@@ -83,7 +83,7 @@ import WITestSupport
 
     @Test func releaseIsACompareAndDelete() throws {
         let server = try RedisServer()
-        let redis = RedisCache(configuration: server.configuration())
+        let redis = try RedisCache(configuration: server.configuration())
         guard case .acquired(let token) = try redis.attemptLease(forKey: "k", duration: .seconds(5)) else {
             Issue.record("no lease")
             return
@@ -102,14 +102,14 @@ import WITestSupport
         configuration.warningHandler = { _ in }
         let origin = MockLoader()
         origin.register(Self.url, data: Data("bytes".utf8))
-        let loader = RedisSingleFlightLoader(wrapping: origin, redis: RedisCache(configuration: configuration))
+        let loader = RedisSingleFlightLoader(wrapping: origin, redis: try RedisCache(configuration: configuration))
         for _ in 0..<3 { #expect(try await loader.load(ImageLoadRequest(url: Self.url)).data == Data("bytes".utf8)) }
         #expect(origin.loadCount == 3)
     }
 
     @Test func cancellingTheHolderReleasesTheLease() async throws {
         let server = try RedisServer()
-        let members = fleet(server, count: 1)
+        let members = try fleet(server, count: 1)
         members[0].origin.close()
         let result = Mutex<Result<ImageLoadResult, ImageError>?>(nil)
         let operation = members[0].loader.load(ImageLoadRequest(url: Self.url), events: { _ in }) { outcome in

@@ -14,14 +14,14 @@ import WITestSupport
         var diskConfiguration = DiskCache.Configuration()
         diskConfiguration.trimInterval = nil
         let disk = try DiskCache(directory: directory, configuration: diskConfiguration)
-        let redis = RedisCache(configuration: server.configuration())
+        let redis = try RedisCache(configuration: server.configuration())
         let memory = MockMemoryCache()
         let coder = MockCoder(magic: "MOCK", marker: 9)
         let cache = TieredImageCache(memory: memory, dataTiers: [disk, redis], coders: coder)
         let bytes = coder.data(width: 3, height: 2)
 
         // Another host stored it: only Redis has it.
-        RedisCache(configuration: server.configuration()).setData(bytes, forKey: "shared")
+        try RedisCache(configuration: server.configuration()).setData(bytes, forKey: "shared")
         #expect(disk.data(forKey: "shared") == nil)
         #expect(await cache.contains(key: "shared", cacheType: .all) == .disk)
         let hit = await cache.query(key: "shared", options: [], context: .init(), cacheType: .all)

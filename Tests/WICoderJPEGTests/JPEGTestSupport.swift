@@ -24,7 +24,7 @@ func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
 func solidBuffer(width: Int, height: Int, gray: UInt8 = 255, alpha: UInt8 = 255) throws -> PixelBuffer {
     var buffer = try PixelBuffer(width: width, height: height, format: .rgba8, zeroed: false)
     let pixel = [gray, gray, gray, alpha].withUnsafeBytes { $0.load(as: UInt32.self) }
-    _ = buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt32.self, repeating: pixel) }
+    _ = try buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt32.self, repeating: pixel) }
     return buffer
 }
 

@@ -59,7 +59,7 @@ import WITestSupport
         let still = try PNGCoder().decode(Fixtures.data("png/iccp-displayp3.png"), options: .init())
         let profile = try #require(still.metadata.iccProfile)
         var second = still.pixels
-        second.withUnsafeMutableBytes { $0[0] ^= 0xFF }
+        try second.withUnsafeMutableBytes { $0[0] ^= 0xFF }
         let animation = Image(frames: [ImageFrame(pixels: still.pixels, duration: 0.5), ImageFrame(pixels: second, duration: 0.5)],
                               loopCount: 2, metadata: still.metadata)
         let decoded = try PNGCoder().decode(try PNGCoder().encode(animation, as: .png, options: .init()), options: .init())

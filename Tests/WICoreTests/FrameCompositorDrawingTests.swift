@@ -25,7 +25,7 @@ private final class InPlaceFrames: AnimationFrameSource {
     func draw(frame index: Int, info: AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
         draws.withLock { $0.append(index) }
         let v = Self.level(index), rowBytes = canvas.bytesPerRow
-        canvas.withUnsafeMutableBytes { bytes in
+        try canvas.withUnsafeMutableBytes { bytes in
             for y in info.y..<(info.y + info.height) {
                 for x in info.x..<(info.x + info.width) {
                     for c in 0..<3 { bytes[y * rowBytes + x * 4 + c] = v }

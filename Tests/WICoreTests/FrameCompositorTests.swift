@@ -64,6 +64,27 @@ private final class SolidFrames: AnimationFrameSource {
         #expect(out[1][0] == RGBAColor(red: 134, green: 0, blue: 66, alpha: 192))
     }
 
+    /// A frame index or keyframe budget from a caller gives `.invalidArgument`, never a trap.
+    @Test func outOfRangeArgumentsAreErrors() throws {
+        let frames = (0..<3).map { i in AnimationFrameInfo(x: i, y: 0, width: 1, height: 1) }
+        let source = SolidFrames(frames: frames, colors: [[1, 0, 0, 255], [2, 0, 0, 255], [3, 0, 0, 255]])
+        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames)
+        for index in [-1, 3, Int.max, Int.min] {
+            let error = #expect(throws: ImageError.self) {
+                try compositor.frame(at: index) { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message == "frame index must be in 0..<3, got \(index)")
+        }
+        #expect(source.decodes.withLock { $0.isEmpty })
+        for budget in [0, -5, Int.max] {
+            let error = #expect(throws: ImageError.self) {
+                try FrameCompositor(canvasSize: Self.canvas, frames: frames, maxKeyframes: budget)
+            }
+            #expect(error?.message == "maxKeyframes must be in 1...65536, got \(budget)")
+        }
+    }
+
     @Test func randomAccessReplaysFromTheNearestKeyframe() throws {
         let frames = (0..<100).map { i in AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
         let colors = (0..<100).map { [UInt8($0), 0, 0, 255] }

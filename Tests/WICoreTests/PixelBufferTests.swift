@@ -4,10 +4,10 @@ import WICore
 @Suite struct PixelBufferTests {
     @Test func copiesShareMemoryUntilWritten() throws {
         var a = try PixelBuffer(width: 2, height: 2, format: .rgba8)
-        a.withUnsafeMutableBytes { $0[0] = 10 }
+        try a.withUnsafeMutableBytes { $0[0] = 10 }
         var b = a
         #expect(a.withUnsafeBytes { $0.baseAddress } == b.withUnsafeBytes { $0.baseAddress })
-        b.withUnsafeMutableBytes { $0[0] = 20 }
+        try b.withUnsafeMutableBytes { $0[0] = 20 }
         #expect(a.withUnsafeBytes { $0.baseAddress } != b.withUnsafeBytes { $0.baseAddress })
         #expect(a.withUnsafeBytes { $0[0] } == 10)
         #expect(b.withUnsafeBytes { $0[0] } == 20)
@@ -26,7 +26,7 @@ import WICore
     @Test func equalityIgnoresRowPadding() throws {
         let tight = try PixelBuffer(width: 1, height: 2, format: .rgba8, bytes: [1, 2, 3, 4, 5, 6, 7, 8])
         var padded = try PixelBuffer(width: 1, height: 2, format: .rgba8, bytesPerRow: 16)
-        padded.withUnsafeMutableBytes { bytes in
+        try padded.withUnsafeMutableBytes { bytes in
             for i in 0..<4 { bytes[i] = UInt8(i + 1); bytes[16 + i] = UInt8(i + 5) }
             bytes[8] = 99   // padding
         }

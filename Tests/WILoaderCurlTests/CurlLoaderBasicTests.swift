@@ -9,7 +9,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(5000)
         server.route("/a.png") { _ in TestResponse(headers: [("X-Test", "1")], body: body, contentType: "image/png") }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let result = try #require(await loader.result(server.url("/a.png")).value)
         #expect(result.data == body)
         let head = try #require(result.response)
@@ -35,7 +35,7 @@ import WITestServer
             $0.accept = CurlImageLoader.Configuration.acceptHeader(for: [.avif, .webp, .png, .webp])
             $0.headers = ["X-App": "tests", "X-Both": "configuration"]
         }
-        let loader = CurlImageLoader(configuration: configuration)
+        let loader = try CurlImageLoader(configuration: configuration)
         let request = ImageLoadRequest(url: server.url("/h"), headers: ["X-Both": "request"])
         _ = await loader.result(request)
         let seen = try #require(server.requests("/h").first)
@@ -53,7 +53,7 @@ import WITestServer
         server.route("/gzip") { _ in .gzip(body) }
         server.route("/chunked") { _ in TestResponse(body: body, contentType: "image/png", framing: .chunked(1000)) }
         server.route("/close") { _ in TestResponse(body: body, contentType: "image/png", framing: .untilClose) }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         for path in ["/gzip", "/chunked", "/close"] {
             let result = await loader.result(server.url(path))
             #expect(result.value?.data == body, "\(path)")
@@ -69,7 +69,7 @@ import WITestServer
         server.route("/304") { _ in TestResponse(status: 304) }
         server.route("/empty") { _ in TestResponse(contentType: "image/png") }
         server.route("/404-text") { _ in TestResponse(status: 404, body: Data("no".utf8), contentType: "text/html") }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/*"] })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/*"] })
         let notFound = try #require(await loader.result(server.url("/404")).error)
         #expect(notFound.code == .badServerResponse)
         #expect(notFound.statusCode == 404)
@@ -77,7 +77,7 @@ import WITestServer
         #expect(await loader.result(server.url("/text")).error?.code == .invalidDownloadContentType)
         #expect(await loader.result(server.url("/304")).error?.code == .cacheNotModified)
         #expect(await loader.result(server.url("/empty")).error?.code == .badImageData)
-        let strict = CurlImageLoader(configuration: testConfiguration { $0.acceptableStatusCodes = [200] })
+        let strict = try CurlImageLoader(configuration: testConfiguration { $0.acceptableStatusCodes = [200] })
         server.route("/203") { _ in TestResponse(status: 203, body: Data([1]), contentType: "image/png") }
         #expect(await strict.result(server.url("/203")).error?.statusCode == 203)
         #expect(await loader.result(server.url("/203")).value?.data == Data([1]))
@@ -87,7 +87,7 @@ import WITestServer
     @Test func revalidatesWithTheCachedValidators() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/v") { request in .resource(Data([4, 2]), etag: "\"e1\"", request: request) }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         var request = ImageLoadRequest(url: server.url("/v"))
         request.cachedETag = "\"e1\""
         request.cachedLastModified = "Sun, 22 Nov 2026 00:00:00 GMT"
@@ -109,8 +109,8 @@ import WITestServer
         #expect(plain.headers["accept"] == CurlImageLoader.Configuration().accept)
     }
 
-    @Test func blocksOnlyPermanentFailures() {
-        let loader = CurlImageLoader()
+    @Test func blocksOnlyPermanentFailures() throws {
+        let loader = try CurlImageLoader()
         let url = URL(string: "http://example.com/a.png")!
         let blocked: [ImageError.Code] = [.invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed,
                                           .tooManyRedirects, .bodyTooLarge, .fileNotReadable]
@@ -125,7 +125,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let port = server.port
         await server.stop()
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await loader.result(URL(string: "http://127.0.0.1:\(port)/x")!).error)
         #expect(error.code == .networkError)
         #expect(error.message.hasPrefix("curl error 7: "))

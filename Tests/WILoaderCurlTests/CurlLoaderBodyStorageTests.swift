@@ -13,7 +13,7 @@ import WITestServer
         let first = testBytes(20_000), second = testBytes(3000, seed: 9)
         server.route("/first") { _ in TestResponse(body: first, contentType: "image/png") }
         server.route("/second") { _ in TestResponse(body: second, contentType: "image/png", framing: .chunked(700)) }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         var data = try await loader.load(ImageLoadRequest(url: server.url("/first"))).data
         var other = try await loader.load(ImageLoadRequest(url: server.url("/second"))).data
         // The second completion ran after the loader's thread left everything of the first transfer; a third

@@ -11,7 +11,7 @@ import WITestServer
         server.route("/shared") { _ in
             TestResponse(body: body, contentType: "image/png").delayed(by: 0.2)   // every caller joins while the transfer runs
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<100).map { _ in loader.start(server.url("/shared")) }
         for (_, recorder) in loads {
             let result = await recorder.waitForCompletion()
@@ -29,7 +29,7 @@ import WITestServer
         server.route("/two") { _ in
             TestResponse(body: body, contentType: "image/png").dripping(1000, every: 0.05)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let (first, firstRecorder) = loader.start(server.url("/two"))
         let (_, secondRecorder) = loader.start(server.url("/two"))
         first.cancel()
@@ -45,7 +45,7 @@ import WITestServer
         server.route("/endless") { _ in
             TestResponse(body: testBytes(1_000_000), contentType: "image/png").dripping(2000, every: 0.1)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<3).map { _ in loader.start(server.url("/endless")) }
         #expect(await eventually { loads.allSatisfy { $0.1.progress.count >= 3 } })   // the body is flowing
         #expect(server.connections.closed == 0)
@@ -62,7 +62,7 @@ import WITestServer
             TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 0.3)
         }
         server.route("/queued") { _ in TestResponse(body: Data([2]), contentType: "image/png") }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
         let (_, slow) = loader.start(server.url("/slow"))
         let (queued, queuedRecorder) = loader.start(server.url("/queued"))
         queued.cancel()
@@ -76,7 +76,7 @@ import WITestServer
         server.route("/hang") { _ in
             TestResponse(body: testBytes(100_000), contentType: "image/png").dripping(1000, every: 1)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let task = Task { await loader.result(server.url("/hang")) }
         #expect(await eventually { server.requestCount("/hang") == 1 })
         task.cancel()
@@ -88,7 +88,7 @@ import WITestServer
         server.route("/forever") { _ in
             TestResponse(body: testBytes(100_000), contentType: "image/png").dripping(1000, every: 1)
         }
-        var loader: CurlImageLoader? = CurlImageLoader(configuration: testConfiguration())
+        var loader: CurlImageLoader? = try CurlImageLoader(configuration: testConfiguration())
         let (_, recorder) = try #require(loader).start(server.url("/forever"))
         #expect(await eventually { server.requestCount("/forever") == 1 })
         loader = nil

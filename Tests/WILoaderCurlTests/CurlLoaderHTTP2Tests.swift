@@ -11,7 +11,7 @@ import WITestServer
         let files = Dictionary(uniqueKeysWithValues: (0..<50).map { ("\($0).png", testBytes(20_000, seed: UInt8($0))) })
         let nginx = try await NginxServer(files: files)
         defer { nginx.stop() }
-        let loader = CurlImageLoader(configuration: testConfiguration {
+        let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.allowInvalidSSLCertificates = true   // self-signed
             $0.maxConcurrentTransfers = 10
         })
@@ -27,7 +27,7 @@ import WITestServer
         #expect(await loader.waitUntilIdle() == 0)
         #expect(loader.statistics.spareEasyHandles == 0)   // HTTP/2 handles are never reused
         #expect(loader.statistics.easyHandlesReused == 0)
-        let strict = CurlImageLoader(configuration: testConfiguration())
+        let strict = try CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await strict.result(nginx.url("0.png")).error)
         #expect(error.code == .networkError)   // the certificate does not verify
         #expect(error.message.hasPrefix("curl error 60: "))

@@ -10,7 +10,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/first") { _ in TestResponse(body: Data([1, 1]), contentType: "image/png") }
         server.route("/second") { _ in TestResponse(body: Data([2, 2, 2]), contentType: "image/png") }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         var context = ImageContext()
         context[.requestModifier] = BlockRequestModifier { request in
             var changed = request

@@ -34,9 +34,9 @@ import WITestSupport
         return server
     }
 
-    func manager() -> ImageManager {
+    func manager() throws -> ImageManager {
         let coders = ImageCodersManager(coders: [Self.coder])
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [MockDataCache()], coders: coders)
         return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
     }
@@ -44,7 +44,7 @@ import WITestSupport
     @Test func concurrentLoadsWithDifferentCredentialsGetTheirOwnImages() async throws {
         let gate = TestGate()
         let server = try await privateServer(gate: gate)
-        let manager = manager()
+        let manager = try manager()
         let url = server.url("/img")
         var a = ImageContext(), b = ImageContext()
         a[.requestModifier] = Authorize(token: "A")
@@ -68,7 +68,7 @@ import WITestSupport
     @Test func concurrentLoadsWithoutPartitionsStillNeverShareAPrivateResponse() async throws {
         let gate = TestGate()
         let server = try await privateServer(gate: gate)
-        let manager = manager()
+        let manager = try manager()
         let url = server.url("/img")
         var a = ImageContext()
         a[.requestModifier] = Authorize(token: "A")
@@ -84,7 +84,7 @@ import WITestSupport
     @Test func identicalConcurrentLoadsMakeOneRequest() async throws {
         let gate = TestGate()
         let server = try await privateServer(gate: gate)
-        let manager = manager()
+        let manager = try manager()
         let url = server.url("/img")
         var a = ImageContext()
         a[.requestModifier] = Authorize(token: "A")
@@ -105,7 +105,7 @@ import WITestSupport
     @Test func theLoaderSharesTransfersOnlyBetweenEqualIdentities() async throws {
         let gate = TestGate()
         let server = try await privateServer(gate: gate)
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let url = server.url("/img")
         let (_, plain1) = loader.start(ImageLoadRequest(url: url))
         let (_, plain2) = loader.start(ImageLoadRequest(url: url))
@@ -126,7 +126,7 @@ import WITestSupport
     }
 
     @Test func aShutDownLoaderRefusesLoadsAtOnce() async throws {
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         await loader.shutdown()
         let (_, recorder) = loader.start(URL(string: "http://127.0.0.1:9/x.png")!)
         #expect(recorder.completions == 1)                    // before `start` returned

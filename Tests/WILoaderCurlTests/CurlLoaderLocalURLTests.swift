@@ -26,7 +26,7 @@ import WICore
     }
 
     @Test func loadsDataURLsWhenAllowed() async throws {
-        let loader = CurlImageLoader(configuration: local)
+        let loader = try CurlImageLoader(configuration: local)
         let request = ImageLoadRequest(url: URL(string: "data:image/png;base64,AQIDBA==")!, options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         let result = try #require(await recorder.waitForCompletion()?.value)
@@ -37,12 +37,12 @@ import WICore
         #expect(recorder.partialData == Data([1, 2, 3, 4]))
         #expect(await loader.result(URL(string: "data:image/png;base64,")!).error?.code == .badImageData)
         #expect(await loader.result(URL(string: "data:image/png;base64,!!")!).error?.code == .invalidURL)
-        let typed = CurlImageLoader(configuration: testConfiguration {
+        let typed = try CurlImageLoader(configuration: testConfiguration {
             $0.allowedSchemes = ["data"]
             $0.acceptableContentTypes = ["image/*"]
         })
         #expect(await typed.result(URL(string: "data:text/html,hi")!).error?.code == .invalidDownloadContentType)
-        let small = CurlImageLoader(configuration: testConfiguration {
+        let small = try CurlImageLoader(configuration: testConfiguration {
             $0.allowedSchemes = ["data"]
             $0.maximumBodySize = 3
         })
@@ -56,14 +56,14 @@ import WICore
         let file = directory.appendingPathComponent("a.png")
         let body = testBytes(3000)
         try body.write(to: file)
-        let loader = CurlImageLoader(configuration: local)
+        let loader = try CurlImageLoader(configuration: local)
         let result = try #require(await loader.result(file).value)
         #expect(result.data == body)
         #expect(result.response?.expectedContentLength == 3000)
         let missing = try #require(await loader.result(directory.appendingPathComponent("none.png")).error)
         #expect(missing.code == .fileNotReadable)
         #expect(loader.shouldBlockFailedURL(file, error: missing))
-        let small = CurlImageLoader(configuration: testConfiguration {
+        let small = try CurlImageLoader(configuration: testConfiguration {
             $0.allowedSchemes = ["file"]
             $0.maximumBodySize = 2999
         })
@@ -75,7 +75,7 @@ import WICore
     }
 
     @Test func cancellingALocalLoadCompletesOnceWithCancelled() async throws {
-        let loader = CurlImageLoader(configuration: local)
+        let loader = try CurlImageLoader(configuration: local)
         let operation = Mutex<(any ImageLoadOperation)?>(nil)
         var cancelling = ImageContext()
         cancelling[.decryptor] = BlockDataDecryptor { data, _ in   // the caller cancels just before the end

@@ -10,7 +10,7 @@ import WITestServer
         server.route("/moved") { request in
             TestResponse(body: Data(request.method.utf8), contentType: "image/png")
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         var context = ImageContext()
         context[.requestModifier] = BlockRequestModifier { request in
             var changed = request
@@ -37,7 +37,7 @@ import WITestServer
     @Test func responseModifierRewritesOrRejects() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/a") { _ in TestResponse(body: Data([9]), contentType: "application/octet-stream") }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/png"] })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/png"] })
         var fixing = ImageContext()
         fixing[.responseModifier] = BlockResponseModifier { head in
             var changed = head
@@ -56,7 +56,7 @@ import WITestServer
     @Test func decryptorTurnsBytesIntoImageBytesOrFails() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/secret") { _ in TestResponse(body: Data([0x01, 0x02, 0x03]), contentType: "image/png") }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         var xor = ImageContext()
         xor[.decryptor] = BlockDataDecryptor { data, head in
             head?.statusCode == 200 ? Data(data.map { $0 ^ 0xff }) : nil
@@ -75,13 +75,13 @@ import WITestServer
             .basicAuth(user: "ann", password: "s3cret", request: request,
                        then: TestResponse(body: Data([7]), contentType: "image/png"))
         }
-        let anonymous = CurlImageLoader(configuration: testConfiguration())
+        let anonymous = try CurlImageLoader(configuration: testConfiguration())
         #expect(await anonymous.result(server.url("/private")).error?.statusCode == 401)
-        let wrong = CurlImageLoader(configuration: testConfiguration {
+        let wrong = try CurlImageLoader(configuration: testConfiguration {
             $0.credentials = .init(user: "ann", password: "nope")
         })
         #expect(await wrong.result(server.url("/private")).error?.statusCode == 401)
-        let right = CurlImageLoader(configuration: testConfiguration {
+        let right = try CurlImageLoader(configuration: testConfiguration {
             $0.credentials = .init(user: "ann", password: "s3cret")
         })
         #expect(await right.result(server.url("/private")).value?.data == Data([7]))
@@ -92,7 +92,7 @@ import WITestServer
         // 127.0.0.1 and localhost are different hosts to libcurl: the redirect target must not see the password.
         server.route("/start") { _ in .redirect(to: "http://localhost:\(server.port)/landing") }
         server.route("/landing") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
-        let loader = CurlImageLoader(configuration: testConfiguration {
+        let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.credentials = .init(user: "ann", password: "s3cret")
         })
         var context = ImageContext()
@@ -115,7 +115,7 @@ import WITestServer
         server.route("/check") { request in
             TestResponse(body: Data((request.headers["cookie"] ?? "none").utf8), contentType: "image/png")
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let withCookies = { (url: URL) in ImageLoadRequest(url: url, options: [.handleCookies]) }
         _ = await loader.result(withCookies(server.url("/set")))
         let sent = await loader.result(withCookies(server.url("/check")))
@@ -123,7 +123,7 @@ import WITestServer
         // The same loader without the option sends none, although the jar holds one and the transfer may run on
         // the easy handle the cookie request used (HTTP/1.1 handles are reused).
         #expect(await loader.result(server.url("/check")).value?.data == Data("none".utf8))
-        let plain = CurlImageLoader(configuration: testConfiguration())
+        let plain = try CurlImageLoader(configuration: testConfiguration())
         _ = await plain.result(server.url("/set"))
         #expect(await plain.result(server.url("/check")).value?.data == Data("none".utf8))
     }

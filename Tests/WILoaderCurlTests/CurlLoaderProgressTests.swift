@@ -11,7 +11,7 @@ import WITestServer
         server.route("/p") { _ in
             TestResponse(body: body, contentType: "image/png").dripping(1000, every: 0.1)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let (_, recorder) = loader.start(server.url("/p"))
         #expect(await recorder.waitForCompletion()?.value?.data == body)
         // Start, head, then one per chunk (libcurl may hand over two drips at once on a busy machine).
@@ -32,7 +32,7 @@ import WITestServer
         server.route("/t") { _ in
             TestResponse(body: body, contentType: "image/png", framing: .chunked(100)).dripping(100, every: 0.01)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.progressInterval = 10 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.progressInterval = 10 })
         let (_, recorder) = loader.start(server.url("/t"))
         _ = await recorder.waitForCompletion()
         // Start, head, the first chunk (the interval starts there), and the final count.
@@ -53,7 +53,7 @@ import WITestServer
             response.hold = (afterBytes: 2000, gate: gate)   // the late caller joins while the body is held
             return response
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let request = ImageLoadRequest(url: server.url("/progressive"), options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         #expect(await eventually { recorder.partialData.count == 2000 })

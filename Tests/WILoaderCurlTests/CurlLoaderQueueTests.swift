@@ -28,7 +28,7 @@ import WITestServer
     @Test func lifoStartsTheNewestFirst() async throws {
         let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
-        let loader = CurlImageLoader(configuration: testConfiguration {
+        let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.maxConcurrentTransfers = 1
             $0.executionOrder = .lifo
         })
@@ -53,7 +53,7 @@ import WITestServer
     @Test func lifoFollowsTheHandoverOrderNotTheArrival() async throws {
         let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
-        let loader = CurlImageLoader(configuration: testConfiguration {
+        let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.maxConcurrentTransfers = 1
             $0.executionOrder = .lifo
         })
@@ -80,7 +80,7 @@ import WITestServer
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
         let (server, hold) = try await server(paths: 5)
         let finished = Mutex<[Int]>([])
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
         let (_, gate) = loader.start(server.url("/gate"))
         try #require(await eventually { server.requestCount("/gate") == 1 })
         let priorities: [ImageRequestPriority] = [.low, .normal, .high, .normal, .low]
@@ -110,7 +110,7 @@ import WITestServer
             server.route("/\(index)") { _ in TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 120) }
         }
         let seen = { (0..<6).map { server.requestCount("/\($0)") }.reduce(0, +) }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 2 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 2 })
         #expect(loader.maxConcurrentTransfers == 2)
         let loads = (0..<6).map { loader.start(server.url("/\($0)")) }
         #expect(await eventually { seen() == 2 })

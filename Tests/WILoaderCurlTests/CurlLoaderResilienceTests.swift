@@ -11,7 +11,7 @@ import WITestServer
         server.route("/drip") { _ in
             TestResponse(body: testBytes(10_000), contentType: "image/png").dripping(10, every: 0.1)   // 100 B/s
         }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.lowSpeedTime = 1 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.lowSpeedTime = 1 })
         let start = Date()
         let error = try #require(await loader.result(server.url("/drip")).error)
         #expect(error.code == .timedOut)
@@ -24,7 +24,7 @@ import WITestServer
         server.route("/late") { _ in
             TestResponse(body: Data([1]), contentType: "image/png").delayed(by: 2)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.totalTimeout = 0.3 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.totalTimeout = 0.3 })
         #expect(await loader.result(server.url("/late")).error?.code == .timedOut)
     }
 
@@ -33,7 +33,7 @@ import WITestServer
         server.route("/reset") { _ in
             TestResponse(body: testBytes(10_000), contentType: "image/png").cut(after: 4000)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await loader.result(server.url("/reset")).error)
         #expect(error.code == .networkError)
         #expect(error.message.hasPrefix("curl error 18: "))   // CURLE_PARTIAL_FILE
@@ -48,7 +48,7 @@ import WITestServer
             if request.headers["range"] == nil { response.drip = (6000, 60) }   // 6000 bytes, then a long pause
             return response
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let (first, recorder) = loader.start(server.url("/big"))
         #expect(await eventually { (recorder.progress.last?.first ?? 0) >= 6000 })
         first.cancel()
@@ -78,7 +78,7 @@ import WITestServer
             if request.headers["range"] == nil { response.drip = (4000, 60) }
             return response
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let (first, recorder) = loader.start(server.url("/changing"))
         #expect(await eventually { (recorder.progress.last?.first ?? 0) >= 4000 })
         first.cancel()
@@ -102,7 +102,7 @@ import WITestServer
         #expect(policy.delay(beforeRetry: 1) == 0.05)
         #expect(policy.delay(beforeRetry: 3) == 0.2)
         #expect(CurlImageLoader.RetryPolicy(maximumRetries: 9, initialDelay: 1, maximumDelay: 5).delay(beforeRetry: 9) == 5)
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.retryPolicy = policy })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.retryPolicy = policy })
         let start = Date()
         #expect(await loader.result(server.url("/flaky")).value?.data == Data([5]))
         #expect(Date().timeIntervalSince(start) >= 0.15)   // 0.05 + 0.1
@@ -112,7 +112,7 @@ import WITestServer
         #expect(await loader.result(server.url("/gone")).error?.statusCode == 404)
         #expect(server.requestCount("/gone") == 1)   // not retryable
 
-        let noRetry = CurlImageLoader(configuration: testConfiguration())
+        let noRetry = try CurlImageLoader(configuration: testConfiguration())
         failures.withLock { $0 = 1 }
         #expect(await noRetry.result(server.url("/flaky")).error?.statusCode == 503)
         #expect(server.requestCount("/flaky") == 4)
@@ -122,7 +122,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let port = server.port
         await server.stop()
-        let loader = CurlImageLoader(configuration: testConfiguration {
+        let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.retryPolicy = .init(maximumRetries: 2, initialDelay: 0.01)
         })
         #expect(await loader.result(URL(string: "http://127.0.0.1:\(port)/x")!).error?.code == .networkError)

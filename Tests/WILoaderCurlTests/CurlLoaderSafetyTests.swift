@@ -11,7 +11,7 @@ import WITestSupport
         server.route("/announced") { _ in TestResponse(body: testBytes(5000), contentType: "image/png") }
         server.route("/streamed") { _ in TestResponse(body: testBytes(5000), contentType: "image/png", framing: .chunked(500)) }
         server.route("/fits") { _ in TestResponse(body: testBytes(1000), contentType: "image/png", framing: .chunked(500)) }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1000 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1000 })
         #expect(await loader.result(server.url("/announced")).error?.code == .bodyTooLarge)
         let (_, streamed) = loader.start(server.url("/streamed"))
         #expect(await streamed.waitForCompletion()?.error?.code == .bodyTooLarge)
@@ -28,12 +28,12 @@ import WITestSupport
         server.route("/bomb") { _ in
             TestResponse(headers: [("Content-Encoding", encoding)], body: bomb, contentType: "image/png")
         }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1 << 20 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1 << 20 })
         let (_, recorder) = loader.start(server.url("/bomb"))
         #expect(await recorder.waitForCompletion()?.error?.code == .bodyTooLarge)
         #expect(recorder.progress.allSatisfy { $0[0] <= 1 << 20 })
         #expect(await loader.waitUntilIdle() == 0)
-        let roomy = CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 16 << 20 })
+        let roomy = try CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 16 << 20 })
         #expect(await roomy.result(server.url("/bomb")).value?.data == Data(count: 16 << 20))
     }
 
@@ -43,7 +43,7 @@ import WITestSupport
         server.route("/hop3") { _ in TestResponse(body: Data([3]), contentType: "image/png") }
         server.route("/loop") { _ in .redirect(to: "/loop", status: 301) }
         server.route("/to-file") { _ in .redirect(to: "file:///etc/passwd") }
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.maximumRedirects = 3 })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.maximumRedirects = 3 })
         let followed = try #require(await loader.result(server.url("/hop0")).value)
         #expect(followed.data == Data([3]))
         #expect(followed.metrics?.redirectCount == 3)
@@ -51,7 +51,7 @@ import WITestSupport
         #expect(await loader.result(server.url("/loop")).error?.code == .tooManyRedirects)
         #expect(server.requestCount("/loop") == 4)
         #expect(await loader.result(server.url("/to-file")).error?.code == .schemeNotAllowed)
-        let strict = CurlImageLoader(configuration: testConfiguration { $0.maximumRedirects = 2 })
+        let strict = try CurlImageLoader(configuration: testConfiguration { $0.maximumRedirects = 2 })
         #expect(await strict.result(server.url("/hop0")).error?.code == .tooManyRedirects)
         #expect(CurlImageLoader.Configuration().maximumRedirects == 10)
     }
@@ -62,7 +62,7 @@ import WITestSupport
         server.route("/a") { _ in TestResponse(body: Data([1, 2]), contentType: "image/png") }
         server.route("/to-http") { _ in .redirect(to: "/a") }
         server.route("/to-https") { _ in .redirect(to: "https://127.0.0.1:\(server.port)/a") }
-        let httpOnly = CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes = ["http"] })
+        let httpOnly = try CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes = ["http"] })
         #expect(await httpOnly.result(server.url("/to-http")).value?.data == Data([1, 2]))
         #expect(await httpOnly.result(server.url("/to-https")).error?.code == .schemeNotAllowed)
         #expect(server.requestCount("/to-https") == 1)
@@ -70,13 +70,13 @@ import WITestSupport
     }
 
     @Test func refusesSchemesOutsideTheAllowedSet() async throws {
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         for url in ["ftp://example.com/a.png", "file:///etc/hosts", "data:image/png;base64,AA==", "gopher://x/"] {
             #expect(!loader.canLoad(URL(string: url)!))
             #expect(await loader.result(URL(string: url)!).error?.code == .schemeNotAllowed, "\(url)")
         }
         #expect(loader.canLoad(URL(string: "https://example.com/a.png")!))
-        let httpsOnly = CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes = ["https"] })
+        let httpsOnly = try CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes = ["https"] })
         #expect(await httpsOnly.result(URL(string: "http://127.0.0.1:9/a")!).error?.code == .schemeNotAllowed)
     }
 
@@ -86,7 +86,7 @@ import WITestSupport
                       // Other spellings of loopback: decimal, octal, hexadecimal, shortened.
                       "http://2130706433:1/a", "http://0177.0.0.1:1/a", "http://0x7f000001:1/a", "http://127.1:1/a"])
     func theAddressPolicyRefusesInternalAddresses(_ url: String) async throws {
-        let loader = CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
         let error = try #require(await loader.result(URL(string: url)!).error)
         #expect(error.code == .addressNotAllowed, "\(url): \(error)")
         #expect(loader.statistics.connectionsOpened == 0)
@@ -97,15 +97,15 @@ import WITestSupport
         let server = try await TestHTTPServer.start()
         server.route("/a") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
         server.route("/bounce") { _ in .redirect(to: "http://127.0.0.2:\(server.port)/a") }
-        let open = CurlImageLoader(configuration: testConfiguration())
+        let open = try CurlImageLoader(configuration: testConfiguration())
         #expect(await open.result(server.url("/a")).value?.data == Data([1]))
-        let guarded = CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
+        let guarded = try CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
         #expect(await guarded.result(server.url("/a")).error?.code == .addressNotAllowed)
         let localhost = URL(string: "http://localhost:\(server.port)/a")!   // resolves to loopback
         #expect(await guarded.result(localhost).error?.code == .addressNotAllowed)
         #expect(server.requestCount("/a") == 1)
         // The first hop is allowed (an exception stands in for a public server); the redirect into loopback is not.
-        let excepted = CurlImageLoader(configuration: testConfiguration {
+        let excepted = try CurlImageLoader(configuration: testConfiguration {
             $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.1"])
         })
         #expect(await excepted.result(server.url("/a")).value?.data == Data([1]))
@@ -121,7 +121,7 @@ import WITestSupport
         server.route("/slow") { _ in
             TestResponse(body: testBytes(50_000), contentType: "image/png").dripping(1000, every: 0.02)
         }
-        let loader = CurlImageLoader(configuration: testConfiguration())
+        let loader = try CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<20).map { index in loader.start(server.url(index % 2 == 0 ? "/ok" : "/slow?\(index)")) }
         for (index, load) in loads.enumerated() where index % 2 == 1 { load.0.cancel() }
         for (_, recorder) in loads { _ = await recorder.waitForCompletion() }

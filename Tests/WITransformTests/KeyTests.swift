@@ -5,23 +5,23 @@ import WITransform
 @Suite struct KeyTests {
     static let red = RGBAColor(hex: "#ff0000")!
 
-    @Test func keysAreReadable() {
-        #expect(ResizeTransformer(width: 256, height: 256, mode: .aspectFit).key == "Resize(256x256,aspectFit)")
-        #expect(CropTransformer(x: 10, y: 20, width: 200, height: 100).key == "Crop(10,20,200x100)")
+    @Test func keysAreReadable() throws {
+        #expect(try ResizeTransformer(width: 256, height: 256, mode: .aspectFit).key == "Resize(256x256,aspectFit)")
+        #expect(try CropTransformer(x: 10, y: 20, width: 200, height: 100).key == "Crop(10,20,200x100)")
         #expect(FlipTransformer(horizontal: true).key == "Flip(horizontal)")
         #expect(FlipTransformer(horizontal: true, vertical: true).key == "Flip(horizontal,vertical)")
-        #expect(RotateTransformer(degrees: 45, fitsCanvas: true).key == "Rotate(45,fit)")
-        #expect(RotateTransformer(degrees: 12.5).key == "Rotate(12.5,keepSize)")
-        #expect(RoundCornerTransformer(radius: 20, borderWidth: 2, borderColor: Self.red).key
+        #expect(try RotateTransformer(degrees: 45, fitsCanvas: true).key == "Rotate(45,fit)")
+        #expect(try RotateTransformer(degrees: 12.5).key == "Rotate(12.5,keepSize)")
+        #expect(try RoundCornerTransformer(radius: 20, borderWidth: 2, borderColor: Self.red).key
             == "RoundCorner(20,all,2,#ff0000ff)")
-        #expect(RoundCornerTransformer(radius: 8, corners: [.topLeft, .bottomRight]).key
+        #expect(try RoundCornerTransformer(radius: 8, corners: [.topLeft, .bottomRight]).key
             == "RoundCorner(8,topLeft+bottomRight,0,#00000000)")
         #expect(TintTransformer(color: RGBAColor(hex: "#ff000080")!, blendMode: .multiply).key == "Tint(#ff000080,multiply)")
-        #expect(BlurTransformer(radius: 2.5).key == "Blur(2.5)")
+        #expect(try BlurTransformer(radius: 2.5).key == "Blur(2.5)")
     }
 
-    @Test func anyParameterChangeChangesTheKey() {
-        let variants: [[any ImageTransformer]] = [
+    @Test func anyParameterChangeChangesTheKey() throws {
+        let variants: [[any ImageTransformer]] = try [
             [ResizeTransformer(width: 256, height: 256), ResizeTransformer(width: 256, height: 255),
              ResizeTransformer(width: 255, height: 256), ResizeTransformer(width: 256, height: 256, mode: .aspectFit),
              ResizeTransformer(width: 256, height: 256, mode: .aspectFill)],
@@ -44,18 +44,18 @@ import WITransform
         #expect(Set(keys).count == keys.count, "\(keys)")
     }
 
-    @Test func equalParametersGiveEqualKeys() {
-        #expect(ResizeTransformer(width: 8, height: 9, mode: .aspectFill).key
+    @Test func equalParametersGiveEqualKeys() throws {
+        #expect(try ResizeTransformer(width: 8, height: 9, mode: .aspectFill).key
             == ResizeTransformer(width: 8, height: 9, mode: .aspectFill).key)
-        #expect(RotateTransformer(degrees: 30).key == RotateTransformer(degrees: 30.0).key)
-        #expect(RoundCornerTransformer(radius: 4, corners: [.topLeft, .topRight, .bottomLeft, .bottomRight]).key
+        #expect(try RotateTransformer(degrees: 30).key == RotateTransformer(degrees: 30.0).key)
+        #expect(try RoundCornerTransformer(radius: 4, corners: [.topLeft, .topRight, .bottomLeft, .bottomRight]).key
             == RoundCornerTransformer(radius: 4, corners: .all).key)
         #expect(TintTransformer(color: RGBAColor(hex: "FF0000")!).key == TintTransformer(color: Self.red).key)
-        #expect(BlurTransformer(radius: 3).key == BlurTransformer(radius: 3).key)
+        #expect(try BlurTransformer(radius: 3).key == BlurTransformer(radius: 3).key)
     }
 
     @Test func pipelineJoinsChildKeysWithADash() throws {
-        let pipeline = PipelineTransformer([ResizeTransformer(width: 20, height: 20, mode: .aspectFit),
+        let pipeline = try PipelineTransformer([ResizeTransformer(width: 20, height: 20, mode: .aspectFit),
                                             RoundCornerTransformer(radius: 4), BlurTransformer(radius: 1)])
         #expect(pipeline.key == "Resize(20x20,aspectFit)-RoundCorner(4,all,0,#00000000)-Blur(1)")
         let output = try pipeline.transform(try TestPixels.image(width: 40, height: 40) { _, _ in TestPixels.green })

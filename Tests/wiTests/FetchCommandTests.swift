@@ -50,6 +50,36 @@ import WITestSupport
         #expect(try CommandRunner.run(wi, ["fetch", "x.png", "--resize", "abc"]).status == 2)
     }
 
+    /// Out-of-range values from the command line are usage errors: exit code 2 and exactly one line on stderr
+    /// naming the option and the library's reason; nothing is loaded and nothing traps.
+    @Test(arguments: [
+        (["fetch", "x.png", "--resize", "0x5"], "wi: --resize: resize width must be in 1...32767, got 0 (see wi --help)\n"),
+        (["fetch", "x.png", "--resize", "40000x10"],
+         "wi: --resize: resize width must be in 1...32767, got 40000 (see wi --help)\n"),
+        (["fetch", "x.png", "--resize", "32767x8193"],
+         "wi: --resize: resize size must have at most 268435456 pixels, got 32767x8193 (see wi --help)\n"),
+        (["fetch", "x.png", "--thumbnail", "70000"],
+         "wi: --thumbnail: thumbnail width must be in 0...65536, got 70000 (see wi --help)\n"),
+        (["fetch", "x.png", "--thumbnail", "0"], "wi: --thumbnail must be positive (see wi --help)\n"),
+        (["fetch", "x.png", "--quality", "nan"],
+         "wi: --quality: quality must be a finite number in 0...1, got nan (see wi --help)\n"),
+        (["fetch", "x.png", "--quality", "inf"],
+         "wi: --quality: quality must be a finite number in 0...1, got inf (see wi --help)\n"),
+        (["convert", "a.png", "b.png", "--quality", "1.5"],
+         "wi: --quality: quality must be a finite number in 0...1, got 1.5 (see wi --help)\n"),
+        (["convert", "a.png", "b.png", "--thumbnail", "99999"],
+         "wi: --thumbnail: thumbnail width must be in 0...65536, got 99999 (see wi --help)\n"),
+        (["prefetch", "--from", "x.txt", "--concurrency", "0"], "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"),
+        (["fetch", "x.png", "--thumbnail", "99999999999999999999"],
+         "wi: The value '99999999999999999999' is invalid for '--thumbnail <thumbnail>' (see wi --help)\n"),
+    ])
+    func badArgumentsExitTwoWithOneLine(_ arguments: [String], _ stderr: String) throws {
+        let result = try CommandRunner.run(wi, arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == stderr)
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func prefetchSummaryCountsAFailingURL() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -33,9 +33,6 @@ let benchmarks: @Sendable () -> Void = {
         served.withLock { $0?.server.stop(); $0 = nil }
         try? FileManager.default.removeItem(atPath: root)
     }
-    var configuration = CurlImageLoader.Configuration()
-    configuration.maxConcurrentTransfers = 6
-    let loader = CurlImageLoader(configuration: configuration)
     Benchmark(
         "fetch 1,000 x 20 KB, 6 at once (local nginx)",
         configuration: .init(
@@ -44,6 +41,9 @@ let benchmarks: @Sendable () -> Void = {
         )
     ) { benchmark in
         guard let urls = served.withLock({ $0?.urls }) else { throw LocalServerError("nginx is not running") }
+        var configuration = CurlImageLoader.Configuration()
+        configuration.maxConcurrentTransfers = 6
+        let loader = try CurlImageLoader(configuration: configuration)   // throws only for a bad configuration
         for _ in benchmark.scaledIterations {
             let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
                 for url in urls { group.addTask { try await loader.load(ImageLoadRequest(url: url)).data.count } }

@@ -22,12 +22,12 @@ let benchmarks: @Sendable () -> Void = {
     let operations = CacheWorkloads.mixedOperations(count: 100_000, seed: 1)
     for (name, policy) in [("W-TinyLFU", MemoryCache.EvictionPolicy.tinyLFU), ("CLOCK", .clock)] {
         Benchmark("MemoryCache \(name) hit", configuration: hits) { benchmark in
-            let cache = CacheWorkloads.filledMemoryCache(policy: policy)
+            let cache = try CacheWorkloads.filledMemoryCache(policy: policy)
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations { blackHole(cache.image(forKey: keys[i % keys.count])) }
         }
         Benchmark("MemoryCache \(name) 100k mixed ops") { benchmark in
-            let cache = CacheWorkloads.filledMemoryCache(policy: policy)
+            let cache = try CacheWorkloads.filledMemoryCache(policy: policy)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(CacheWorkloads.runMixed(operations, threads: 1,

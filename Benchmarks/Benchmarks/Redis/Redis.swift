@@ -27,7 +27,7 @@ let benchmarks: @Sendable () -> Void = {
         let server = try LocalRedis.start()
         var configuration = RedisCache.Configuration(host: "127.0.0.1", port: server.port)
         configuration.namespace = "wi-bench:"
-        let redis = RedisCache(configuration: configuration)
+        let redis = try RedisCache(configuration: configuration)
         served.withLock { $0 = (server, redis) }
     }
     Benchmark.teardown = {

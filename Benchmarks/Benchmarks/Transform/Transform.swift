@@ -18,7 +18,7 @@ let benchmarks: @Sendable () -> Void = {
     for job in jobs {
         Benchmark(job.name) { benchmark in
             let image = try CodecWorkloads.transformInput(job.input)
-            let transformer = job.transform.transformer
+            let transformer = try job.transform.transformer()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { blackHole(try transformer.transform(image)) }
         }

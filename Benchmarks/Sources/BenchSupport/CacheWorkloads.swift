@@ -42,8 +42,8 @@ public enum CacheWorkloads {
     }
 
     /// A MemoryCache holding every key (weak tier off: every value is alive anyway, and NSCache has none).
-    public static func filledMemoryCache(policy: MemoryCache.EvictionPolicy = .tinyLFU) -> MemoryCache {
-        let cache = MemoryCache(configuration: .init(costLimit: costLimit, evictionPolicy: policy, usesWeakTier: false))
+    public static func filledMemoryCache(policy: MemoryCache.EvictionPolicy = .tinyLFU) throws(ImageError) -> MemoryCache {
+        let cache = try MemoryCache(configuration: .init(costLimit: costLimit, evictionPolicy: policy, usesWeakTier: false))
         for (key, value) in zip(keys, values) { cache.setImage(value, forKey: key) }
         return cache
     }

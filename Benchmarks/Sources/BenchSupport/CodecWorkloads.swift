@@ -39,11 +39,11 @@ public enum CodecWorkloads {
         /// Gaussian-like blur of `radius` pixels.
         case blur(radius: Double)
 
-        /// The transformer doing it.
-        public var transformer: any ImageTransformer {
+        /// The transformer doing it; `.invalidArgument` for an out-of-range size or radius.
+        public func transformer() throws(ImageError) -> any ImageTransformer {
             switch self {
-            case .resize(let width, let height): ResizeTransformer(width: width, height: height)
-            case .blur(let radius): BlurTransformer(radius: radius)
+            case .resize(let width, let height): try ResizeTransformer(width: width, height: height)
+            case .blur(let radius): try BlurTransformer(radius: radius)
             }
         }
     }

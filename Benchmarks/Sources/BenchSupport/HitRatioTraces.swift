@@ -27,14 +27,14 @@ public enum HitRatioTraces {
     }
 
     /// Runs `policy` over a trace.
-    public static func run(_ policy: Policy, warmUp: [Int], trace: [Int]) -> Ratios {
+    public static func run(_ policy: Policy, warmUp: [Int], trace: [Int]) throws(ImageError) -> Ratios {
         let access: (Int) -> Bool
         switch policy {
         case .lru:
             var lru = ExactLRU(capacity: capacity)
             access = { lru.access($0) }
         case .clock, .tinyLFU:
-            let cache = MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity,
+            let cache = try MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity,
                                                          evictionPolicy: policy == .clock ? .clock : .tinyLFU,
                                                          usesWeakTier: false))
             let image = CacheWorkloads.values[0]

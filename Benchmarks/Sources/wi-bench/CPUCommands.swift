@@ -34,7 +34,7 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         let transform: CodecWorkloads.Transform = command == "resize"
             ? .resize(width: int(1), height: int(2)) : .blur(radius: number)
         let image = try CodecWorkloads.transformInput(args[args.count - 1])
-        let transformer = transform.transformer
+        let transformer = try transform.transformer()
         try timedPasses(int(0)) { () throws(ImageError) in
             var counts = CodecWorkloads.Counts()
             let output = try transformer.transform(image)
@@ -43,7 +43,7 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
             return counts
         }
     case "cache-mixed":
-        cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
+        try cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
     case "cache-floor" where args.count > 2 && args[2] == "locked":
         lockedCacheFloor(operations: int(0))
     case "cache-floor":
@@ -54,7 +54,7 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         let keys = CacheWorkloads.keys
         printHit(CacheWorkloads.medianHitSeconds { FloorCache.image(forKey: keys[$0], index: $0) != nil })
     case "cache-hit":
-        let cache = CacheWorkloads.filledMemoryCache(policy: policy(args[0]))
+        let cache = try CacheWorkloads.filledMemoryCache(policy: policy(args[0]))
         let keys = CacheWorkloads.keys
         printHit(CacheWorkloads.medianHitSeconds { cache.image(forKey: keys[$0]) != nil })
     case "nscache-hit":
@@ -66,7 +66,7 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
     case "cache-hitratio":
         for (name, warmUp, trace) in HitRatioTraces.traces() {
             for policy in HitRatioTraces.Policy.allCases {
-                let ratios = HitRatioTraces.run(policy, warmUp: warmUp, trace: trace)
+                let ratios = try HitRatioTraces.run(policy, warmUp: warmUp, trace: trace)
                 print("\(name)_\(policy.rawValue)", ratios.all)
                 print("\(name)_\(policy.rawValue)_zipf", ratios.zipf)
             }
@@ -105,9 +105,9 @@ func bridged(_ name: String) -> Bool {
 }
 
 /// 1M-style mixed load on MemoryCache: prints the time per operation and the reads that hit (all of them must).
-func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.EvictionPolicy) {
+func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.EvictionPolicy) throws(ImageError) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
-    let cache = CacheWorkloads.filledMemoryCache(policy: policy)
+    let cache = try CacheWorkloads.filledMemoryCache(policy: policy)
     let keys = CacheWorkloads.keys, values = CacheWorkloads.values
     let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads,
                                                   read: { cache.image(forKey: keys[$0]) != nil },

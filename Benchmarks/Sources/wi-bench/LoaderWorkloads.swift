@@ -8,11 +8,11 @@ import WebImage
 /// `loader-fetch LIST`: loads every URL of LIST (one a line) with 6 transfers at once, as an app's prefetch would:
 /// every request handed to the loader at once, the loader queueing what exceeds its limit. Waits for the last
 /// completion, then prints `done`, `failed` and `bytes` (compare times the whole process, wall and CPU).
-func loaderFetch(listPath: String) {
+func loaderFetch(listPath: String) throws(ImageError) {
     let urls = BenchURLList.read(listPath)
     var configuration = CurlImageLoader.Configuration()
     configuration.maxConcurrentTransfers = 6
-    let loader = CurlImageLoader(configuration: configuration)
+    let loader = try CurlImageLoader(configuration: configuration)
     let tally = BatchTally(expected: urls.count)
     var operations: [any ImageLoadOperation] = []
     operations.reserveCapacity(urls.count)

@@ -12,7 +12,7 @@ func redisHits(port: Int, directory: String, iterations: Int) throws {
     var configuration = RedisCache.Configuration(host: "127.0.0.1", port: port)
     configuration.namespace = "wi-bench:"
     configuration.warningHandler = { fail("redis-hits: \($0)") }
-    let redis = RedisCache(configuration: configuration)
+    let redis = try RedisCache(configuration: configuration)
     let disk = try DiskWorkloads.open(directory)
 
     for (label, size) in CacheEntries.sizes {

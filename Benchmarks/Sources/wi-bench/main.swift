@@ -72,7 +72,7 @@ func run() throws {
     case "disk-dir":
         try diskDirectory(count: int(0), directory: args[1])
     case "loader-fetch":
-        loaderFetch(listPath: args[0])
+        try loaderFetch(listPath: args[0])
     case "e2e":
         endToEnd(listPath: args[0], cacheRoot: args[1])
     case "redis-hits":

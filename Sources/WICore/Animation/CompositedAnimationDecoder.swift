@@ -43,7 +43,9 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
 
     public var frameCount: Int { frameInfos.count }
 
-    public func duration(at index: Int) -> Double { frameInfos[index].duration }
+    public func duration(at index: Int) -> Double {
+        frameInfos.indices.contains(index) ? frameInfos[index].duration : ImageFrame.browserDuration(milliseconds: 0)
+    }
 
     public func frame(at index: Int) throws(ImageError) -> PixelBuffer {
         let source = self.source

@@ -33,15 +33,20 @@ public struct FrameCompositor: Sendable {
 
     /// A compositor for `frames` on a canvas of `canvasSize`, keeping at most about `maxKeyframes` canvas states.
     ///
-    /// Throws `.badImageData` when a frame's rectangle is not inside the canvas.
+    /// Throws `.badImageData` when a frame's rectangle is not inside the canvas, and `.invalidArgument` when
+    /// `maxKeyframes` is outside 1...`maximumKeyframes`.
     public init(canvasSize: PixelSize, frames: [AnimationFrameInfo], maxKeyframes: Int = 32) throws(ImageError) {
+        try ArgumentCheck.within(maxKeyframes, 1...Self.maximumKeyframes, "maxKeyframes")
         self.canvasSize = canvasSize
         self.frames = []
         self.startsClear = []
-        self.maxKeyframes = Swift.max(1, maxKeyframes)
+        self.maxKeyframes = maxKeyframes
         self.keyframeInterval = Swift.max(4, (frames.count + self.maxKeyframes - 1) / self.maxKeyframes)
         try appendFrames(frames)
     }
+
+    /// The most canvas states a compositor may be asked to keep: 65536.
+    public static let maximumKeyframes = 1 << 16
 
     private static func validate(_ frames: [AnimationFrameInfo], on canvasSize: PixelSize, firstIndex: Int)
         throws(ImageError)
@@ -64,7 +69,8 @@ public struct FrameCompositor: Sendable {
         }
     }
 
-    /// Frame `index` composited onto the full canvas (RGBA8, straight alpha).
+    /// Frame `index` composited onto the full canvas (RGBA8, straight alpha); `.invalidArgument` for an index
+    /// outside the frames.
     ///
     /// `decode` returns a frame's own pixels: exactly its rectangle's size, RGBA8 straight alpha. It is called only
     /// for the frames that must be replayed; errors it throws are passed on.
@@ -86,7 +92,9 @@ public struct FrameCompositor: Sendable {
                                    throws(ImageError) -> Void)
         throws(ImageError) -> PixelBuffer
     {
-        precondition(frames.indices.contains(index), "frame \(index) of \(frames.count)")
+        guard frames.indices.contains(index) else {
+            throw ArgumentCheck.invalid("frame index", "be in 0..<\(frames.count)", String(index))
+        }
         var (position, canvas, standIn) = try startingPoint(for: index)
         while true {
             let info = frames[position]

@@ -17,7 +17,7 @@ extension PixelBuffer {
         try makeUnique()
         let rowBytes = bytesPerRow
         let rowLength = rect.width * 4
-        withUnsafeMutableBytes { canvas in
+        try withUnsafeMutableBytes { canvas in
             pixels.withUnsafeBytes { source in
                 for row in 0..<rect.height {
                     let from = (source.baseAddress! + row * pixels.bytesPerRow).assumingMemoryBound(to: UInt8.self)
@@ -36,7 +36,7 @@ extension PixelBuffer {
     mutating func clear(_ rect: AnimationFrameInfo) throws(ImageError) {
         try makeUnique()
         let rowBytes = bytesPerRow
-        withUnsafeMutableBytes { canvas in
+        try withUnsafeMutableBytes { canvas in
             for row in 0..<rect.height {
                 memset(canvas.baseAddress! + (rect.y + row) * rowBytes + rect.x * 4, 0, rect.width * 4)
             }

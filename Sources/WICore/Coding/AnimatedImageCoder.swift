@@ -21,9 +21,10 @@ public protocol AnimatedImageDecoder: Sendable {
     var frameCount: Int { get }
     /// How many times the animation plays: 0 forever.
     var loopCount: Int { get }
-    /// How long frame `index` shows, in seconds (browser rule applied: under 11 ms shows 100 ms).
+    /// How long frame `index` shows, in seconds (browser rule applied: under 11 ms shows 100 ms); an index outside
+    /// the frames gets that default too, never a trap.
     func duration(at index: Int) -> Double
-    /// Frame `index`, composited onto the canvas.
+    /// Frame `index`, composited onto the canvas; an error (never a trap) for an index outside the frames.
     func frame(at index: Int) throws(ImageError) -> PixelBuffer
 }
 

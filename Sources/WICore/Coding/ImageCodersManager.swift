@@ -56,7 +56,10 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         coders.contains { $0.canDecode(data) }
     }
 
+    /// Decodes with the last-added coder that accepts `data`; `.invalidArgument` first when `options` are out of
+    /// range (`DecodeOptions.validate()`).
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        try options.validate()
         guard !data.isEmpty else { throw ImageError(.badImageData, "the image data is empty") }
         let filled = filling(options)
         for coder in coders where coder.canDecode(data) {
@@ -74,7 +77,10 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         coders.contains { $0.canEncode(to: format) }
     }
 
+    /// Encodes with the last-added coder for `format`; `.invalidArgument` first when `options` are out of range
+    /// (`EncodeOptions.validate()`).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        try options.validate()
         var filled = options
         if filled.resampler == nil { filled.resampler = resampler }
         for coder in coders where coder.canEncode(to: format) {
@@ -100,6 +106,7 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     /// A frame-by-frame decoder from the first animated coder that accepts `data`; its frames are resampled with
     /// this manager's resampler when `options` name none.
     public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+        try options.validate()
         let filled = filling(options)
         for case let coder as any AnimatedImageCoder in coders where coder.canDecode(data) {
             do {

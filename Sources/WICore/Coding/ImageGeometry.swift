@@ -1,5 +1,11 @@
 /// The size rules every coder and transformer shares (SDWebImage's `scaledSize` rules).
+///
+/// Thread safety: pure functions and constants; safe from any thread.
 public enum ImageGeometry {
+    /// The largest width or height any caller may ask for (a resize, crop, thumbnail or encode box): 65536 (1 << 16).
+    /// Initializers and `validate()` methods refuse larger values with `.invalidArgument`.
+    public static let maximumSide = 1 << 16
+
     /// The size of `source` scaled into `box`.
     ///
     /// Never upscales (a source already inside the box keeps its size). With the aspect kept the result fits inside

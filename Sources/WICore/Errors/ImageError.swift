@@ -34,6 +34,9 @@ public struct ImageError: Error, Sendable, CustomStringConvertible {
         public static let outOfMemory = Code(rawValue: 1006)
         /// Encoding failed (library error, or options the format cannot honour).
         public static let encodingFailed = Code(rawValue: 1007)
+        /// A caller's argument is out of range (a zero, negative, NaN, infinite or absurdly large size, radius,
+        /// angle, quality or limit); the message names the argument and its value. Thrown before any work starts.
+        public static let invalidArgument = Code(rawValue: 1009)
         /// The request could not be started, or a request modifier cancelled it (SDWebImage 2000).
         public static let invalidDownloadOperation = Code(rawValue: 2000)
         /// The status code is not acceptable; `statusCode` holds it (SDWebImage 2001).

@@ -37,7 +37,7 @@ extension PixelBuffer {
         let bpp = format.bytesPerPixel
         let source = self
         let outputRowBytes = output.bytesPerRow
-        output.withUnsafeMutableBytes { out in
+        try output.withUnsafeMutableBytes { out in
             source.withUnsafeBytes { input in
                 for y in 0..<h {
                     let inRow = input.baseAddress! + y * source.bytesPerRow

@@ -10,7 +10,7 @@ extension PixelBuffer {
         let sourceMaximum = format.bitsPerComponent == 8 ? 255 : 65535
         let targetMaximum = target.bitsPerComponent == 8 ? 255 : 65535
         let outputRowBytes = output.bytesPerRow
-        output.withUnsafeMutableBytes { out in
+        try output.withUnsafeMutableBytes { out in
             source.withUnsafeBytes { input in
                 for y in 0..<height {
                     let inRow = input.baseAddress! + y * source.bytesPerRow

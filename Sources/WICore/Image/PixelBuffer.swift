@@ -14,7 +14,7 @@ import Darwin
 ///
 /// ```swift
 /// var buffer = try PixelBuffer(width: 2, height: 1, format: .rgba8)
-/// buffer.withUnsafeMutableBytes { $0[0] = 255; $0[3] = 255 }   // first pixel opaque red
+/// try buffer.withUnsafeMutableBytes { $0[0] = 255; $0[3] = 255 }   // first pixel opaque red
 /// ```
 ///
 /// Thread safety: a value type whose memory is read-only once shared; safe to send and read from any thread.
@@ -89,11 +89,12 @@ public struct PixelBuffer: Sendable {
 
     /// Writes the pixel memory, first copying it if another buffer shares it.
     ///
-    /// Traps only if the copy cannot be allocated; use `makeUnique()` first to turn that into an error.
-    public mutating func withUnsafeMutableBytes<R, E: Error>(_ body: (UnsafeMutableRawBufferPointer) throws(E) -> R)
-        throws(E) -> R
+    /// Throws `.outOfMemory` when that copy cannot be allocated (`body` is then not called), and whatever `body`
+    /// throws.
+    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws(ImageError) -> R)
+        throws(ImageError) -> R
     {
-        do { try makeUnique() } catch { fatalError("copy-on-write of \(byteCount) bytes failed: \(error)") }
+        try makeUnique()
         return try body(UnsafeMutableRawBufferPointer(start: storage.bytes, count: byteCount))
     }
 

@@ -4,7 +4,7 @@ import Synchronization
 /// A prioritized list of loaders that is itself a loader: the last added loader that accepts a URL loads it.
 ///
 /// ```swift
-/// let loaders = ImageLoadersManager(loaders: [CurlImageLoader()])
+/// let loaders = ImageLoadersManager(loaders: [try CurlImageLoader()])
 /// loaders.addLoader(AssetLoader(root: assets, pool: ioPool))   // asked first, for asset: URLs
 /// ```
 ///

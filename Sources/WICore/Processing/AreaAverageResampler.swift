@@ -45,7 +45,7 @@ public struct AreaAverageResampler: ImageResampler {
         }
         // Pass 2: columns to `size.height`, back to the input's alpha form and depth.
         let outputRowBytes = output.bytesPerRow
-        output.withUnsafeMutableBytes { out in
+        try output.withUnsafeMutableBytes { out in
             for (y, c) in vertical.enumerated() {
                 let base = out.baseAddress! + y * outputRowBytes
                 for x in 0..<size.width {

@@ -23,10 +23,15 @@ enum Resampling {
                              width: right - left, height: bottom - top)
             return
         }
-        let matrix = AffineMatrix.scale(scaleX, scaleY).after(.translation(Double(-originX), Double(-originY)))
+        // A letterbox offset (origin >= 0) goes into the composite's source offset, so that pixman's 16.16 matrix
+        // never holds origin x scale (a 4096-pixel bar at an 8x reduction is 32768, one past its range); a crop
+        // offset (origin < 0) stays in the matrix, where it is at most half the source size.
+        let shiftX = max(0, originX), shiftY = max(0, originY)
+        let matrix = AffineMatrix.scale(scaleX, scaleY)
+            .after(.translation(Double(shiftX - originX), Double(shiftY - originY)))
         let image = try PixmanImage(source)
         try image.setSampling(matrix, filter: filter(scaleX: scaleX, scaleY: scaleY), padEdges: true)
-        target.composite(.source, source: image, sourceX: left, sourceY: top, x: left, y: top,
+        target.composite(.source, source: image, sourceX: left - shiftX, sourceY: top - shiftY, x: left, y: top,
                          width: right - left, height: bottom - top)
     }
 

@@ -16,8 +16,15 @@ public struct BlurTransformer: ImageTransformer, Hashable {
     /// The standard deviation in pixels.
     public let radius: Double
 
-    public init(radius: Double) {
-        precondition(radius >= 0 && radius.isFinite, "a blur radius must be finite and not negative")
+    /// The largest radius accepted: 1048576 (1 << 20) pixels, far past the point where every pixel becomes the
+    /// image's mean (the blur's cost does not grow with the radius).
+    public static let maximumRadius = Double(1 << 20)
+
+    /// A blur of standard deviation `radius` pixels.
+    ///
+    /// Throws `.invalidArgument` unless `radius` is finite and in 0...`maximumRadius`.
+    public init(radius: Double) throws(ImageError) {
+        try ArgumentCheck.within(radius, 0...Self.maximumRadius, "blur radius")
         self.radius = radius
     }
 

@@ -2,7 +2,7 @@ import WICore
 
 /// Cuts out a rectangle, pixel for pixel; the part of the rectangle outside the image is dropped.
 ///
-/// Key: `Crop(10,20,200x200)` (x, y, size). Throws `.badImageData` when the rectangle misses the image.
+/// Key: `Crop(10,20,200x200)` (x, y, size). `transform` throws `.badImageData` when the rectangle misses the image.
 ///
 /// ```swift
 /// let square = try CropTransformer(x: 0, y: 0, width: 200, height: 200).transform(image)
@@ -14,9 +14,16 @@ public struct CropTransformer: ImageTransformer, Hashable {
     public let y: Int
     public let size: PixelSize
 
-    /// The rectangle with top-left (`x`, `y`) and size `width` x `height` (positive).
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        precondition(width > 0 && height > 0, "a crop needs a positive size, got \(width)x\(height)")
+    /// The rectangle with top-left (`x`, `y`) and size `width` x `height`.
+    ///
+    /// Throws `.invalidArgument` unless `width` and `height` are in 1...`ImageGeometry.maximumSide` and `x` and `y`
+    /// in -`maximumSide`...`maximumSide`.
+    public init(x: Int, y: Int, width: Int, height: Int) throws(ImageError) {
+        let limit = ImageGeometry.maximumSide
+        try ArgumentCheck.within(x, -limit...limit, "crop x")
+        try ArgumentCheck.within(y, -limit...limit, "crop y")
+        try ArgumentCheck.side(width, "crop width")
+        try ArgumentCheck.side(height, "crop height")
         self.x = x
         self.y = y
         self.size = PixelSize(width: width, height: height)

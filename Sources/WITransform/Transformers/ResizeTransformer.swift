@@ -24,12 +24,24 @@ public struct ResizeTransformer: ImageTransformer, Hashable {
 
     /// The output size in pixels.
     public let size: PixelSize
+
+    /// The longest output side accepted: 32767 pixels, the most pixman (which draws the output) can address.
+    public static let maximumSide = PixmanImage.maximumSide
     public let mode: Mode
 
-    /// A resize to `width` x `height` (both at least 1) in `mode`.
-    public init(width: Int, height: Int, mode: Mode = .fill) {
-        precondition(width > 0 && height > 0, "a resize needs a positive size, got \(width)x\(height)")
-        self.size = PixelSize(width: width, height: height)
+    /// A resize to `width` x `height` in `mode`.
+    ///
+    /// Throws `.invalidArgument` unless both sides are in 1...`maximumSide` and `width x height` is at most
+    /// `DecodeOptions.defaultPixelLimit`.
+    public init(width: Int, height: Int, mode: Mode = .fill) throws(ImageError) {
+        try ArgumentCheck.within(width, 1...Self.maximumSide, "resize width")
+        try ArgumentCheck.within(height, 1...Self.maximumSide, "resize height")
+        let size = PixelSize(width: width, height: height)
+        guard size.area <= DecodeOptions.defaultPixelLimit else {
+            throw ArgumentCheck.invalid("resize size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
+                                        "\(size)")
+        }
+        self.size = size
         self.mode = mode
     }
 

@@ -23,8 +23,11 @@ public struct RotateTransformer: ImageTransformer, Hashable {
     /// Whether the canvas grows to hold the whole rotated image.
     public let fitsCanvas: Bool
 
-    public init(degrees: Double, fitsCanvas: Bool = false) {
-        precondition(degrees.isFinite, "a rotation angle must be finite")
+    /// A rotation by `degrees`, growing the canvas to the rotated bounding box when `fitsCanvas` is true.
+    ///
+    /// Throws `.invalidArgument` when `degrees` is NaN or infinite.
+    public init(degrees: Double, fitsCanvas: Bool = false) throws(ImageError) {
+        try ArgumentCheck.finite(degrees, "rotation degrees")
         self.degrees = degrees
         self.fitsCanvas = fitsCanvas
     }

@@ -46,8 +46,15 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
     /// The border colour (straight alpha).
     public let borderColor: RGBAColor
 
-    public init(radius: Double, corners: Corners = .all, borderWidth: Double = 0, borderColor: RGBAColor = .clear) {
-        precondition(radius >= 0 && borderWidth >= 0, "radius and border width must not be negative")
+    /// Rounds `corners` with `radius` pixels and draws a `borderWidth`-pixel border in `borderColor`.
+    ///
+    /// Throws `.invalidArgument` unless `radius` and `borderWidth` are finite and not negative (values larger than
+    /// half the shorter side are clamped when the image is transformed).
+    public init(radius: Double, corners: Corners = .all, borderWidth: Double = 0, borderColor: RGBAColor = .clear)
+        throws(ImageError)
+    {
+        try ArgumentCheck.nonNegative(radius, "corner radius")
+        try ArgumentCheck.nonNegative(borderWidth, "border width")
         self.radius = radius
         self.corners = corners
         self.borderWidth = borderWidth
