@@ -120,6 +120,9 @@ public final class ImageManager: Sendable {
     package var downloadWaiterCount: Int { loadTasks.totalWaiterCount }
     /// How many callers wait on image tasks in flight (tests wait for callers to have joined).
     package var imageTaskWaiterCount: Int { imageTasks.totalWaiterCount }
+    /// How many image tasks wait on decodes, and on transform steps, in flight.
+    package var decodeWaiterCount: Int { decodeTasks.totalWaiterCount }
+    package var transformWaiterCount: Int { transformTasks.totalWaiterCount }
 
     /// The next call's handover number.
     func nextHandover() -> UInt64 { handovers.add(1, ordering: .relaxed).newValue }

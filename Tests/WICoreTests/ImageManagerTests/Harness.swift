@@ -14,8 +14,9 @@ struct Harness {
 
     init(transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
          cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
-         delegate: (any ImageManagerDelegate)? = nil) {
-        let coders = ImageCodersManager(coders: [coder])
+         delegate: (any ImageManagerDelegate)? = nil, decodeGate: TestLatch? = nil) {
+        let coder = self.coder
+        let coders = ImageCodersManager(coders: [decodeGate.map { GatedCoder(coder, gate: $0) } ?? coder])
         // Every harness has pools of its own (the manager's CPU pool, the cache's I/O pool), ended by `shutdown()`.
         cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders)
         manager = ImageManager(cache: cache, loader: loader, coders: coders, transformer: transformer,
@@ -49,4 +50,59 @@ func eventually(_ seconds: Double = 30, isolation: isolated (any Actor)? = #isol
         try? await Task.sleep(for: .milliseconds(2))
     }
     return condition()
+}
+
+/// Holds the threads that wait on it until `open()`: work in flight stays in flight while a test checks who joined.
+final class TestLatch: Sendable {
+    private let state = Mutex(false)
+    private let condition = DispatchSemaphore(value: 0)
+
+    func open() {
+        state.withLock { $0 = true }
+        condition.signal()
+    }
+
+    /// Blocks until `open()` (a pool thread; never a task's).
+    func wait() {
+        while !state.withLock({ $0 }) {
+            condition.wait()
+            condition.signal()   // let the next waiter through too
+        }
+    }
+}
+
+/// A coder whose decodes wait for a latch.
+final class GatedCoder: ImageCoder, Sendable {
+    let coder: MockCoder
+    let gate: TestLatch
+    init(_ coder: MockCoder, gate: TestLatch) {
+        self.coder = coder
+        self.gate = gate
+    }
+    var decodingFormats: [ImageFormat] { coder.decodingFormats }
+    func canDecode(_ data: Data) -> Bool { coder.canDecode(data) }
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        gate.wait()
+        return try coder.decode(data, options: options)
+    }
+    func canEncode(to format: ImageFormat) -> Bool { coder.canEncode(to: format) }
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
+        try coder.encode(image, as: format, options: options)
+    }
+}
+
+/// A transformer whose steps wait for a latch.
+final class GatedTransformer: ImageTransformer, Sendable {
+    let transformer: MockTransformer
+    let gate: TestLatch
+    init(_ transformer: MockTransformer, gate: TestLatch) {
+        self.transformer = transformer
+        self.gate = gate
+    }
+    var key: String { transformer.key }
+    var callCount: Int { transformer.callCount }
+    func transform(_ image: Image) throws(ImageError) -> Image {
+        gate.wait()
+        return try transformer.transform(image)
+    }
 }

@@ -103,12 +103,16 @@ import WITestSupport
     }
 
     @Test func pipelineTransformersShareTheirCommonPrefix() async throws {
-        let h = Harness()
+        // Coalescing shares work in flight: the decode and the common step are held until both loads have joined
+        // them, so the test does not depend on how fast one load overtakes the other.
+        let decodeGate = TestLatch(), stepGate = TestLatch()
+        let h = Harness(decodeGate: decodeGate)
         let url = h.serve("a.png", width: 4, height: 4)
-        let a = MockTransformer(key: "A", red: 10), b = MockTransformer(key: "B", red: 20), c = MockTransformer(key: "C", red: 30)
+        let a = GatedTransformer(MockTransformer(key: "A", red: 10), gate: stepGate)
+        let b = MockTransformer(key: "B", red: 20), c = MockTransformer(key: "C", red: 30)
         h.loader.close()
         try await withThrowingTaskGroup(of: UInt8.self) { group in
-            for tail in [b, c] {
+            for tail in [b, c] as [any ImageTransformer] {
                 group.addTask {
                     var context = ImageContext()
                     context[.imageTransformer] = PipelineTransformer([a, tail])
@@ -117,6 +121,10 @@ import WITestSupport
             }
             #expect(await eventually { h.loader.waitingCount == 1 && h.manager.downloadWaiterCount == 2 })
             h.loader.open()
+            #expect(await eventually { h.manager.decodeWaiterCount == 2 })
+            decodeGate.open()
+            #expect(await eventually { h.manager.transformWaiterCount == 2 })
+            stepGate.open()
             var reds: Set<UInt8> = []
             for try await red in group { reds.insert(red) }
             #expect(reds == [20, 30])
