@@ -69,9 +69,7 @@ import WITestSupport
         let h = Harness()
         let url = h.serve("shared.png", width: 5, height: 5)
         h.loader.close()
-        var a = ImageContext(), b = ImageContext()
-        a[.requestModifier] = AuthModifier(token: "A")
-        b[.requestModifier] = AuthModifier(token: "B")
+        let a = Self.context(AuthModifier(token: "A")), b = Self.context(AuthModifier(token: "B"))
         async let first = h.manager.loadImage(with: url, context: a)
         async let second = h.manager.loadImage(with: url, context: b)
         async let third = h.manager.loadImage(with: url)
@@ -81,6 +79,12 @@ import WITestSupport
         _ = try await (first, second, third, fourth)
         #expect(h.loader.loadCount == 3)                    // A, B and none; the second A joined the first
         #expect(h.manager.statistics.loads == 3)
+    }
+
+    static func context(_ modifier: AuthModifier) -> ImageContext {
+        var context = ImageContext()
+        context[.requestModifier] = modifier
+        return context
     }
 
     @Test func partitionsNeverSeeEachOthersEntries() async throws {
