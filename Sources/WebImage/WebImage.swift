@@ -6,7 +6,9 @@
 @_exported import WICoderGIF
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
+@_exported import WICoderPDF
 @_exported import WICoderPNG
+@_exported import WICoderSVG
 @_exported import WICoderWebP
 @_exported import WILoaderCurl
 @_exported import WITransform
@@ -24,7 +26,9 @@ public enum WebImage {
     /// the coders' thumbnail path.
     public static func makeCoders() -> ImageCodersManager {
         PixmanResampler.install()
-        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        return ImageCodersManager(coders: [
+            GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(), PDFCoder(),
+        ])
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

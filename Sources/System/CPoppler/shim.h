@@ -1,0 +1,3 @@
+// poppler-glib (PDF rendering through cairo), Debian 12 ships poppler 22.12.
+#include <poppler.h>
+#include <cairo.h>
