@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
-        .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport"]),
+        .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(

@@ -4,8 +4,10 @@ internal import CPoppler
 
 /// An open PDF document: owns its `PopplerDocument` and frees it in deinit.
 ///
-/// poppler reads the bytes in place (a static GBytes), so a document must not outlive the buffer it was opened
-/// on: `PDFRendering` keeps both inside one `withUnsafeBytes`.
+/// poppler reads the bytes in place (a GMemoryInputStream over them), so a document must not outlive the buffer
+/// it was opened on: `PDFRendering` keeps both inside one `withUnsafeBytes`. Opened as a stream, not with
+/// `poppler_document_new_from_bytes`: poppler 22.12's from_bytes crashes on a wrong password (its retry with the
+/// password's other encoding reuses a stream it has already freed; `PDFDecodeTests` covers the wrong password).
 ///
 /// Thread safety: not thread-safe; one document lives inside one decode call.
 final class PDFDocument {
@@ -13,12 +15,12 @@ final class PDFDocument {
 
     init(reading bytes: UnsafeRawBufferPointer, password: String?) throws(ImageError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw ImageError(.badImageData, "empty PDF") }
-        guard let gbytes = g_bytes_new_static(base, gsize(bytes.count)) else {
-            throw ImageError(.outOfMemory, "cannot make a GBytes")
+        guard let stream = g_memory_input_stream_new_from_data(base, gssize(bytes.count), nil) else {
+            throw ImageError(.outOfMemory, "cannot make a GMemoryInputStream")
         }
-        defer { g_bytes_unref(gbytes) }
+        defer { g_object_unref(stream) }
         var error: UnsafeMutablePointer<GError>?
-        let document = poppler_document_new_from_bytes(gbytes, password, &error)
+        let document = poppler_document_new_from_stream(stream, goffset(bytes.count), password, nil, &error)
         guard let document else { throw PDFError.take(error, "poppler open") }
         PDFError.discard(error)
         self.document = document

@@ -6,9 +6,10 @@ import WICore
 /// The output size is, in order of precedence: the byte limit (`scaleDownLimitBytes`, aspect kept); the thumbnail
 /// box (`thumbnailPixelSize`), which a vector image fills exactly: the document's aspect fitted inside the box,
 /// scaled up or down, or stretched to the box when `preserveAspectRatio` is false; else the document's intrinsic
-/// size at 96 dpi (CSS pixels) times `scaleFactor`, rounded up to whole pixels. A document without a usable
-/// width and height (none, or percentages) gets `defaultLongSide` pixels on its long side (times `scaleFactor`),
-/// with its viewBox's aspect, or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a
+/// size at 96 dpi (CSS pixels) times `scaleFactor`, rounded up to whole pixels. A missing or relative width or
+/// height follows from the other and the viewBox's aspect (or equals the other without a viewBox); a document
+/// with neither gets `defaultLongSide` pixels on its long side (times `scaleFactor`), with its viewBox's aspect,
+/// or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a
 /// box or byte limit chose the size.
 ///
 /// No file or network access: the document is parsed from memory with no base file or URI, so librsvg resolves

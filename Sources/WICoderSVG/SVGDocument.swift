@@ -25,24 +25,49 @@ final class SVGDocument {
 
     deinit { g_object_unref(handle) }
 
-    /// The document's size in CSS pixels from its width and height attributes, or nil when it has none usable
-    /// (missing, percentages, zero or negative).
-    var intrinsicSize: (width: Double, height: Double)? {
-        var width = 0.0, height = 0.0
-        guard rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0,
-              width.isFinite, height.isFinite, width > 0, height > 0 else { return nil }
-        return (width, height)
+    /// What the root element says about the document's size: width and height in CSS pixels where they are
+    /// absolute lengths (not percentages, em or ex), and the viewBox's aspect (width / height).
+    struct Dimensions {
+        var width: Double?
+        var height: Double?
+        var aspect: Double?
     }
 
-    /// The viewBox's width / height, or nil when the document has no usable viewBox.
-    var viewBoxAspect: Double? {
-        var hasViewBox: gboolean = 0
-        var viewBox = RsvgRectangle()
-        rsvg_handle_get_intrinsic_dimensions(handle, nil, nil, nil, nil, &hasViewBox, &viewBox)
-        guard hasViewBox != 0, viewBox.width.isFinite, viewBox.height.isFinite,
-              viewBox.width > 0, viewBox.height > 0 else { return nil }
-        return viewBox.width / viewBox.height
+    var dimensions: Dimensions {
+        var width = 0.0, height = 0.0
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var widthLength = RsvgLength(), heightLength = RsvgLength(), viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
+                                             &hasViewBox, &viewBox)
+        var result = Dimensions()
+        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
+            result.width = Self.usable(width)
+            result.height = Self.usable(height)
+        } else {
+            result.width = hasWidth != 0 ? Self.pixels(widthLength) : nil
+            result.height = hasHeight != 0 ? Self.pixels(heightLength) : nil
+        }
+        if hasViewBox != 0, let w = Self.usable(viewBox.width), let h = Self.usable(viewBox.height) {
+            result.aspect = w / h
+        }
+        return result
     }
+
+    /// An absolute length in CSS pixels at 96 dpi; nil for relative units (percent, em, ex) and unusable values.
+    private static func pixels(_ length: RsvgLength) -> Double? {
+        let perUnit: Double? = switch length.unit {
+        case RSVG_UNIT_PX: 1
+        case RSVG_UNIT_IN: 96
+        case RSVG_UNIT_CM: 96 / 2.54
+        case RSVG_UNIT_MM: 96 / 25.4
+        case RSVG_UNIT_PT: 96 / 72
+        case RSVG_UNIT_PC: 16
+        default: nil
+        }
+        return perUnit.flatMap { usable(length.length * $0) }
+    }
+
+    private static func usable(_ value: Double) -> Double? { value.isFinite && value > 0 ? value : nil }
 
     /// Draws the whole document into `viewport` (in the context's user space) on `context` (a `cairo_t *`).
     func render(on context: OpaquePointer, viewport: (width: Double, height: Double)) throws(ImageError) {

@@ -23,12 +23,18 @@ struct SVGRendering {
                      flags: size.isThumbnail ? [.vector, .thumbnail] : [.vector], decodeOptions: options)
     }
 
-    /// The intrinsic size in CSS pixels, or the coder's default long side with the viewBox's aspect (square
-    /// without one).
+    /// The intrinsic size in CSS pixels. A missing (or relative) width or height follows from the other and the
+    /// viewBox's aspect, or equals the other without a viewBox; with neither, the coder's default long side and
+    /// the viewBox's aspect (a square without one).
     private func naturalSize(of document: SVGDocument) -> (width: Double, height: Double) {
-        if let size = document.intrinsicSize { return size }
-        let long = Double(coder.defaultLongSide)
-        guard let aspect = document.viewBoxAspect else { return (long, long) }
-        return aspect >= 1 ? (long, long / aspect) : (long * aspect, long)
+        let d = document.dimensions
+        switch (d.width, d.height) {
+        case let (width?, height?): return (width, height)
+        case let (width?, nil): return (width, width / (d.aspect ?? 1))
+        case let (nil, height?): return (height * (d.aspect ?? 1), height)
+        case (nil, nil):
+            let long = Double(coder.defaultLongSide), aspect = d.aspect ?? 1
+            return aspect >= 1 ? (long, long / aspect) : (long * aspect, long)
+        }
     }
 }
