@@ -120,7 +120,8 @@ import WITestSupport
     }
 
     @Test func librsvgErrorsBecomeBadImageData() {
-        for text in ["<svg xmlns='http://www.w3.org/2000/svg'><rect", "<svg></notsvg>", "<svg/>\u{0}garbage"] {
+        for text in ["<svg xmlns='http://www.w3.org/2000/svg'><rect", "<svg></notsvg>",
+                     "<svg xmlns='http://www.w3.org/2000/svg'><g></svg>"] {
             let error = #expect(throws: ImageError.self) { try SVGCoder().decode(Data(text.utf8), options: .init()) }
             #expect(error?.code == .badImageData, "\(text)")
             #expect(error?.message.hasPrefix("librsvg parse: ") == true, "\(String(describing: error))")
