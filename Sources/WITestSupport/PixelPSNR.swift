@@ -1,11 +1,13 @@
 import Foundation
 import WICore
 
-/// PSNR between two renderings.
-enum PixelComparison {
+/// PSNR between two renderings or decodes, for tests of lossy or differently rasterizing paths.
+///
+/// Thread safety: stateless; safe from any thread.
+public enum PixelPSNR {
     /// PSNR in dB over the RGBA8 components of two same-sized buffers (colour of pixels transparent in both is
-    /// ignored); infinity when equal.
-    static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
+    /// ignored, as refdecode.py does); infinity when equal.
+    public static func rgba8(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         precondition(a.size == b.size, "sizes differ: \(a.size) vs \(b.size)")
         let x = try a.converted(to: .rgba8).packedBytes(), y = try b.converted(to: .rgba8).packedBytes()
         var sum = 0.0, count = 0
