@@ -8,9 +8,10 @@ package struct VectorRasterSize: Equatable {
     package var isThumbnail: Bool
 
     /// The size for a document `natural` units wide and high (CSS pixels, PDF points), by the options' rules:
-    /// the byte limit wins (aspect kept); a thumbnail box is filled exactly, the aspect fitted inside it (scaled up
+    /// a thumbnail box is filled exactly, the aspect fitted inside it (scaled up
     /// or down: vectors have no resolution to exceed) or stretched to it when `preserveAspectRatio` is false, a box
-    /// dimension of 0 leaving that side free; else the natural size times `scaleFactor`, rounded up.
+    /// dimension of 0 leaving that side free; else the natural size times `scaleFactor`, rounded up. The byte limit
+    /// then caps the result (aspect kept).
     package init(natural: (width: Double, height: Double), options: DecodeOptions) throws(ImageError) {
         let scale = options.scaleFactor.isFinite && options.scaleFactor > 0 ? options.scaleFactor : 1
         let full = try Self.whole(natural.width * scale, natural.height * scale, rounding: .up)

@@ -4,10 +4,10 @@ import WICore
 /// PDF page rasterizing on poppler-glib, drawn with cairo straight into the output buffer.
 ///
 /// Renders one page, `page` (0-based; the first by default), on opaque white paper. The output size follows the
-/// same rules as `SVGCoder`: the byte limit wins; a thumbnail box is filled exactly, the page's aspect fitted
-/// inside it (scaled up or down) or stretched to it when `preserveAspectRatio` is false; else the page size at
-/// 72 dpi (one pixel per point) times `scaleFactor`, rounded up. The page's /Rotate is applied. Images carry
-/// `Image.Flags.vector`, and `.thumbnail` when a box or byte limit chose the size.
+/// same rules as `SVGCoder`'s: a thumbnail box is filled exactly, the page's aspect fitted inside it (scaled up or
+/// down) or stretched to it when `preserveAspectRatio` is false; without one, the page size at 72 dpi (one pixel
+/// per point) times `scaleFactor`, rounded up; `scaleDownLimitBytes` then caps either. The page's /Rotate is
+/// applied. Images carry `Image.Flags.vector`, and `.thumbnail` when a box or byte limit chose the size.
 ///
 /// The document is read from memory only (poppler opens no file; links, attachments and external streams are not
 /// followed). Encrypted documents open with `password`; without the right one the decode fails with

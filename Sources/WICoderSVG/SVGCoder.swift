@@ -3,14 +3,15 @@ import WICore
 
 /// SVG rasterizing on librsvg, drawn with cairo straight into the output buffer.
 ///
-/// The output size is, in order of precedence: the byte limit (`scaleDownLimitBytes`, aspect kept); the thumbnail
-/// box (`thumbnailPixelSize`), which a vector image fills exactly: the document's aspect fitted inside the box,
-/// scaled up or down, or stretched to the box when `preserveAspectRatio` is false; else the document's intrinsic
-/// size at 96 dpi (CSS pixels) times `scaleFactor`, rounded up to whole pixels. A missing or relative width or
-/// height follows from the other and the viewBox's aspect (or equals the other without a viewBox); a document
-/// with neither gets `defaultLongSide` pixels on its long side (times `scaleFactor`), with its viewBox's aspect,
-/// or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a
-/// box or byte limit chose the size.
+/// The output size: with a thumbnail box (`thumbnailPixelSize`), the box filled exactly, the document's aspect
+/// fitted inside it (scaled up or down: a vector has no resolution to exceed) or stretched to it when
+/// `preserveAspectRatio` is false; without one, the document's intrinsic size at 96 dpi (CSS pixels) times
+/// `scaleFactor`, rounded up to whole pixels. `scaleDownLimitBytes` then caps either (aspect kept). A missing or
+/// relative width or height follows from the other and the viewBox's aspect (or equals the other without a
+/// viewBox); a document with neither gets `defaultLongSide` pixels on its long side (times `scaleFactor`), with its
+/// viewBox's aspect, or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a box or
+/// byte limit chose the size. Straight alpha is cairo's premultiplied colour undone with rounding,
+/// round(c * 255 / a), exactly as rsvg-convert writes its PNGs.
 ///
 /// No file or network access: the document is parsed from memory with no base file or URI, so librsvg resolves
 /// no external reference (`<image href="file:...">`, `http:` hrefs, `<use>` of another file, CSS `@import`);
