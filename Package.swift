@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "WICoderWebP", targets: ["WICoderWebP"]),
         .library(name: "WICoderHEIC", targets: ["WICoderHEIC"]),
         .library(name: "WICoderGIF", targets: ["WICoderGIF"]),
+        .library(name: "WICoderSVG", targets: ["WICoderSVG"]),
+        .library(name: "WICoderPDF", targets: ["WICoderPDF"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -43,6 +45,9 @@ let package = Package(
         systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
         systemLibrary("CGIF", pkgConfig: "libgif", apt: ["libgif-dev"]),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
+        systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
+        systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
+        systemLibrary("CPoppler", pkgConfig: "poppler-glib", apt: ["libpoppler-glib-dev"]),
         // hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits (a warning on every build); its header sits
         // in the default include path, so the target does without pkg-config.
         systemLibrary("CHiredis", pkgConfig: nil, apt: ["libhiredis-dev"]),
@@ -65,13 +70,17 @@ let package = Package(
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
         .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
         .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
+        // The vector coders' shared cairo canvas (not a product: an implementation detail of the two).
+        .target(name: "WICairo", dependencies: ["WICore", "CCairo"]),
+        .target(name: "WICoderSVG", dependencies: ["WICore", "WICairo", "CRsvg"]),
+        .target(name: "WICoderPDF", dependencies: ["WICore", "WICairo", "CPoppler"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
-                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WITransform", "WICacheRedis",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WITransform", "WICacheRedis",
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
@@ -118,6 +127,8 @@ let package = Package(
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
+        .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
+        .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

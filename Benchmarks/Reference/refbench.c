@@ -12,12 +12,21 @@
 //                          decoded to RGBA, then a box filter to fit SIZE x SIZE
 // The decoders also print `frames <count>` and `pixels <sum of width*height of every frame>` of one pass over
 // the files, which Benchmarks/compare checks (a loop that decodes nothing must not pass for a fast one).
+//   svg N FILE...          librsvg from memory (no base file), 96 dpi, at the intrinsic size rounded up, drawn with
+//                          cairo into a malloc'd ARGB32 buffer, then unpremultiplied to RGBA in place
+//   pdf N FILE...          poppler-glib from memory, the first page at 72 dpi on white, drawn with cairo into a
+//                          malloc'd ARGB32 buffer, then turned into RGBA in place
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
 // Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif
+//   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib)
+#include <cairo.h>
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <libheif/heif.h>
+#include <librsvg/rsvg.h>
+#include <math.h>
+#include <poppler.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,6 +312,83 @@ static void heif_thumb(blob b, int size) {
     heif_context_free(ctx);
 }
 
+// A w x h cairo ARGB32 canvas over a malloc'd buffer (white when `paper`), for the vector formats.
+static cairo_t *canvas(int w, int h, int paper, unsigned char **pixels, cairo_surface_t **surface) {
+    *pixels = calloc((size_t)w * h, 4);
+    *surface = cairo_image_surface_create_for_data(*pixels, CAIRO_FORMAT_ARGB32, w, h, w * 4);
+    cairo_t *cr = cairo_create(*surface);
+    if (paper) {
+        cairo_set_source_rgb(cr, 1, 1, 1);
+        cairo_paint(cr);
+    }
+    return cr;
+}
+
+// cairo's premultiplied native-endian ARGB32 to straight RGBA, in place, rounding as rsvg-convert does.
+static void argb_to_rgba(unsigned char *pixels, int w, int h) {
+    uint32_t *words = (uint32_t *)pixels;
+    for (long i = 0; i < (long)w * h; i++) {
+        uint32_t v = words[i];
+        unsigned a = v >> 24, r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+        if (a != 255) {
+            r = a ? (r * 255 + a / 2) / a : 0;
+            g = a ? (g * 255 + a / 2) / a : 0;
+            b = a ? (b * 255 + a / 2) / a : 0;
+        }
+        pixels[i * 4] = r, pixels[i * 4 + 1] = g, pixels[i * 4 + 2] = b, pixels[i * 4 + 3] = a;
+    }
+}
+
+static void finish_canvas(cairo_t *cr, cairo_surface_t *surface, unsigned char *pixels, int w, int h) {
+    cairo_destroy(cr);
+    cairo_surface_flush(surface);
+    cairo_surface_destroy(surface);
+    argb_to_rgba(pixels, w, h);
+    counted(w, h);
+    sink += pixels[0];
+    free(pixels);
+}
+
+static void decode_svg(blob b) {
+    GInputStream *stream = g_memory_input_stream_new_from_data(b.bytes, (gssize)b.size, NULL);
+    GError *error = NULL;
+    RsvgHandle *handle = rsvg_handle_new_from_stream_sync(stream, NULL, RSVG_HANDLE_FLAGS_NONE, NULL, &error);
+    g_object_unref(stream);
+    if (!handle) die("svg", error->message);
+    rsvg_handle_set_dpi(handle, 96);
+    double dw, dh;
+    if (!rsvg_handle_get_intrinsic_size_in_pixels(handle, &dw, &dh)) die("svg", "no intrinsic size");
+    int w = (int)ceil(dw), h = (int)ceil(dh);
+    unsigned char *pixels;
+    cairo_surface_t *surface;
+    cairo_t *cr = canvas(w, h, 0, &pixels, &surface);
+    cairo_scale(cr, w / dw, h / dh);
+    RsvgRectangle viewport = {0, 0, dw, dh};
+    if (!rsvg_handle_render_document(handle, cr, &viewport, &error)) die("svg", error->message);
+    g_object_unref(handle);
+    finish_canvas(cr, surface, pixels, w, h);
+}
+
+static void decode_pdf(blob b) {
+    GBytes *bytes = g_bytes_new_static(b.bytes, b.size);  // no password: from_bytes is safe (see PDFDocument.swift)
+    GError *error = NULL;
+    PopplerDocument *document = poppler_document_new_from_bytes(bytes, NULL, &error);
+    g_bytes_unref(bytes);
+    if (!document) die("pdf", error->message);
+    PopplerPage *page = poppler_document_get_page(document, 0);
+    double dw, dh;
+    poppler_page_get_size(page, &dw, &dh);
+    int w = (int)ceil(dw), h = (int)ceil(dh);
+    unsigned char *pixels;
+    cairo_surface_t *surface;
+    cairo_t *cr = canvas(w, h, 1, &pixels, &surface);
+    cairo_scale(cr, w / dw, h / dh);
+    poppler_page_render(page, cr);
+    g_object_unref(page);
+    g_object_unref(document);
+    finish_canvas(cr, surface, pixels, w, h);
+}
+
 static void raw_read(const char *path) {
     static unsigned char buffer[1 << 20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -325,19 +411,20 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
     int counts_done = 0;
     long frames = 0, pixels = 0;
     if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
-        || !strcmp(cmd, "gif")) {
+        || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
         void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
-            : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif : decode_heif;
+            : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif
+            : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
         counts_done = 1;
         frames = frames_seen;

@@ -6,7 +6,9 @@
 @_exported import WICoderGIF
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
+@_exported import WICoderPDF
 @_exported import WICoderPNG
+@_exported import WICoderSVG
 @_exported import WICoderWebP
 @_exported import WILoaderCurl
 @_exported import WITransform
@@ -24,8 +26,9 @@ public enum WebImage {
     /// coders (for thumbnails and encoding size limits) whenever the options name no resampler. No side effect: a
     /// plain `ImageCodersManager` or a coder called directly still uses `AreaAverageResampler`.
     public static func makeCoders() -> ImageCodersManager {
-        ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()],
-                           resampler: PixmanResampler())
+        ImageCodersManager(
+            coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(), PDFCoder()],
+            resampler: PixmanResampler())
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

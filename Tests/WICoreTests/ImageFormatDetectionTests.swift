@@ -25,11 +25,35 @@ import WITestSupport
         #expect(ImageFormat.detect(noise) == .undefined)
     }
 
-    @Test func svgNeedsTheClosingTagNearTheEnd() {
+    @Test func svgIsFoundByItsRootElementAfterTheProlog() {
         let svg = "<svg xmlns='http://www.w3.org/2000/svg'></svg>\n"
         #expect(ImageFormat.detect(Data(svg.utf8)) == .svg)
-        let farFromEnd = svg + String(repeating: " ", count: 200)
-        #expect(ImageFormat.detect(Data(farFromEnd.utf8)) == .undefined)
+        #expect(ImageFormat.detect(Data((svg + String(repeating: " ", count: 200)).utf8)) == .svg)
+        #expect(ImageFormat.detect(Data([0xEF, 0xBB, 0xBF]) + Data(svg.utf8)) == .svg)   // UTF-8 BOM
+        let prolog = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- Generator: an editor, with <svg> in a comment -->
+            <?xml-stylesheet href="a.css"?>
+            <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd" [
+              <!ENTITY ns "http://www.w3.org/2000/svg>">
+            ]>
+            \t<svg\nwidth="1" height="1"/>
+            """
+        #expect(ImageFormat.detect(Data(prolog.utf8)) == .svg)
+        // Not SVG: another root element, text before the root, `<svgx`, an unterminated comment, `</svg>` alone.
+        for text in ["<html><svg></svg></html>", "hello <svg></svg>", "<svgx></svgx>", "<!-- <svg>",
+                     "<?xml version='1.0'?><root/></svg>", "<svg"] {
+            #expect(ImageFormat.detect(Data(text.utf8)) == .undefined, "\(text)")
+        }
+        // The root must start within the first 16 KB.
+        let late = "<!--" + String(repeating: "x", count: 16 * 1024) + "-->" + svg
+        #expect(ImageFormat.detect(Data(late.utf8)) == .undefined)
+    }
+
+    @Test func pdfNeedsTheFullHeader() {
+        #expect(ImageFormat.detect(Data("%PDF-1.7\n".utf8)) == .pdf)
+        #expect(ImageFormat.detect(Data("%PDF".utf8)) == .undefined)
+        #expect(ImageFormat.detect(Data("%PDX-1.7".utf8)) == .undefined)
     }
 
     @Test func heifBrandsDecideBetweenHEICAVIFAndHEIF() {

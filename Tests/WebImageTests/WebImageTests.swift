@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png, .gif])
+        #expect(coders.decodingFormats == [.pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -21,6 +21,10 @@ import WITestSupport
         #expect(gif.format == .gif && gif.frames.count == 5)
         #expect(coders.canEncode(to: .gif))
         #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
+        let svg = try coders.decode(Fixtures.data("formats/sample.svg"), options: .init())
+        #expect(svg.format == .svg && svg.size == PixelSize(width: 64, height: 48) && svg.flags.contains(.vector))
+        let pdf = try coders.decode(Fixtures.data("formats/sample.pdf"), options: .init())
+        #expect(pdf.format == .pdf && pdf.flags.contains(.vector))
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {

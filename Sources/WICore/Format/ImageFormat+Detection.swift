@@ -4,8 +4,9 @@ extension ImageFormat {
     /// The format of `data`, from its magic bytes only (nothing is decoded); `.undefined` when unknown.
     ///
     /// JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a`/`GIF89a`; RIFF....WEBP; TIFF `II*\0`/`MM\0*`; BMP `BM`
-    /// with a known DIB header size; `%PDF`; SVG when `</svg>` appears in the last 100 bytes; HEIC, HEIF and AVIF
-    /// by the ftyp box's major and compatible brands.
+    /// with a known DIB header size; `%PDF-`; SVG when the root element is `<svg` (after an optional BOM, XML
+    /// declaration, processing instructions, comments and doctype); HEIC, HEIF and AVIF by the ftyp box's major and
+    /// compatible brands.
     public static func detect(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { detect(UnsafeRawBufferPointer($0)) }
     }
@@ -23,13 +24,13 @@ extension ImageFormat {
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        if starts(Array("%PDF".utf8)) { return .pdf }
+        if starts(Array("%PDF-".utf8)) { return .pdf }
         if starts(Array("ftyp".utf8), at: 4), let format = isoBrandFormat(b) { return format }
         if starts(Array("BM".utf8)) && b.count >= 18 {
             let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
             if [12, 40, 52, 56, 64, 108, 124].contains(dibSize) { return .bmp }
         }
-        if containsSVGEnd(b) { return .svg }
+        if SVGSniffer.startsWithSVGRoot(b) { return .svg }
         return .undefined
     }
 
@@ -60,15 +61,5 @@ extension ImageFormat {
         if compatible.contains(where: heicBrands.contains) { return .heic }
         if compatible.contains(where: heifBrands.contains) { return .heif }
         return nil
-    }
-
-    private static func containsSVGEnd(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let marker = Array("</svg>".utf8)
-        let start = Swift.max(0, b.count - 100)
-        guard b.count - start >= marker.count else { return false }
-        for i in start...(b.count - marker.count) where b[i] == 0x3C {
-            if (0..<marker.count).allSatisfy({ b[i + $0] == marker[$0] }) { return true }
-        }
-        return false
     }
 }

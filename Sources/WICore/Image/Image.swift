@@ -23,6 +23,9 @@ public final class Image: Sendable {
         public static let transformed = Flags(rawValue: 1 << 2)
         /// The file was truncated or damaged; what could be decoded is shown.
         public static let incomplete = Flags(rawValue: 1 << 3)
+        /// Rasterized from a vector document (SVG, PDF) at the size asked for: decoding again at a larger size
+        /// gives sharper pixels, not a resampled copy.
+        public static let vector = Flags(rawValue: 1 << 4)
     }
 
     /// The frames, at least one. Every frame has the same size (the canvas).

@@ -1,0 +1,58 @@
+import Foundation
+import WICore
+
+/// SVG rasterizing on librsvg, drawn with cairo straight into the output buffer.
+///
+/// The output size: with a thumbnail box (`thumbnailPixelSize`), the box filled exactly, the document's aspect
+/// fitted inside it (scaled up or down: a vector has no resolution to exceed) or stretched to it when
+/// `preserveAspectRatio` is false; without one, the document's intrinsic size at 96 dpi (CSS pixels) times
+/// `scaleFactor`, rounded up to whole pixels. `scaleDownLimitBytes` then caps either (aspect kept). A missing or
+/// relative width or height follows from the other and the viewBox's aspect (or equals the other without a
+/// viewBox); a document with neither gets `defaultLongSide` pixels on its long side (times `scaleFactor`), with its
+/// viewBox's aspect, or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a box or
+/// byte limit chose the size. Straight alpha is cairo's premultiplied colour undone with rounding,
+/// round(c * 255 / a), exactly as rsvg-convert writes its PNGs.
+///
+/// No file or network access: the document is parsed from memory with no base file or URI, so librsvg resolves
+/// no external reference (`<image href="file:...">`, `http:` hrefs, `<use>` of another file, CSS `@import`);
+/// only `data:` URLs inside the document load. Documents over `maxDocumentBytes` are refused before parsing, and
+/// the output size is checked against `DecodeOptions.pixelLimit` before the canvas is allocated.
+///
+/// ```swift
+/// let coders = ImageCodersManager(coders: [SVGCoder()])
+/// let icon = try coders.decode(svg, options: DecodeOptions(thumbnailPixelSize: .init(width: 64, height: 64)))
+/// ```
+///
+/// Thread safety: an immutable value; decode from any number of threads at once (each call has its own librsvg
+/// handle and cairo surface).
+public struct SVGCoder: ImageCoder {
+    /// The largest document parsed, in bytes (default 16 MiB).
+    public var maxDocumentBytes: Int
+    /// The long side in pixels of a document with no intrinsic size (default 512).
+    public var defaultLongSide: Int
+
+    /// A coder with the given limits; values under 1 become 1.
+    public init(maxDocumentBytes: Int = 16 << 20, defaultLongSide: Int = 512) {
+        self.maxDocumentBytes = max(1, maxDocumentBytes)
+        self.defaultLongSide = max(1, defaultLongSide)
+    }
+
+    public var decodingFormats: [ImageFormat] { [.svg] }
+
+    /// Whether the bytes start like an SVG document (`ImageFormat.detect`: an `<svg` root after an optional BOM,
+    /// XML declaration, comments and doctype).
+    public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .svg }
+
+    public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        guard data.count <= maxDocumentBytes else {
+            throw ImageError(.documentTooLarge,
+                             "the SVG document is \(data.count) bytes, over the limit of \(maxDocumentBytes)")
+        }
+        return try SVGRendering(coder: self, options: options).render(data)
+    }
+}
+
+extension ImageError.Code {
+    /// A vector document is larger than its coder's byte limit (`SVGCoder.maxDocumentBytes`); refused unparsed.
+    public static let documentTooLarge = ImageError.Code(rawValue: 1030)
+}

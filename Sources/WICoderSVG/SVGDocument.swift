@@ -1,0 +1,97 @@
+import Foundation
+import WICore
+internal import CRsvg
+
+/// A parsed SVG document: owns its `RsvgHandle` and frees it in deinit.
+///
+/// Thread safety: not thread-safe; one document lives inside one decode call.
+final class SVGDocument {
+    private let handle: UnsafeMutablePointer<RsvgHandle>
+
+    /// Parses `bytes` with no base file, so that no external reference can be resolved; 96 dpi as rsvg-convert.
+    /// The bytes are not kept: librsvg has parsed the whole document when this returns.
+    init(parsing bytes: UnsafeRawBufferPointer) throws(ImageError) {
+        guard let stream = g_memory_input_stream_new_from_data(bytes.baseAddress, gssize(bytes.count), nil) else {
+            throw ImageError(.outOfMemory, "cannot make a GMemoryInputStream")
+        }
+        defer { g_object_unref(stream) }
+        var error: UnsafeMutablePointer<GError>?
+        let handle = rsvg_handle_new_from_stream_sync(stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
+        guard let handle else { throw GLibError.take(error, "librsvg parse") }
+        GLibError.discard(error)
+        self.handle = handle
+        rsvg_handle_set_dpi(handle, 96)
+    }
+
+    deinit { g_object_unref(handle) }
+
+    /// What the root element says about the document's size: width and height in CSS pixels where they are
+    /// absolute lengths (not percentages, em or ex), and the viewBox's aspect (width / height).
+    struct Dimensions {
+        var width: Double?
+        var height: Double?
+        var aspect: Double?
+    }
+
+    var dimensions: Dimensions {
+        var width = 0.0, height = 0.0
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var widthLength = RsvgLength(), heightLength = RsvgLength(), viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
+                                             &hasViewBox, &viewBox)
+        var result = Dimensions()
+        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
+            result.width = Self.usable(width)
+            result.height = Self.usable(height)
+        } else {
+            result.width = hasWidth != 0 ? Self.pixels(widthLength) : nil
+            result.height = hasHeight != 0 ? Self.pixels(heightLength) : nil
+        }
+        if hasViewBox != 0, let w = Self.usable(viewBox.width), let h = Self.usable(viewBox.height) {
+            result.aspect = w / h
+        }
+        return result
+    }
+
+    /// An absolute length in CSS pixels at 96 dpi; nil for relative units (percent, em, ex) and unusable values.
+    private static func pixels(_ length: RsvgLength) -> Double? {
+        let perUnit: Double? = switch length.unit {
+        case RSVG_UNIT_PX: 1
+        case RSVG_UNIT_IN: 96
+        case RSVG_UNIT_CM: 96 / 2.54
+        case RSVG_UNIT_MM: 96 / 25.4
+        case RSVG_UNIT_PT: 96 / 72
+        case RSVG_UNIT_PC: 16
+        default: nil
+        }
+        return perUnit.flatMap { usable(length.length * $0) }
+    }
+
+    private static func usable(_ value: Double) -> Double? { value.isFinite && value > 0 ? value : nil }
+
+    /// Draws the whole document into `viewport` (in the context's user space) on `context` (a `cairo_t *`).
+    func render(on context: OpaquePointer, viewport: (width: Double, height: Double)) throws(ImageError) {
+        var rectangle = RsvgRectangle(x: 0, y: 0, width: viewport.width, height: viewport.height)
+        var error: UnsafeMutablePointer<GError>?
+        guard rsvg_handle_render_document(handle, context, &rectangle, &error) != 0 else {
+            throw GLibError.take(error, "librsvg render")
+        }
+        GLibError.discard(error)
+    }
+}
+
+/// The one place glib's `GError`s become `ImageError`s (and are freed).
+enum GLibError {
+    /// An `ImageError` (`.badImageData`) carrying the GError's message, freeing the GError.
+    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String) -> ImageError {
+        guard let error else { return ImageError(.badImageData, "\(action) failed") }
+        defer { g_error_free(error) }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+        return ImageError(.badImageData, "\(action): \(message)")
+    }
+
+    /// Frees a GError that came with a success (none is expected).
+    static func discard(_ error: UnsafeMutablePointer<GError>?) {
+        if let error { g_error_free(error) }
+    }
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Writes svg-reference.tsv: what rsvg-convert (Debian 12's librsvg 2.54, package librsvg2-bin) renders for each
+SVG fixture, as the straight-alpha RGBA8 bytes' SHA-256 (read back with Pillow).
+
+Rows: file, box, width, height, sha256. box "-" is the natural size, WxH the document fitted inside that box with
+its aspect kept, rounded. The natural size follows SVGCoder's documented rule, computed here from the root
+element's attributes: width and height in CSS pixels at 96 dpi (rounded up); a missing or relative one from the
+other and the viewBox's aspect; neither: 512 on the long side with the viewBox's aspect. Where the file lacks an
+absolute width or height, rsvg-convert renders a copy whose root carries that natural size (rsvg-convert's own
+fallback for such files is the drawing's bounding box, not the viewBox); the size asked for goes to rsvg-convert
+as -w/-h, which stretches the document to exactly that size.
+resvg/ fixtures are asked for at 300x300 (the size of resvg's own reference PNGs beside them); peers/ fixtures at
+their natural size and in a 128x128 box. weserv-giant.svg is left out: rsvg-convert refuses it (over 32767 px).
+
+Run from anywhere: python3 Tests/Fixtures/make-svg-reference.py
+"""
+import hashlib
+import io
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ElementTree
+
+from PIL import Image
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+UNITS = {"": 1, "px": 1, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16}
+DEFAULT_LONG_SIDE = 512
+
+
+def length(value):
+    """An absolute length in CSS pixels, or None (missing, percent, em, ex, unparsable, not positive)."""
+    match = re.fullmatch(r"\s*([0-9.eE+-]+)\s*([a-z]*)\s*", value or "")
+    if not match or match.group(2) not in UNITS:
+        return None
+    number = float(match.group(1)) * UNITS[match.group(2)]
+    return number if number > 0 else None
+
+
+def natural(root):
+    """The natural size in CSS pixels (floats) and whether the root carries it itself."""
+    width, height = length(root.get("width")), length(root.get("height"))
+    box = [float(v) for v in re.split(r"[\s,]+", root.get("viewBox", "").strip()) if v]
+    aspect = box[2] / box[3] if len(box) == 4 and box[2] > 0 and box[3] > 0 else None
+    if width and height:
+        return (width, height), True
+    if width:
+        return (width, width / (aspect or 1)), False
+    if height:
+        return (height * (aspect or 1), height), False
+    ratio = aspect or 1
+    long = DEFAULT_LONG_SIDE
+    return ((long, long / ratio) if ratio >= 1 else (long * ratio, long)), False
+
+
+def render(path, size):
+    """rsvg-convert's rendering at `size` (ints), of a copy carrying the natural size when the file lacks it."""
+    text = open(path, encoding="utf-8").read()
+    root = ElementTree.fromstring(text.encode())
+    (width, height), own = natural(root)
+    with tempfile.NamedTemporaryFile("w", suffix=".svg", encoding="utf-8") as copy:
+        if not own:
+            tag = re.search(r"<svg\b[^>]*>", text)
+            opening = re.sub(r"\s(width|height)\s*=\s*(\"[^\"]*\"|'[^']*')", "", tag.group(0))
+            opening = opening.replace("<svg", f'<svg width="{width!r}" height="{height!r}"', 1)
+            text = text[:tag.start()] + opening + text[tag.end():]
+        copy.write(text)
+        copy.flush()
+        command = ["rsvg-convert", "--dpi-x", "96", "--dpi-y", "96", "-f", "png",
+                   "-w", str(size[0]), "-h", str(size[1]), copy.name]
+        png = subprocess.run(command, check=True, capture_output=True).stdout
+    image = Image.open(io.BytesIO(png)).convert("RGBA")
+    assert image.size == tuple(size), (path, image.size, size)
+    return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def fit(natural, box):
+    ratio = min(box[0] / natural[0], box[1] / natural[1])
+    width = min(box[0], max(1, int(natural[0] * ratio + 0.5)))
+    height = min(box[1], max(1, int(natural[1] * ratio + 0.5)))
+    return width, height
+
+
+def main():
+    rows = ["# file\tbox\twidth\theight\tsha256 (straight RGBA8 from rsvg-convert 2.54; make-svg-reference.py)"]
+    for folder, boxes in (("resvg", [(300, 300)]), ("peers", [None, (128, 128)])):
+        for name in sorted(os.listdir(os.path.join(HERE, "svg", folder))):
+            if not name.endswith(".svg") or name == "weserv-giant.svg":
+                continue
+            path = os.path.join(HERE, "svg", folder, name)
+            size, _ = natural(ElementTree.parse(path).getroot())
+            for box in boxes:
+                pixels = (math.ceil(size[0]), math.ceil(size[1])) if box is None else fit(size, box)
+                label = "-" if box is None else f"{box[0]}x{box[1]}"
+                rows.append(f"svg/{folder}/{name}\t{label}\t{pixels[0]}\t{pixels[1]}\t{render(path, pixels)}")
+    with open(os.path.join(HERE, "svg-reference.tsv"), "w") as out:
+        out.write("\n".join(rows) + "\n")
+    print(f"{len(rows) - 1} rows", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
