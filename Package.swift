@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WICoderWebP", targets: ["WICoderWebP"]),
         .library(name: "WICoderHEIC", targets: ["WICoderHEIC"]),
         .library(name: "WICoderGIF", targets: ["WICoderGIF"]),
+        .library(name: "WICoderBMP", targets: ["WICoderBMP"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -65,13 +66,15 @@ let package = Package(
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
         .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
         .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
+        // BMP, ICO and CUR in Swift: no C library (Debian has no fuzzed decoder for them).
+        .target(name: "WICoderBMP", dependencies: ["WICore"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
-                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WITransform", "WICacheRedis",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderBMP", "WITransform", "WICacheRedis",
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
@@ -118,6 +121,7 @@ let package = Package(
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
+        .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

@@ -3,6 +3,7 @@
 @_exported import WICacheDisk
 @_exported import WICacheMemory
 @_exported import WICacheRedis
+@_exported import WICoderBMP
 @_exported import WICoderGIF
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
@@ -24,7 +25,9 @@ public enum WebImage {
     /// the coders' thumbnail path.
     public static func makeCoders() -> ImageCodersManager {
         PixmanResampler.install()
-        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        return ImageCodersManager(coders: [
+            BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(),
+        ])
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk
