@@ -48,18 +48,34 @@ struct BitmapDecoder {
         guard let base = reader.bytes.baseAddress, let output = out.baseAddress else {
             throw ImageError(.badImageData, "BMP: no pixel data")
         }
-        while rows < header.height {
-            let start = header.pixelOffset + rows * stride
-            guard reader.contains(start, used) else { break }
-            let source = (base + start).assumingMemoryBound(to: UInt8.self)
-            let target = output + outputRow(rows) * bytesPerRow
-            if header.bitCount <= 8 {
-                decodeIndexed(source, target, width: width)
-            } else {
-                alphaSeen |= decodeDirect(source, target, width: width)
+        // Every index of 1 to 8 bits has an entry: those past the file's palette are opaque black.
+        let palette = header.palette.map(\.littleEndian)
+            + [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: Swift.max(0, 256 - header.palette.count))
+        // 16-bit pixels of a large image: one table lookup per pixel instead of three scalings.
+        let table = header.bitCount == 16 && width * header.height >= 16_384 ? sixteenBitTable() : []
+        palette.withUnsafeBufferPointer { palette in
+            table.withUnsafeBufferPointer { table in
+                while rows < header.height {
+                    let start = header.pixelOffset + rows * stride
+                    guard reader.contains(start, used) else { break }
+                    let source = (base + start).assumingMemoryBound(to: UInt8.self)
+                    let target = output + outputRow(rows) * bytesPerRow
+                    if header.bitCount <= 8 {
+                        decodeIndexed(source, target, width: width, palette: palette)
+                    } else if !table.isEmpty {
+                        for x in 0..<width {
+                            let color = table[Int(source[x * 2]) | Int(source[x * 2 + 1]) << 8]
+                            target.storeBytes(of: color, toByteOffset: x * 4, as: UInt32.self)
+                            alphaSeen |= color
+                        }
+                    } else {
+                        alphaSeen |= decodeDirect(source, target, width: width)
+                    }
+                    rows += 1
+                }
             }
-            rows += 1
         }
+        if !table.isEmpty { alphaSeen = header.masks.hasAlpha ? UInt32(littleEndian: alphaSeen) >> 24 : 0 }
         guard rows > 0 else { throw ImageError(.badImageData, "BMP: the file ends before the first row of pixels") }
         let hasAlpha = header.bitCount > 8 && header.masks.hasAlpha
         if hasAlpha && alphaSeen == 0 {
@@ -72,17 +88,35 @@ struct BitmapDecoder {
         return (rows == header.height, hasAlpha && alphaSeen != 0)
     }
 
-    private func decodeIndexed(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutableRawPointer, width: Int) {
+    private func decodeIndexed(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutableRawPointer, width: Int,
+                               palette: UnsafeBufferPointer<UInt32>) {
         let bits = header.bitCount
-        let perByte = 8 / bits
-        let valueMask = (1 << bits) - 1
-        header.palette.withUnsafeBufferPointer { palette in
-            for x in 0..<width {
-                let byte = Int(source[x / perByte])
-                let index = (byte >> (8 - bits * (x % perByte + 1))) & valueMask
-                let color: UInt32 = index < palette.count ? palette[index] : 0xFF00_0000
-                target.storeBytes(of: color.littleEndian, toByteOffset: x * 4, as: UInt32.self)
+        if bits == 8 {
+            for x in 0..<width { target.storeBytes(of: palette[Int(source[x])], toByteOffset: x * 4, as: UInt32.self) }
+            return
+        }
+        let perByte = 8 / bits, valueMask = (1 << bits) - 1
+        var x = 0, byteIndex = 0
+        while x < width {
+            let byte = Int(source[byteIndex])
+            byteIndex += 1
+            var shift = 8 - bits
+            for _ in 0..<Swift.min(perByte, width - x) {
+                target.storeBytes(of: palette[(byte >> shift) & valueMask], toByteOffset: x * 4, as: UInt32.self)
+                shift -= bits
+                x += 1
             }
+        }
+    }
+
+    /// The RGBA (memory order) of every 16-bit pixel value.
+    private func sixteenBitTable() -> [UInt32] {
+        let masks = header.masks
+        return (0..<65536).map { (value: UInt32) -> UInt32 in
+            let alpha = masks.hasAlpha ? masks.alpha.value(value) : 255
+            let rgba = masks.red.value(value) | masks.green.value(value) << 8 | masks.blue.value(value) << 16
+                | (alpha & 0xFF) << 24
+            return rgba.littleEndian
         }
     }
 
