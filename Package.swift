@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "WICoderGIF", targets: ["WICoderGIF"]),
         .library(name: "WICoderSVG", targets: ["WICoderSVG"]),
         .library(name: "WICoderPDF", targets: ["WICoderPDF"]),
+        .library(name: "WICoderBMP", targets: ["WICoderBMP"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -74,13 +75,16 @@ let package = Package(
         .target(name: "WICairo", dependencies: ["WICore", "CCairo"]),
         .target(name: "WICoderSVG", dependencies: ["WICore", "WICairo", "CRsvg"]),
         .target(name: "WICoderPDF", dependencies: ["WICore", "WICairo", "CPoppler"]),
+        // BMP, ICO and CUR in Swift: no C library (Debian has no fuzzed decoder for them).
+        .target(name: "WICoderBMP", dependencies: ["WICore"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
-                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WITransform", "WICacheRedis",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WITransform",
+                "WICacheRedis",
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
@@ -129,6 +133,7 @@ let package = Package(
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
         .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
+        .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

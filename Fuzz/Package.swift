@@ -32,6 +32,7 @@ let package = Package(
         fuzzTarget("fuzz-heic", ["WICoderHEIC"]),
         fuzzTarget("fuzz-svg", ["WICoderSVG"]),
         fuzzTarget("fuzz-pdf", ["WICoderPDF"]),
+        fuzzTarget("fuzz-bmp", ["WICoderBMP", "WICoderPNG"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", []),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),

@@ -3,6 +3,7 @@
 @_exported import WICacheDisk
 @_exported import WICacheMemory
 @_exported import WICacheRedis
+@_exported import WICoderBMP
 @_exported import WICoderGIF
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
@@ -27,7 +28,8 @@ public enum WebImage {
     /// plain `ImageCodersManager` or a coder called directly still uses `AreaAverageResampler`.
     public static func makeCoders() -> ImageCodersManager {
         ImageCodersManager(
-            coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(), PDFCoder()],
+            coders: [BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(),
+                     PDFCoder()],
             resampler: PixmanResampler())
     }
 

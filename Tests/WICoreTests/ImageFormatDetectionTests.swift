@@ -25,6 +25,36 @@ import WITestSupport
         #expect(ImageFormat.detect(noise) == .undefined)
     }
 
+    @Test(arguments: [
+        ("bmp/irs-smile.ico", ImageFormat.ico), ("bmp/peer-coil_logo_black.ico", .ico), ("bmp/tm-hand.cur", .cur),
+        ("bmp/fc-24bipp-256x256.cur", .cur), ("bmp/tm-money-2-(os2).bmp", .bmp), ("bmp/irs-V5_A1_R5_G5_B5.bmp", .bmp),
+        // Named .bmp, but an ICO by its bytes (its entry's reserved byte is 0x74): the bytes decide.
+        ("bmp/sg-oss-fuzz-testcase-62541.bmp", .ico),
+    ])
+    func detectsIconsCursorsAndBitmaps(file: String, format: ImageFormat) {
+        #expect(ImageFormat.detect(Fixtures.data(file)) == format)
+    }
+
+    @Test func iconsNeedAPlausibleDirectory() {
+        func icon(type: UInt8 = 1, count: UInt8 = 1, reserved: UInt8 = 0, entryReserved: UInt8 = 0, offset: UInt8 = 22)
+            -> Data
+        {
+            Data([reserved, 0, type, 0, count, 0, 16, 16, 0, entryReserved, 1, 0, 32, 0, 0, 1, 0, 0, offset, 0, 0, 0])
+        }
+        #expect(ImageFormat.detect(icon()) == .ico)
+        #expect(ImageFormat.detect(icon(type: 2)) == .cur)
+        #expect(ImageFormat.detect(icon(type: 3)) == .undefined)
+        #expect(ImageFormat.detect(icon(count: 0)) == .undefined)           // no entries
+        #expect(ImageFormat.detect(icon(reserved: 1)) == .undefined)
+        #expect(ImageFormat.detect(icon(entryReserved: 0x9C)) == .ico)     // browsers and Pillow ignore it
+        #expect(ImageFormat.detect(icon(offset: 21)) == .undefined)         // data inside the directory
+        #expect(ImageFormat.detect(icon(count: 2, offset: 22)) == .undefined)
+        #expect(ImageFormat.detect(icon().prefix(21)) == .undefined)        // the first entry cut short
+        // An ISO box of 256 bytes whose type is ftyp starts 00 00 01 00 too.
+        #expect(ImageFormat.detect(Data([0, 0, 1, 0]) + Data("ftypisom".utf8) + Data(count: 14)) == .undefined)
+        #expect(ImageFormat.named("ico") == .ico && ImageFormat.named("cur") == .cur)
+    }
+
     @Test func svgIsFoundByItsRootElementAfterTheProlog() {
         let svg = "<svg xmlns='http://www.w3.org/2000/svg'></svg>\n"
         #expect(ImageFormat.detect(Data(svg.utf8)) == .svg)

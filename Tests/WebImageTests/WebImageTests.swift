@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif])
+        #expect(coders.decodingFormats == [.pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -25,6 +25,11 @@ import WITestSupport
         #expect(svg.format == .svg && svg.size == PixelSize(width: 64, height: 48) && svg.flags.contains(.vector))
         let pdf = try coders.decode(Fixtures.data("formats/sample.pdf"), options: .init())
         #expect(pdf.format == .pdf && pdf.flags.contains(.vector))
+        #expect(try coders.decode(Fixtures.data("formats/sample.bmp"), options: .init()).format == .bmp)
+        // An icon whose 256x256 entry is a PNG: the BMP coder hands it to the PNG coder.
+        let icon = try coders.decode(Fixtures.data("bmp/peer-coil_logo_black.ico"), options: .init())
+        #expect(icon.format == .ico && icon.size == PixelSize(width: 256, height: 256))
+        #expect(coders.canEncode(to: .bmp) && coders.canEncode(to: .ico))
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {

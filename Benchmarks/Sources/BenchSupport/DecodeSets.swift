@@ -14,6 +14,12 @@ public enum DecodeSets {
         ]),
         ("heic", ["formats/sample.heic", "heic/hat.heic", "heic/gradient-alpha.heic"]),
         ("avif", ["formats/sample.avif", "heic/hat.avif"]),
+        // No C library decodes these here (WICoderBMP is Swift); Pillow is the reference.
+        ("bmp", [
+            "bmp/irs-Core_8_Bit.bmp", "bmp/irs-Core_4_Bit.bmp", "bmp/tm-24bitpalette.bmp",
+            "bmp/tm-blauesglas_16_bitmask565.bmp", "bmp/sg-rgba32-1.bmp", "bmp/tm-money-256-(os2).bmp",
+            "bmp/fc-24bipp.ico",
+        ]),
     ]
 
     /// The absolute paths of one format's set.

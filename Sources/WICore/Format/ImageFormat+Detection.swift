@@ -4,7 +4,8 @@ extension ImageFormat {
     /// The format of `data`, from its magic bytes only (nothing is decoded); `.undefined` when unknown.
     ///
     /// JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a`/`GIF89a`; RIFF....WEBP; TIFF `II*\0`/`MM\0*`; BMP `BM`
-    /// with a known DIB header size; `%PDF-`; SVG when the root element is `<svg` (after an optional BOM, XML
+    /// with a known DIB header size; ICO `00 00 01 00` and CUR `00 00 02 00` with at least one directory entry whose
+    /// data starts after the directory; `%PDF-`; SVG when the root element is `<svg` (after an optional BOM, XML
     /// declaration, processing instructions, comments and doctype); HEIC, HEIF and AVIF by the ftyp box's major and
     /// compatible brands.
     public static func detect(_ data: Data) -> ImageFormat {
@@ -30,6 +31,7 @@ extension ImageFormat {
             let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
             if [12, 40, 52, 56, 64, 108, 124].contains(dibSize) { return .bmp }
         }
+        if let format = iconFormat(b) { return format }
         if SVGSniffer.startsWithSVGRoot(b) { return .svg }
         return .undefined
     }
@@ -61,5 +63,16 @@ extension ImageFormat {
         if compatible.contains(where: heicBrands.contains) { return .heic }
         if compatible.contains(where: heifBrands.contains) { return .heif }
         return nil
+    }
+
+    /// ICO or CUR: reserved 0, type 1 or 2, a non-zero entry count, and a first entry whose data offset lies past the
+    /// directory (22 bytes needed; an ISO `ftyp` box of 256 or 512 bytes is not one). The entry's own reserved byte
+    /// is not checked: files with one set decode in browsers and Pillow.
+    private static func iconFormat(_ b: UnsafeBufferPointer<UInt8>) -> ImageFormat? {
+        guard b.count >= 22, b[0] == 0, b[1] == 0, b[2] == 1 || b[2] == 2, b[3] == 0 else { return nil }
+        let count = Int(b[4]) | Int(b[5]) << 8
+        let offset = Int(b[18]) | Int(b[19]) << 8 | Int(b[20]) << 16 | Int(b[21]) << 24
+        guard count > 0, offset >= 6 + 16 * count, !(b[4] == 0x66 && b[5] == 0x74) else { return nil }
+        return b[2] == 1 ? .ico : .cur
     }
 }

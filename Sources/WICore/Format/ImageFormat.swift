@@ -39,11 +39,17 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let avif = ImageFormat("avif", mimeType: "image/avif", fileExtension: "avif")
     public static let tiff = ImageFormat("tiff", mimeType: "image/tiff", fileExtension: "tiff")
     public static let bmp = ImageFormat("bmp", mimeType: "image/bmp", fileExtension: "bmp")
+    /// Windows icon (a directory of BMP or PNG images), as sites serve favicons.
+    public static let ico = ImageFormat("ico", mimeType: "image/x-icon", fileExtension: "ico")
+    /// Windows cursor: an ICO directory whose entries carry a hotspot.
+    public static let cur = ImageFormat("cur", mimeType: "image/x-win-bitmap", fileExtension: "cur")
     public static let pdf = ImageFormat("pdf", mimeType: "application/pdf", fileExtension: "pdf")
     public static let svg = ImageFormat("svg", mimeType: "image/svg+xml", fileExtension: "svg")
 
     /// The formats WICore knows by name, for lookups by identifier or file extension.
-    public static let builtIn: [ImageFormat] = [.jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .pdf, .svg]
+    public static let builtIn: [ImageFormat] = [
+        .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .ico, .cur, .pdf, .svg,
+    ]
 
     /// The built-in format with this identifier or file extension ("jpg", "jpeg", "PNG", "tif"...), if any.
     public static func named(_ name: String) -> ImageFormat? {
