@@ -30,6 +30,8 @@ let package = Package(
         fuzzTarget("fuzz-gif", ["WICoderGIF"]),
         fuzzTarget("fuzz-gif-incremental", ["WICoderGIF"]),
         fuzzTarget("fuzz-heic", ["WICoderHEIC"]),
+        fuzzTarget("fuzz-jxl", ["WICoderJXL"]),
+        fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", []),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),

@@ -6,6 +6,7 @@
 @_exported import WICoderGIF
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
+@_exported import WICoderJXL
 @_exported import WICoderPNG
 @_exported import WICoderWebP
 @_exported import WILoaderCurl
@@ -24,7 +25,7 @@ public enum WebImage {
     /// the coders' thumbnail path.
     public static func makeCoders() -> ImageCodersManager {
         PixmanResampler.install()
-        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), JXLCoder()])
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

@@ -7,7 +7,8 @@ import WITestSupport
     @Test(arguments: [
         ("sample.jpg", ImageFormat.jpeg), ("sample.png", .png), ("sample.gif", .gif), ("sample.webp", .webp),
         ("sample.heic", .heic), ("sample-heix.heic", .heic), ("sample.heif", .heif), ("sample.avif", .avif), ("sample.tiff", .tiff),
-        ("sample.bmp", .bmp), ("sample.pdf", .pdf), ("sample.svg", .svg),
+        ("sample.bmp", .bmp), ("sample.pdf", .pdf), ("sample.svg", .svg), ("sample.jxl", .jxl),
+        ("sample-container.jxl", .jxl),
     ])
     func detectsRealFiles(file: String, format: ImageFormat) {
         #expect(ImageFormat.detect(Fixtures.data("formats/\(file)")) == format)
@@ -23,6 +24,14 @@ import WITestSupport
         var random = SeededRandom(seed: 7)
         let noise = Data((0..<4096).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) })
         #expect(ImageFormat.detect(noise) == .undefined)
+    }
+
+    @Test func jpegXLCodestreamAndContainerSignatures() {
+        #expect(ImageFormat.detect(Data([0xFF, 0x0A])) == .jxl)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])) == .jxl)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87])) == .undefined)
+        #expect(ImageFormat.detect(Data([0xFF])) == .undefined)
+        #expect(ImageFormat.named("jxl") == .jxl)
     }
 
     @Test func svgNeedsTheClosingTagNearTheEnd() {
