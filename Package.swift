@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "WICoderSVG", targets: ["WICoderSVG"]),
         .library(name: "WICoderPDF", targets: ["WICoderPDF"]),
         .library(name: "WICoderBMP", targets: ["WICoderBMP"]),
+        .library(name: "WICoderJXL", targets: ["WICoderJXL"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -45,6 +46,9 @@ let package = Package(
         systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
         systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
         systemLibrary("CGIF", pkgConfig: "libgif", apt: ["libgif-dev"]),
+        // libjxl.pc adds -DHWY_SHARED_DEFINE (for C++ users of highway), which SwiftPM prohibits; the C headers
+        // need no flag and sit in the default include path, so `CJXL` does without pkg-config too.
+        systemLibrary("CJXL", pkgConfig: nil, apt: ["libjxl-dev"]),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
@@ -77,13 +81,15 @@ let package = Package(
         .target(name: "WICoderPDF", dependencies: ["WICore", "WICairo", "CPoppler"]),
         // BMP, ICO and CUR in Swift: no C library (Debian has no fuzzed decoder for them).
         .target(name: "WICoderBMP", dependencies: ["WICore"]),
+        .target(name: "WICoderJXL", dependencies: ["WICore", "CJXL"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
-                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WITransform",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WICoderJXL",
+                "WITransform",
                 "WICacheRedis",
             ]
         ),
@@ -134,6 +140,7 @@ let package = Package(
         .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
         .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
+        .testTarget(name: "WICoderJXLTests", dependencies: ["WICoderJXL", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

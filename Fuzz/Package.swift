@@ -33,6 +33,8 @@ let package = Package(
         fuzzTarget("fuzz-svg", ["WICoderSVG"]),
         fuzzTarget("fuzz-pdf", ["WICoderPDF"]),
         fuzzTarget("fuzz-bmp", ["WICoderBMP", "WICoderPNG"]),
+        fuzzTarget("fuzz-jxl", ["WICoderJXL"]),
+        fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", []),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),

@@ -9,10 +9,14 @@ that make_photo.py made (run it first).
                            stores each frame as the rectangle that changed (as real animated GIFs are)
   anim-100.png             the same 100 frames as an APNG (RGBA)
   photo-1000x1000.png      a 1000x1000 crop of the photo, RGBA (the resize-up and blur input)
+  photo-2000x1500.jxl      the WebP photo's pixels, lossy JPEG XL (cjxl -d 1, effort 7)
+  graphic-1000x750.jxl     the drawing, lossless JPEG XL (cjxl -d 0, effort 7)
 Usage: make_cpu_inputs.py DATA_DIR
 """
 import os
+import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -77,6 +81,14 @@ def main():
     out = os.path.join(data, "photo-1000x1000.png")
     if not os.path.exists(out):
         photo.crop((1500, 1000, 2500, 2000)).convert("RGBA").save(out)
+
+    for name, distance in (("photo-2000x1500", "1"), ("graphic-1000x750", "0")):
+        out = os.path.join(data, name + ".jxl")
+        if not os.path.exists(out):
+            with tempfile.TemporaryDirectory() as tmp:
+                png = os.path.join(tmp, name + ".png")
+                Image.open(os.path.join(data, name + ".webp")).save(png)
+                subprocess.run(["cjxl", "--quiet", "-d", distance, "-e", "7", png, out], check=True)
 
 
 if __name__ == "__main__":

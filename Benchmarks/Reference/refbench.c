@@ -8,6 +8,8 @@
 //   webpthumb N SIZE FILE  libwebp with use_scaling straight to the size that fits in SIZE x SIZE
 //   gif N FILE             giflib DGifSlurp, then every frame composited (disposal, transparency) into its own
 //                          RGBA canvas-sized buffer, as an animated image decoder keeps them
+//   jxl N FILE...          libjxl JxlDecoder, every frame to its own RGBA8 buffer, on the calling thread
+//   jxlmt N FILE...        the same with libjxl's thread runner (2 threads), for the runner measurement
 //   heifthumb N SIZE FILE...  libheif: an embedded thumbnail whose long side is >= SIZE, else the primary image,
 //                          decoded to RGBA, then a box filter to fit SIZE x SIZE
 // The decoders also print `frames <count>` and `pixels <sum of width*height of every frame>` of one pass over
@@ -18,11 +20,13 @@
 //                          malloc'd ARGB32 buffer, then turned into RGBA in place
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
-// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif
+// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads
 //   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib)
 #include <cairo.h>
 #include <fcntl.h>
 #include <gif_lib.h>
+#include <jxl/decode.h>
+#include <jxl/thread_parallel_runner.h>
 #include <libheif/heif.h>
 #include <librsvg/rsvg.h>
 #include <math.h>
@@ -218,6 +222,42 @@ static void webp_to(blob b, int size) {
 
 static void decode_webp(blob b) { webp_to(b, 0); }
 
+// Decodes every frame of a JPEG XL file to RGBA8 (coalesced, oriented: libjxl's defaults), each into its own buffer.
+static void *jxl_runner;
+static void jxl_decode(blob b) {
+    JxlDecoder *dec = JxlDecoderCreate(NULL);
+    if (jxl_runner && JxlDecoderSetParallelRunner(dec, JxlThreadParallelRunner, jxl_runner) != JXL_DEC_SUCCESS)
+        die("jxl", "runner");
+    JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE);
+    JxlDecoderSetInput(dec, b.bytes, b.size);
+    JxlDecoderCloseInput(dec);
+    JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    JxlBasicInfo info;
+    unsigned char *pixels = NULL;
+    for (;;) {
+        JxlDecoderStatus status = JxlDecoderProcessInput(dec);
+        if (status == JXL_DEC_BASIC_INFO) {
+            JxlDecoderGetBasicInfo(dec, &info);
+        } else if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t size;
+            JxlDecoderImageOutBufferSize(dec, &format, &size);
+            pixels = malloc(size);
+            JxlDecoderSetImageOutBuffer(dec, &format, pixels, size);
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            int turned = !info.have_animation && info.orientation > 4;
+            counted(turned ? info.ysize : info.xsize, turned ? info.xsize : info.ysize);
+            sink += pixels[0];
+            free(pixels);
+            pixels = NULL;
+        } else if (status == JXL_DEC_SUCCESS) {
+            break;
+        } else {
+            die("jxl", "decode failed");
+        }
+    }
+    JxlDecoderDestroy(dec);
+}
+
 typedef struct { blob b; size_t at; } gif_reader;
 
 static int gif_input(GifFileType *gif, GifByteType *bytes, int size) {
@@ -411,20 +451,24 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
     int counts_done = 0;
     long frames = 0, pixels = 0;
+    if (!strcmp(cmd, "jxlmt")) {
+        jxl_runner = JxlThreadParallelRunnerCreate(NULL, 2);
+        cmd = "jxl";
+    }
     if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
-        || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf")) {
+        || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf") || !strcmp(cmd, "jxl")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
         void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
             : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif
-            : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : decode_heif;
+            : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : !strcmp(cmd, "jxl") ? jxl_decode : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
         counts_done = 1;
         frames = frames_seen;

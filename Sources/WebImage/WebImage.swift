@@ -8,6 +8,7 @@
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
 @_exported import WICoderPDF
+@_exported import WICoderJXL
 @_exported import WICoderPNG
 @_exported import WICoderSVG
 @_exported import WICoderWebP
@@ -29,7 +30,7 @@ public enum WebImage {
     public static func makeCoders() -> ImageCodersManager {
         ImageCodersManager(
             coders: [BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(),
-                     PDFCoder()],
+                     PDFCoder(), JXLCoder()],
             resampler: PixmanResampler())
     }
 

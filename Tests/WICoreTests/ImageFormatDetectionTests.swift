@@ -7,7 +7,8 @@ import WITestSupport
     @Test(arguments: [
         ("sample.jpg", ImageFormat.jpeg), ("sample.png", .png), ("sample.gif", .gif), ("sample.webp", .webp),
         ("sample.heic", .heic), ("sample-heix.heic", .heic), ("sample.heif", .heif), ("sample.avif", .avif), ("sample.tiff", .tiff),
-        ("sample.bmp", .bmp), ("sample.pdf", .pdf), ("sample.svg", .svg),
+        ("sample.bmp", .bmp), ("sample.pdf", .pdf), ("sample.svg", .svg), ("sample.jxl", .jxl),
+        ("sample-container.jxl", .jxl),
     ])
     func detectsRealFiles(file: String, format: ImageFormat) {
         #expect(ImageFormat.detect(Fixtures.data("formats/\(file)")) == format)
@@ -53,6 +54,14 @@ import WITestSupport
         // An ISO box of 256 bytes whose type is ftyp starts 00 00 01 00 too.
         #expect(ImageFormat.detect(Data([0, 0, 1, 0]) + Data("ftypisom".utf8) + Data(count: 14)) == .undefined)
         #expect(ImageFormat.named("ico") == .ico && ImageFormat.named("cur") == .cur)
+    }
+
+    @Test func jpegXLCodestreamAndContainerSignatures() {
+        #expect(ImageFormat.detect(Data([0xFF, 0x0A])) == .jxl)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A])) == .jxl)
+        #expect(ImageFormat.detect(Data([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87])) == .undefined)
+        #expect(ImageFormat.detect(Data([0xFF])) == .undefined)
+        #expect(ImageFormat.named("jxl") == .jxl)
     }
 
     @Test func svgIsFoundByItsRootElementAfterTheProlog() {

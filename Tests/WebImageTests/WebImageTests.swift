@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
+        #expect(coders.decodingFormats == [.jxl, .pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))

@@ -7,7 +7,8 @@ extension ImageFormat {
     /// with a known DIB header size; ICO `00 00 01 00` and CUR `00 00 02 00` with at least one directory entry whose
     /// data starts after the directory; `%PDF-`; SVG when the root element is `<svg` (after an optional BOM, XML
     /// declaration, processing instructions, comments and doctype); HEIC, HEIF and AVIF by the ftyp box's major and
-    /// compatible brands.
+    /// compatible brands; JPEG XL as a bare codestream (`FF 0A`) or in its container (the 12-byte `JXL `
+    /// signature box).
     public static func detect(_ data: Data) -> ImageFormat {
         data.withUnsafeBytes { detect(UnsafeRawBufferPointer($0)) }
     }
@@ -26,6 +27,7 @@ extension ImageFormat {
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(Array("%PDF-".utf8)) { return .pdf }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("ftyp".utf8), at: 4), let format = isoBrandFormat(b) { return format }
         if starts(Array("BM".utf8)) && b.count >= 18 {
             let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24

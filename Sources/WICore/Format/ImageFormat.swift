@@ -45,10 +45,12 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let cur = ImageFormat("cur", mimeType: "image/x-win-bitmap", fileExtension: "cur")
     public static let pdf = ImageFormat("pdf", mimeType: "application/pdf", fileExtension: "pdf")
     public static let svg = ImageFormat("svg", mimeType: "image/svg+xml", fileExtension: "svg")
+    /// JPEG XL, as a bare codestream or in its ISOBMFF container.
+    public static let jxl = ImageFormat("jxl", mimeType: "image/jxl", fileExtension: "jxl")
 
     /// The formats WICore knows by name, for lookups by identifier or file extension.
     public static let builtIn: [ImageFormat] = [
-        .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .ico, .cur, .pdf, .svg,
+        .jpeg, .png, .gif, .webp, .heic, .heif, .avif, .tiff, .bmp, .ico, .cur, .pdf, .svg, .jxl,
     ]
 
     /// The built-in format with this identifier or file extension ("jpg", "jpeg", "PNG", "tif"...), if any.

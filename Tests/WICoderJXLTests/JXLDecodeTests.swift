@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import WICore
+import WICoderJXL
+import WICoderPNG
+import WITestSupport
+
+struct JXLDecodeTests {
+    let coder = JXLCoder()
+
+    @Test func sniffsCodestreamAndContainerOnly() {
+        #expect(coder.canDecode(Fixtures.data("jxl/basic.jxl")))                          // FF 0A
+        #expect(coder.canDecode(Fixtures.data("jxl/container-lossless.jxl")))               // JXL box
+        #expect(!coder.canDecode(Fixtures.data("jpeg/hat-444.jpg")))
+        #expect(coder.decodingFormats == [.jxl])
+    }
+
+    @Test func appliesTheCodestreamOrientationByDefault() throws {
+        let upright = try coder.decode(Fixtures.data("jxl/orientation1_identity.jxl"), options: .init())
+        for n in 2...8 {
+            let name = JXLReference.all.first { $0.file.hasPrefix("orientation\(n)_") }!.file
+            let image = try coder.decode(Fixtures.data("jxl/\(name)"), options: .init())
+            #expect(image.orientation == .up)
+            #expect(image.size == (n >= 5 ? PixelSize(width: 256, height: 100) : PixelSize(width: 100, height: 256)))
+            // Every file holds the same picture stored turned: upright, they all equal orientation 1 turned
+            // back the other way, i.e. applying the file's orientation to the raw pixels gives `image`.
+            let raw = try coder.decode(Fixtures.data("jxl/\(name)"), options: .init(applyOrientation: false))
+            #expect(raw.orientation == ImageOrientation(rawValue: n))
+            #expect(raw.size == upright.size)
+            #expect(try raw.frames[0].pixels.applying(raw.orientation) == image.frames[0].pixels)
+        }
+    }
+
+    /// progressive.jxl was made by cjxl at distance 2 from png/interlaced-hibiscus.png (measured 32.2 dB).
+    @Test func lossyFileIsCloseToItsSource() throws {
+        let image = try coder.decode(Fixtures.data("jxl/progressive.jxl"), options: .init())
+        let source = try PNGCoder().decode(Fixtures.data("png/interlaced-hibiscus.png"), options: .init())
+        #expect(image.size == source.size)
+        #expect(JXLTestSupport.psnr(image.frames[0].pixels, source.frames[0].pixels) >= 30)
+    }
+
+    @Test func keeps16BitWhenAsked() throws {
+        let data = Fixtures.data("jxl/rgba16-lossless.jxl")
+        let wide = try coder.decode(data, options: .init(keep16Bit: true))
+        #expect(wide.frames[0].pixels.format == .rgba16)
+        let narrow = try coder.decode(data, options: .init())
+        #expect(narrow.frames[0].pixels.format == .rgba8)
+        #expect(try wide.frames[0].pixels.converted(to: .rgba8) == narrow.frames[0].pixels)
+    }
+
+    @Test func premultipliesWhenAsked() throws {
+        let data = Fixtures.data("jxl/3x3a_srgb_lossless.jxl")
+        let straight = try coder.decode(data, options: .init()).frames[0].pixels
+        let premultiplied = try coder.decode(data, options: .init(premultipliedAlpha: true)).frames[0].pixels
+        #expect(premultiplied.format == .premultipliedRGBA8)
+        #expect(try straight.converted(to: .premultipliedRGBA8) == premultiplied)
+    }
+
+    /// A valid file (jxl-rs's test set; Pillow's newer libjxl decodes it) that Debian's libjxl 0.7 refuses: a typed
+    /// error, as for any file the library cannot decode.
+    @Test func fileLibjxl07RefusesGivesATypedError() {
+        let error = #expect(throws: ImageError.self) {
+            try coder.decode(Fixtures.data("jxl/has_permutation_with_container.jxl"), options: .init())
+        }
+        #expect(error?.code == .badImageData)
+    }
+
+    @Test func decodesARecompressedJPEGToPixels() throws {
+        let image = try coder.decode(Fixtures.data("jxl/jpeg-recompressed.jxl"), options: .init())
+        #expect(image.size == PixelSize(width: 90, height: 112))
+        #expect(!image.hasAlpha)
+    }
+
+    @Test func thumbnailsAreResampledAfterAFullDecode() throws {
+        let data = Fixtures.data("jxl/progressive.jxl")
+        let image = try coder.decode(data, options: .init(thumbnailPixelSize: PixelSize(width: 100, height: 100)))
+        #expect(image.size == PixelSize(width: 71, height: 100))
+        #expect(image.flags.contains(.thumbnail))
+        let limited = try coder.decode(data, options: .init(scaleDownLimitBytes: 40_000))
+        #expect(limited.frames[0].pixels.byteCount <= 40_000)
+        #expect(limited.flags.contains(.thumbnail))
+    }
+
+    @Test func refusesImagesOverThePixelLimitBeforeDecoding() throws {
+        let data = Fixtures.data("jxl/progressive.jxl")   // 312 x 442
+        let still = #expect(throws: ImageError.self) {
+            try coder.decode(data, options: .init(pixelLimit: 312 * 442 - 1))
+        }
+        #expect(still?.code == .pixelLimitExceeded)
+        // Animations count every frame: 5 frames of 256 x 256.
+        let animation = Fixtures.data("jxl/5_frames_numbered_jxli.jxl")
+        let frames = #expect(throws: ImageError.self) {
+            try coder.decode(animation, options: .init(pixelLimit: 256 * 256 * 5 - 1))
+        }
+        #expect(frames?.code == .pixelLimitExceeded)
+        #expect(try coder.decode(animation, options: .init(firstFrameOnly: true, pixelLimit: 256 * 256)).frames.count == 1)
+    }
+}
