@@ -1,4 +1,5 @@
 import Foundation
+public import Logging
 
 extension DiskCache {
     /// Which date of an entry ages it.
@@ -63,6 +64,9 @@ extension DiskCache {
         public var staleTemporaryFileAge: TimeInterval = 3600
         /// The current time; tests inject a clock they control. Writes date files with it.
         public var now: @Sendable () -> Date = { Date() }
+        /// Receives a warning for every failure the `DataCaching` methods drop (a write, a read other than a
+        /// missing entry, a removal); default: a logger that prints nothing.
+        public var logger: Logger = .webImageNoOp
 
         public init() {}
     }

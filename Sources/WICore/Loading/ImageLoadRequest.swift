@@ -1,4 +1,5 @@
 import Foundation
+public import Tracing
 import Synchronization
 
 /// What to load and how.
@@ -21,6 +22,9 @@ public struct ImageLoadRequest: Sendable {
     /// The key the manager caches this URL's bytes under (partition included), nil when they are not cached: a
     /// loader that shares bytes through a cache (the Redis single flight) uses it.
     public var cacheKey: String?
+    /// The trace context of the download (the manager's `webimage.download` span), for a loader to pass on to the
+    /// server with the bootstrapped instrument's `inject`. Not part of the request's identity.
+    public var serviceContext: ServiceContext?
 
     public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
                 priority: ImageRequestPriority? = nil, headers: [String: String] = [:], cacheKey: String? = nil) {
