@@ -31,9 +31,9 @@ struct RecordingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-             function: String, line: UInt) {
-        let entry = Entry(level: level, message: message.description, metadata: self.metadata.merging(metadata ?? [:]) { $1 })
+    func log(event: LogEvent) {
+        let entry = Entry(level: event.level, message: event.message.description,
+                          metadata: metadata.merging(event.metadata ?? [:]) { $1 })
         store.entries.withLock { $0.append(entry) }
     }
 }
