@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WITestSupport", targets: ["WITestSupport"]),
+        .library(name: "WIServiceLifecycle", targets: ["WIServiceLifecycle"]),
         .executable(name: "wi", targets: ["wi"]),
     ],
     dependencies: [
@@ -37,6 +38,13 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Only the loader's tests use SwiftNIO (the in-process HTTP test server, WITestServer).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Telemetry (swift-log, swift-metrics, swift-distributed-tracing): WICore and its plugins speak the server
+        // ecosystem's APIs; with no backend bootstrapped they cost nothing measurable.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Only WIServiceLifecycle depends on it.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -64,12 +72,29 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
-        .target(name: "WICore"),
+        .target(
+            name: "WICore",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        // An ImageManager as a swift-service-lifecycle `Service` (shut down on graceful shutdown).
+        .target(
+            name: "WIServiceLifecycle",
+            dependencies: ["WICore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+        ),
 
         // Plugins.
         .target(name: "WICacheMemory", dependencies: ["WICore"]),
-        .target(name: "WICacheDisk", dependencies: ["WICore", "CXattr"]),
-        .target(name: "WILoaderCurl", dependencies: ["WICore", "CCurl"]),
+        .target(name: "WICacheDisk", dependencies: ["WICore", "CXattr", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "WILoaderCurl",
+            dependencies: [
+                "WICore", "CCurl", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]
+        ),
         .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
         .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG", "CJPEGShim"]),
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
@@ -83,7 +108,7 @@ let package = Package(
         .target(name: "WICoderBMP", dependencies: ["WICore"]),
         .target(name: "WICoderJXL", dependencies: ["WICore", "CJXL"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
-        .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
+        .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "WebImage",
             dependencies: [
@@ -107,7 +132,10 @@ let package = Package(
         // The `wi` command.
         .executableTarget(
             name: "wi",
-            dependencies: ["WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/wi"
         ),
 
@@ -126,11 +154,29 @@ let package = Package(
         .target(name: "CustomPlugins", dependencies: ["WICore"], path: "Examples/CustomPlugins"),
 
         // Tests: one target per source target.
-        .testTarget(name: "WICoreTests", dependencies: ["WICore", "WITestSupport"]),
+        .testTarget(
+            name: "WICoreTests",
+            dependencies: [
+                "WICore", "WITestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "WIServiceLifecycleTests",
+            dependencies: [
+                "WIServiceLifecycle", "WITestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
         .testTarget(name: "WICacheMemoryTests", dependencies: ["WICacheMemory", "WITestSupport"]),
         .testTarget(
-            name: "WILoaderCurlTests", dependencies: ["WILoaderCurl", "WITestSupport", "WITestServer", "wi-fault-probe"]
+            name: "WILoaderCurlTests",
+            dependencies: [
+                "WILoaderCurl", "WITestSupport", "WITestServer", "wi-fault-probe",
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+            ]
         ),
         .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),

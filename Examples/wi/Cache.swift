@@ -95,6 +95,7 @@ enum WICommandCache {
         var configuration = DiskCache.Configuration()
         configuration.sizeAccounting = .logical
         configuration.trimInterval = nil   // a command-line run is short; `wi cache trim` trims on demand
+        configuration.logger = WI.logger
         return try DiskCache(name: "images", root: directory ?? defaultDirectory(), configuration: configuration)
     }
 }

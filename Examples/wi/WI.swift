@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import WebImage
 
 /// `wi`: the framework's main job from a shell. See `wi --help`.
@@ -11,10 +12,24 @@ struct WI: AsyncParsableCommand {
         subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self]
     )
 
+    /// The logger every component of the pipeline gets: with `-v` / `--verbose` anywhere on the command line,
+    /// trace-level messages to standard error (the only place where WebImage bootstraps a log handler); else none.
+    nonisolated(unsafe) static var logger = Logger.webImageNoOp
+
     /// Runs the command; usage errors exit with 2 (DESIGN.md), not ArgumentParser's 64, after one line on stderr.
     static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("-v") || arguments.contains("--verbose") {
+            arguments.removeAll { $0 == "-v" || $0 == "--verbose" }
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .trace
+                return handler
+            }
+            logger = Logger(label: "wi")
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -13,10 +13,12 @@ struct WICommandSetup {
         let dataTiers: [any DataCaching] = useDiskCache ? [try WICommandCache.diskCache(at: cacheDirectory)] : []
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: dataTiers, coders: coders)
         var configuration = CurlImageLoader.Configuration()
+        configuration.logger = WI.logger
         configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
         configuration.allowedSchemes = ["http", "https", "file", "data"]
         let loader = try CurlImageLoader(configuration: configuration)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
+        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache],
+                               logger: WI.logger)
     }
 
     /// `WxH` as a size, nil when malformed (the range is checked by `resizeTransformer`).

@@ -1,5 +1,6 @@
 import Foundation
 import WICore
+public import Logging
 
 extension DiskCache {
     /// Which date of an entry ages it.
@@ -64,6 +65,9 @@ extension DiskCache {
         public var staleTemporaryFileAge: TimeInterval = 3600
         /// The current time; tests inject a clock they control. Writes date files with it.
         public var now: @Sendable () -> Date = { Date() }
+        /// Receives a warning for every failure the `DataCaching` methods drop (a write, a read other than a
+        /// missing entry, a removal); default: a logger that prints nothing.
+        public var logger: Logger = .webImageNoOp
 
         public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import WICore
 #if canImport(Glibc)
@@ -208,15 +209,38 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     // MARK: DataCaching
 
-    /// `readData(forKey:)`, with every failure reported as a miss.
-    public func data(forKey key: String) -> Data? { try? readData(forKey: key) }
+    /// `readData(forKey:)`, with every failure reported as a miss (and logged as a warning unless the entry is
+    /// missing).
+    public func data(forKey key: String) -> Data? {
+        do throws(ImageError) {
+            return try readData(forKey: key)
+        } catch {
+            if error.code != .diskEntryNotFound { warn("a disk cache read failed", key: key, error) }
+            return nil
+        }
+    }
 
-    /// `store(_:forKey:)`, with a failed write dropped.
-    public func setData(_ data: Data, forKey key: String) { try? store(data, forKey: key) }
+    /// `store(_:forKey:)`, with a failed write dropped (and logged as a warning).
+    public func setData(_ data: Data, forKey key: String) {
+        do throws(ImageError) { try store(data, forKey: key) } catch { warn("a disk cache write failed", key: key, error) }
+    }
 
-    /// `remove(forKey:)`, ignoring failures.
-    public func removeData(forKey key: String) { try? remove(forKey: key) }
+    /// `remove(forKey:)`, with a failure logged as a warning.
+    public func removeData(forKey key: String) {
+        do throws(ImageError) { try remove(forKey: key) } catch { warn("a disk cache removal failed", key: key, error) }
+    }
 
-    /// `removeAll()`, ignoring failures.
-    public func removeAllData() { try? removeAll() }
+    /// `removeAll()`, with a failure logged as a warning.
+    public func removeAllData() {
+        do throws(ImageError) { try removeAll() } catch { warn("clearing the disk cache failed", key: nil, error) }
+    }
+
+    /// The tier's name in `webimage_cache_lookups_total`.
+    public var metricsName: String { "disk" }
+
+    private func warn(_ message: String, key: String?, _ error: ImageError) {
+        var metadata: Logger.Metadata = ["webimage.error.code": "\(error.code.rawValue)", "directory": "\(directory)"]
+        if let key { metadata["webimage.key"] = "\(key)" }
+        configuration.logger.warning("\(message): \(error.message)", metadata: metadata)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WICore
+public import Logging
 
 extension RedisCache {
     /// Where the Redis server is and how the tier uses it.
@@ -45,10 +46,11 @@ extension RedisCache {
         public var maxReconnectDelay: Duration = .seconds(30)
         /// Keys per `MGET` in `data(forKeys:)` (the batches go in one pipeline). 100.
         public var multiGetBatchSize = 100
-        /// Receives one line when an outage starts (not per failed call). Standard error by default.
-        public var warningHandler: @Sendable (String) -> Void = { message in
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-        }
+        /// Receives a warning when an outage starts (not per failed call), with metadata `redis.address` and
+        /// `webimage.error.code`. Default: a logger that prints nothing.
+        public var logger: Logger = .webImageNoOp
+        /// Receives the same line as the logger when an outage starts; nil (the default): the logger alone.
+        public var warningHandler: (@Sendable (String) -> Void)?
 
         public init(host: String = "127.0.0.1", port: Int = 6379) {
             self.host = host

@@ -131,6 +131,9 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
     public func containsData(forKey key: String) -> Bool { (try? contains(forKey: key)) ?? false }
     /// `removeAll()`, ignoring failures.
     public func removeAllData() { _ = try? removeAll() }
+
+    /// The tier's name in `webimage_cache_lookups_total`.
+    public var metricsName: String { "redis" }
     /// `readData(forKeys:)`, empty on any failure: a pipelined multi-get for prefetching.
     public func data(forKeys keys: [String]) -> [String: Data] { (try? readData(forKeys: keys)) ?? [:] }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 import WICore
 
@@ -151,7 +152,12 @@ final class RedisConnectionPool: Sendable {
             return (state.idle, warning)
         }
         _ = dropped
-        if let warning { configuration.warningHandler(warning) }
+        if let warning {
+            configuration.logger.warning("\(warning)", metadata: [
+                "redis.address": "\(address)", "webimage.error.code": "\(error.code.rawValue)",
+            ])
+            configuration.warningHandler?(warning)
+        }
     }
 
     private var address: String { "\(configuration.host):\(configuration.port)" }

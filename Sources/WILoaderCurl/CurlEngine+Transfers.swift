@@ -1,4 +1,6 @@
 import Foundation
+import Instrumentation
+import Logging
 import WICore
 
 // The life of a transfer on the loader's thread: callers join and leave, it starts, its head and body arrive,
@@ -63,6 +65,14 @@ extension CurlEngine {
             }
             customized = customized || modified.headers != http.headers
             http = modified
+        }
+        // The trace goes out through the bootstrapped (or configured) instrument, after the identity was made from
+        // the request's own headers: trace headers never split shared transfers.
+        if let serviceContext = request.serviceContext {
+            let instrument = configuration.instrument ?? InstrumentationSystem.instrument
+            let before = http.headers
+            instrument.inject(serviceContext, into: &http.headers, using: HeaderInjector())
+            customized = customized || http.headers != before
         }
         let scheme = http.url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https", configuration.allowedSchemes.contains(scheme) else {
@@ -239,6 +249,10 @@ extension CurlEngine {
             let policy = configuration.retryPolicy
             if transient && transfer.retries < policy.maximumRetries {
                 transfer.retries += 1
+                configuration.logger.debug("retrying a transfer after a transient failure", metadata: [
+                    "webimage.url": "\(transfer.request.url.absoluteString)", "webimage.error.code": "\(error.code.rawValue)",
+                    "webimage.retry": "\(transfer.retries)",
+                ])
                 transfer.resetResponse()
                 transfer.state = .waitingForRetry
                 retryQueue.append((Self.now + policy.delay(beforeRetry: transfer.retries), transfer))
@@ -259,7 +273,19 @@ extension CurlEngine {
 
     /// Ends `transfer` with `error` for every caller.
     func fail(_ transfer: Transfer, _ error: ImageError) {
+        if configuration.logger.logLevel <= .debug {
+            configuration.logger.debug("transfer failed: \(error.message)", metadata: [
+                "webimage.url": "\(transfer.request.url.absoluteString)", "webimage.error.code": "\(error.code.rawValue)",
+            ])
+        }
         retire(transfer).forEach { $0.finish(.failure(error)) }
+    }
+
+    /// Writes a service context's fields as request headers.
+    struct HeaderInjector: Injector {
+        func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
+            carrier[key] = value
+        }
     }
 
     /// Forgets a finished transfer and returns its callers.

@@ -1,4 +1,6 @@
 import Foundation
+public import Instrumentation
+public import Logging
 import WICore
 
 extension CurlImageLoader {
@@ -66,6 +68,12 @@ extension CurlImageLoader {
         public var retryPolicy = RetryPolicy.none
         /// Bytes of partial bodies kept for resuming cancelled transfers (default 32 MB; 0 turns resuming off).
         public var resumeDataBudget: Int64 = 32 << 20
+
+        /// Receives failed transfers and retries at debug (default: a logger that prints nothing).
+        public var logger: Logger = .webImageNoOp
+        /// Injects a request's trace context (`ImageLoadRequest.serviceContext`) into its headers; nil (the
+        /// default): the bootstrapped `InstrumentationSystem.instrument`.
+        public var instrument: (any Instrument)?
 
         public init() {}
 

@@ -17,4 +17,12 @@ public protocol DataCaching: Sendable {
     func containsData(forKey key: String) -> Bool
     /// Removes everything.
     func removeAllData()
+    /// The tier's name in the `tier` dimension of `webimage_cache_lookups_total` ("disk", "redis"; by default the
+    /// type's name, lowercased).
+    var metricsName: String { get }
+}
+
+extension DataCaching {
+    /// The type's name, lowercased.
+    public var metricsName: String { "\(Self.self)".lowercased() }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// The standard cache: a memory tier in front of data tiers (disk, then perhaps Redis), from any plugins.
 ///
@@ -23,29 +24,45 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
     private let ioPool: WorkerPool
     private let ownsPool: Bool
     private let shutdownOnce = AsyncOnce()
+    /// `webimage_cache_lookups_total` per tier (memory first, then the data tiers in order), made once.
+    private let lookups: [(hit: Counter, miss: Counter)]
 
     /// A cache over `memory` and `dataTiers`. Blocking calls run on `ioPool` (nil: a pool of four threads that the
-    /// cache makes, starts on first use and ends in `shutdown()`).
+    /// cache makes, starts on first use and ends in `shutdown()`). Each query counts its lookups per tier in
+    /// `metrics` (`webimage_cache_lookups_total{tier, result}`; by default the bootstrapped factory).
     public init(memory: (any MemoryImageCaching)?, dataTiers: [any DataCaching], coders: any ImageCoder,
-                ioPool: WorkerPool? = nil) {
+                ioPool: WorkerPool? = nil, metrics: any MetricsFactory = MetricsSystem.factory) {
         self.memory = memory
         self.dataTiers = dataTiers
         self.coders = coders
         self.ioPool = ioPool ?? WorkerPool(name: "wi.io", threads: 4)
         ownsPool = ioPool == nil
+        lookups = (["memory"] + dataTiers.map(\.metricsName)).map { tier in
+            (Counter(label: ImageTelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "hit")], factory: metrics),
+             Counter(label: ImageTelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "miss")], factory: metrics))
+        }
     }
 
     public func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async
         -> ImageCacheQueryResult?
     {
-        if cacheType.includesMemory, let image = memory?.image(forKey: key) {
+        if cacheType.includesMemory, let memory {
+            guard let image = memory.image(forKey: key) else {
+                lookups[0].miss.increment()
+                return await queryData(key: key, options: options, cacheType: cacheType)
+            }
+            lookups[0].hit.increment()
             var data: Data?
             if options.contains(.queryMemoryData) {
-                data = options.contains(.queryMemoryDataSync) ? firstData(forKey: key)?.data
-                    : await ioPool.run { self.firstData(forKey: key)?.data }
+                data = options.contains(.queryMemoryDataSync) ? firstData(forKey: key, counted: false)?.data
+                    : await ioPool.run { self.firstData(forKey: key, counted: false)?.data }
             }
             return ImageCacheQueryResult(image: image, data: data, cacheType: .memory)
         }
+        return await queryData(key: key, options: options, cacheType: cacheType)
+    }
+
+    private func queryData(key: String, options: ImageOptions, cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
         guard cacheType.includesDisk, !dataTiers.isEmpty, !Task.isCancelled else { return nil }
         let tiers = dataTiers
         let found = options.contains(.queryDiskDataSync) ? firstData(forKey: key)
@@ -113,9 +130,14 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
         }
     }
 
-    private func firstData(forKey key: String) -> (data: Data, tier: Int)? {
+    /// The first data tier's bytes for `key`; `counted` counts each tier's lookup.
+    private func firstData(forKey key: String, counted: Bool = true) -> (data: Data, tier: Int)? {
         for (index, tier) in dataTiers.enumerated() {
-            if let data = tier.data(forKey: key) { return (data, index) }
+            if let data = tier.data(forKey: key) {
+                if counted { lookups[index + 1].hit.increment() }
+                return (data, index)
+            }
+            if counted { lookups[index + 1].miss.increment() }
         }
         return nil
     }

@@ -1,4 +1,5 @@
 import Foundation
+public import Tracing
 import Synchronization
 
 /// What to load and how.
@@ -25,6 +26,9 @@ public struct ImageLoadRequest: Sendable {
     /// any asynchronous step); a loader that queues orders by it, so FIFO and LIFO follow the callers' order even
     /// when the requests reach it out of order. Nil: the order of arrival.
     public var handoverOrder: UInt64?
+    /// The trace context of the download (the manager's `webimage.download` span), for a loader to pass on to the
+    /// server with the bootstrapped instrument's `inject`. Not part of the request's identity.
+    public var serviceContext: ServiceContext?
 
     public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
                 priority: ImageRequestPriority? = nil, headers: [String: String] = [:], cacheKey: String? = nil) {

@@ -21,7 +21,7 @@ extension ImageManager {
                     self?.emit(url, .partialImage(image.size))
                 }
             },
-            ticket: priorityTicket
+            ticket: priorityTicket, coalesced: telemetry.coalescedLoad
         ) { [self] context in
             let result = await perform(request, context)
             if case .failure(let error) = result { recordFailure(request, error) }
@@ -36,7 +36,7 @@ extension ImageManager {
         let cache = request.context[.imageCache] ?? self.cache
         if !request.options.contains(.fromLoaderOnly) {
             if let finalKey = request.finalKey,
-               let hit = await cache.query(key: finalKey, options: request.options, context: request.context,
+               let hit = await query(cache, key: finalKey, options: request.options, context: request.context,
                                            cacheType: request.queryType),
                let result = await finalHit(hit, key: finalKey, request: request, cache: cache) {
                 return result
@@ -118,14 +118,14 @@ extension ImageManager {
         -> Result<ImageResult, ImageError>?
     {
         let originalCache = request.context[.originalImageCache] ?? cache
-        guard let hit = await originalCache.query(key: sourceKey, options: request.options, context: request.context,
+        guard let hit = await query(originalCache, key: sourceKey, options: request.options, context: request.context,
                                                   cacheType: request.originalQueryType) else { return nil }
         if let image = hit.image, image.decodeOptions == request.decodeOptions {
             return await finish(request, original: image, origin: .cache(hit.cacheType, hit.data), cache: cache)
         }
         var found = hit.data
         if found == nil {
-            found = await originalCache.query(key: sourceKey, options: request.options.union(.queryMemoryData),
+            found = await query(originalCache, key: sourceKey, options: request.options.union(.queryMemoryData),
                                               context: request.context, cacheType: request.originalQueryType)?.data
         }
         guard let bytes = found else { return nil }
@@ -162,6 +162,10 @@ extension ImageManager {
             }
             guard verdict == .badImageData else { return .failure(error) }
         }
+        logger(request).warning("removed a cache entry whose bytes do not decode", metadata: [
+            ImageTelemetryNames.urlKey: "\(request.url.absoluteString)", ImageTelemetryNames.cacheKeyKey: "\(key)",
+            ImageTelemetryNames.errorCodeKey: "\(error.code.rawValue)",
+        ])
         await cache.remove(key: key, cacheType: .disk)
         return nil
     }
@@ -189,7 +193,9 @@ extension ImageManager {
         case .cache(let type, let data): (sourceData, cacheType) = (data, type)
         }
         let store: @Sendable () async -> Void = { [self, final] in
-            await storeResult(request, original: original, final: final, origin: origin, cache: cache)
+            await telemetry.withSpan(ImageTelemetryNames.cacheStoreSpan) { _ in
+                await storeResult(request, original: original, final: final, origin: origin, cache: cache)
+            }
         }
         if request.options.contains(.avoidStoreCache) {
             // Nothing to store.

@@ -30,17 +30,20 @@ extension ImageManager {
         }()
         let result = await loadTasks.run(
             key: request.load, priority: task.priority, onEvent: { sink.yield($0) },
-            ticket: { [loadTasks] ticket in task.onPriorityChange { loadTasks.setPriority($0, for: ticket) } }
-        ) { shared in
-            let relay = CancellationRelay()
-            return await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let operation = loader.load(loadRequest, events: { shared.broadcast($0) }) { continuation.resume(returning: $0) }
-                    shared.onPriorityChange { operation.setPriority($0) }
-                    relay.onCancel { operation.cancel() }
+            ticket: { [loadTasks] ticket in task.onPriorityChange { loadTasks.setPriority($0, for: ticket) } },
+            coalesced: telemetry.coalescedLoad
+        ) { [telemetry] shared in
+            await telemetry.withDownloadSpan(loadRequest) { loadRequest in
+                let relay = CancellationRelay()
+                return await withTaskCancellationHandler {
+                    await withCheckedContinuation { continuation in
+                        let operation = loader.load(loadRequest, events: { shared.broadcast($0) }) { continuation.resume(returning: $0) }
+                        shared.onPriorityChange { operation.setPriority($0) }
+                        relay.onCancel { operation.cancel() }
+                    }
+                } onCancel: {
+                    relay.cancel()
                 }
-            } onCancel: {
-                relay.cancel()
             }
         }
         // The final bytes are here: stop making partial images, deliver the remaining progress events, and only
@@ -58,13 +61,16 @@ extension ImageManager {
     {
         let coder = request.context[.imageCoder] ?? coders
         let pool = cpuPool
-        return await decodeTasks.run(key: decodeKey(source, request, options: options), priority: .normal) { _ in
-            await pool.run { () -> Result<Image, ImageError> in
-                guard coder.canDecode(data) else {
-                    return .failure(ImageError(.unsupportedFormat,
-                                               "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))"))
+        return await decodeTasks.run(key: decodeKey(source, request, options: options), priority: .normal,
+                                     coalesced: telemetry.coalescedDecode) { [telemetry] _ in
+            await telemetry.withDecodeSpan(data) {
+                await pool.run { () -> Result<Image, ImageError> in
+                    guard coder.canDecode(data) else {
+                        return .failure(ImageError(.unsupportedFormat,
+                                                   "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))"))
+                    }
+                    return Result { () throws(ImageError) -> Image in try coder.decode(data, options: options) }
                 }
-                return Result { () throws(ImageError) -> Image in try coder.decode(data, options: options) }
             }
         }
     }
@@ -79,8 +85,15 @@ extension ImageManager {
             prefix.append(step.key)
             let input = current
             let result = await transformTasks.run(key: TransformKey(decode: decode, transformerKey: prefix.joined(separator: "-")),
-                                                  priority: .normal) { _ in
-                await pool.run { () -> Result<Image, ImageError> in Result { () throws(ImageError) -> Image in try step.transform(input) } }
+                                                  priority: .normal, coalesced: telemetry.coalescedTransform) { [telemetry] _ in
+                await telemetry.withSpan(ImageTelemetryNames.transformSpan) { span in
+                    span.attributes[ImageTelemetryNames.transformerKey] = step.key
+                    let result = await pool.run { () -> Result<Image, ImageError> in
+                        Result { () throws(ImageError) -> Image in try step.transform(input) }
+                    }
+                    if case .failure(let error) = result { span.record(error) }
+                    return result
+                }
             }
             switch result {
             case .success(let output): current = output

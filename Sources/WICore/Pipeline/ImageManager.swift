@@ -1,5 +1,8 @@
 import Foundation
+import Logging
+import Metrics
 import Synchronization
+import Tracing
 
 /// Turns a URL into an image through caches, a loader, coders and transformers (SDWebImage's
 /// `SDWebImageManager`, with Nuke-style coalescing).
@@ -50,16 +53,22 @@ public final class ImageManager: Sendable {
     let shutdownOnce = AsyncOnce()
     /// Numbers calls in the order they are made (`ImageLoadRequest.handoverOrder`).
     let handovers = Atomic<UInt64>(0)
+    /// Logger, metric objects (made once here) and tracer.
+    let telemetry: ImageTelemetry
 
     /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
     /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
     /// manager's `shutdown()` calls (those made for it alone: `WebImage.makeManager()` passes its loader and
-    /// cache).
+    /// cache). `logger` (per load: `context[.logger]`) gets per-load messages at trace and debug, and warnings
+    /// for what the manager drops (a corrupt cache entry removed); `metrics` and `tracer` receive the pinned
+    /// metrics and spans (`ImageTelemetryNames`): by default the bootstrapped ones at the time of this call.
     public init(
         cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,
         transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
-        delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool? = nil, owning: [any ShutdownCapable] = []
+        delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool? = nil, owning: [any ShutdownCapable] = [],
+        logger: Logger = .webImageNoOp, metrics: any MetricsFactory = MetricsSystem.factory,
+        tracer: any Tracer = InstrumentationSystem.tracer
     ) {
         self.cache = cache
         self.loader = loader
@@ -72,6 +81,7 @@ public final class ImageManager: Sendable {
         let pool = cpuPool ?? WorkerPool.cpu()
         self.cpuPool = pool
         owned = owning + (cpuPool == nil ? [pool] : [])
+        telemetry = ImageTelemetry(logger: logger, metrics: metrics, tracer: tracer)
     }
 
     // MARK: Loading
@@ -84,6 +94,14 @@ public final class ImageManager: Sendable {
     /// (the caches get the new image if it changed; the work counts for `isRunning`).
     /// Progress and partial images: use the callback form, or observe `events()`.
     public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
+        -> ImageResult
+    {
+        try await observed(url: url, options: options, context: context) { () async throws(ImageError) -> ImageResult in
+            try await self.untracedLoadImage(with: url, options: options, context: context)
+        }
+    }
+
+    func untracedLoadImage(with url: URL?, options: ImageOptions, context: ImageContext) async throws(ImageError)
         -> ImageResult
     {
         let request = try prepare(url: url, options: options, context: context, order: nextHandover())

@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// Shares one piece of async work among every caller that asks for the same key (Nuke's task coalescing).
@@ -102,10 +103,11 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
 
     /// Joins (or starts) the work for `key` and waits for its result.
     ///
-    /// `ticket` receives the caller's handle before waiting starts; `work` runs once per key at a time.
+    /// `ticket` receives the caller's handle before waiting starts; `work` runs once per key at a time;
+    /// `coalesced` counts each caller that joins work already running.
     package func run(
         key: Key, priority: ImageRequestPriority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
-        ticket: @Sendable (Ticket) -> Void = { _ in },
+        ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil,
         work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
     ) async -> Result<Value, ImageError> {
         let waiterID = state.withLock { s -> Int in
@@ -126,6 +128,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                     return (entry, existing == nil, entry.refreshPriority())
                 }
                 notify?()
+                if !isNew { coalesced?.increment() }
                 if isNew {
                     let context = Context(registry: self, key: key, entry: entry)
                     let task = Task { [self] in
