@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "WICoderWebP", targets: ["WICoderWebP"]),
         .library(name: "WICoderHEIC", targets: ["WICoderHEIC"]),
         .library(name: "WICoderGIF", targets: ["WICoderGIF"]),
+        .library(name: "WICoderTIFF", targets: ["WICoderTIFF"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -42,6 +43,7 @@ let package = Package(
         systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
         systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
         systemLibrary("CGIF", pkgConfig: "libgif", apt: ["libgif-dev"]),
+        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: ["libtiff-dev"]),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
         // hiredis.pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM prohibits (a warning on every build); its header sits
         // in the default include path, so the target does without pkg-config.
@@ -52,6 +54,8 @@ let package = Package(
         // C shims: libpng and libjpeg report errors by longjmp, which Swift cannot host.
         .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
+        // libtiff's tag calls are variadic and its message handlers take a va_list, which Swift cannot host.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/System/CTIFFShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
         .target(name: "WICore"),
@@ -65,13 +69,14 @@ let package = Package(
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
         .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
         .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
+        .target(name: "WICoderTIFF", dependencies: ["WICore", "CTIFFShim"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
-                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WITransform", "WICacheRedis",
+                "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderTIFF", "WITransform", "WICacheRedis",
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
@@ -118,6 +123,7 @@ let package = Package(
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
+        .testTarget(name: "WICoderTIFFTests", dependencies: ["WICoderTIFF", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

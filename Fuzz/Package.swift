@@ -30,6 +30,7 @@ let package = Package(
         fuzzTarget("fuzz-gif", ["WICoderGIF"]),
         fuzzTarget("fuzz-gif-incremental", ["WICoderGIF"]),
         fuzzTarget("fuzz-heic", ["WICoderHEIC"]),
+        fuzzTarget("fuzz-tiff", ["WICoderTIFF"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", []),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),

@@ -9,6 +9,7 @@ that make_photo.py made (run it first).
                            stores each frame as the rectangle that changed (as real animated GIFs are)
   anim-100.png             the same 100 frames as an APNG (RGBA)
   photo-1000x1000.png      a 1000x1000 crop of the photo, RGBA (the resize-up and blur input)
+  photo-2000x1500-lzw.tif  the photo resized (LANCZOS) to 2000x1500, RGB, LZW-compressed TIFF (the TIFF decode row)
 Usage: make_cpu_inputs.py DATA_DIR
 """
 import os
@@ -77,6 +78,10 @@ def main():
     out = os.path.join(data, "photo-1000x1000.png")
     if not os.path.exists(out):
         photo.crop((1500, 1000, 2500, 2000)).convert("RGBA").save(out)
+
+    out = os.path.join(data, "photo-2000x1500-lzw.tif")
+    if not os.path.exists(out):
+        photo.resize((2000, 1500), Image.LANCZOS).save(out, compression="tiff_lzw")
 
 
 if __name__ == "__main__":

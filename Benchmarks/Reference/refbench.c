@@ -8,13 +8,15 @@
 //   webpthumb N SIZE FILE  libwebp with use_scaling straight to the size that fits in SIZE x SIZE
 //   gif N FILE             giflib DGifSlurp, then every frame composited (disposal, transparency) into its own
 //                          RGBA canvas-sized buffer, as an animated image decoder keeps them
+//   tiff N FILE...         libtiff over memory (TIFFClientOpen with read/seek/size/map procs), first page,
+//                          TIFFReadRGBAImageOriented to top-left RGBA
 //   heifthumb N SIZE FILE...  libheif: an embedded thumbnail whose long side is >= SIZE, else the primary image,
 //                          decoded to RGBA, then a box filter to fit SIZE x SIZE
 // The decoders also print `frames <count>` and `pixels <sum of width*height of every frame>` of one pass over
 // the files, which Benchmarks/compare checks (a loop that decodes nothing must not pass for a fast one).
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
-// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif
+// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ltiff
 #include <fcntl.h>
 #include <gif_lib.h>
 #include <libheif/heif.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tiffio.h>
 #include <time.h>
 #include <turbojpeg.h>
 #include <unistd.h>
@@ -303,6 +306,49 @@ static void heif_thumb(blob b, int size) {
     heif_context_free(ctx);
 }
 
+typedef struct { blob b; toff_t at; } tiff_reader;
+
+static tmsize_t tiff_read(thandle_t h, void *buffer, tmsize_t size) {
+    tiff_reader *r = h;
+    if (r->at >= r->b.size) return 0;
+    size_t n = r->b.size - r->at < (size_t)size ? r->b.size - r->at : (size_t)size;
+    memcpy(buffer, r->b.bytes + r->at, n);
+    r->at += n;
+    return (tmsize_t)n;
+}
+static tmsize_t tiff_write(thandle_t h, void *buffer, tmsize_t size) { (void)h; (void)buffer; (void)size; return -1; }
+static toff_t tiff_seek(thandle_t h, toff_t offset, int whence) {
+    tiff_reader *r = h;
+    r->at = (whence == SEEK_CUR ? r->at : whence == SEEK_END ? r->b.size : 0) + offset;
+    return r->at;
+}
+static int tiff_close(thandle_t h) { (void)h; return 0; }
+static toff_t tiff_size(thandle_t h) { return ((tiff_reader *)h)->b.size; }
+static int tiff_map(thandle_t h, void **base, toff_t *size) {
+    tiff_reader *r = h;
+    *base = r->b.bytes;
+    *size = r->b.size;
+    return 1;
+}
+static void tiff_unmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
+
+static void decode_tiff(blob b) {
+    TIFFSetWarningHandler(NULL);  // the bogus-StripByteCounts fax warns on every open
+    tiff_reader reader = {b, 0};
+    TIFF *tif = TIFFClientOpen("memory", "rm", &reader, tiff_read, tiff_write, tiff_seek, tiff_close, tiff_size,
+                               tiff_map, tiff_unmap);
+    if (!tif) die("tiff", "cannot open");
+    uint32_t w = 0, h = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    uint32_t *pixels = malloc((size_t)w * h * 4);
+    if (!TIFFReadRGBAImageOriented(tif, w, h, pixels, ORIENTATION_TOPLEFT, 1)) die("tiff", "cannot decode");
+    counted((int)w, (int)h);
+    sink += pixels[0];
+    free(pixels);
+    TIFFClose(tif);
+}
+
 static void raw_read(const char *path) {
     static unsigned char buffer[1 << 20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -325,19 +371,20 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|tiff|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
     int counts_done = 0;
     long frames = 0, pixels = 0;
     if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
-        || !strcmp(cmd, "gif")) {
+        || !strcmp(cmd, "gif") || !strcmp(cmd, "tiff")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
         void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
-            : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif : decode_heif;
+            : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif
+            : !strcmp(cmd, "tiff") ? decode_tiff : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
         counts_done = 1;
         frames = frames_seen;

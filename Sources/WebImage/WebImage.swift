@@ -7,6 +7,7 @@
 @_exported import WICoderHEIC
 @_exported import WICoderJPEG
 @_exported import WICoderPNG
+@_exported import WICoderTIFF
 @_exported import WICoderWebP
 @_exported import WILoaderCurl
 @_exported import WITransform
@@ -24,7 +25,7 @@ public enum WebImage {
     /// the coders' thumbnail path.
     public static func makeCoders() -> ImageCodersManager {
         PixmanResampler.install()
-        return ImageCodersManager(coders: [GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
+        return ImageCodersManager(coders: [TIFFCoder(), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder()])
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png, .gif])
+        #expect(coders.decodingFormats == [.heic, .heif, .avif, .webp, .jpeg, .png, .gif, .tiff])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -21,6 +21,9 @@ import WITestSupport
         #expect(gif.format == .gif && gif.frames.count == 5)
         #expect(coders.canEncode(to: .gif))
         #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
+        let tiff = try coders.decode(Fixtures.data("formats/sample.tiff"), options: .init())
+        #expect(tiff.format == .tiff)
+        #expect(coders.canEncode(to: .tiff))
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {
