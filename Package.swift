@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "WICoderPDF", targets: ["WICoderPDF"]),
         .library(name: "WICoderBMP", targets: ["WICoderBMP"]),
         .library(name: "WICoderJXL", targets: ["WICoderJXL"]),
+        .library(name: "WICoderTIFF", targets: ["WICoderTIFF"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -57,6 +58,7 @@ let package = Package(
         // libjxl.pc adds -DHWY_SHARED_DEFINE (for C++ users of highway), which SwiftPM prohibits; the C headers
         // need no flag and sit in the default include path, so `CJXL` does without pkg-config too.
         systemLibrary("CJXL", pkgConfig: nil, apt: ["libjxl-dev"]),
+        systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: ["libtiff-dev"]),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
@@ -70,6 +72,8 @@ let package = Package(
         // C shims: libpng and libjpeg report errors by longjmp, which Swift cannot host.
         .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
+        // libtiff's tag calls are variadic and its message handlers take a va_list, which Swift cannot host.
+        .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/System/CTIFFShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
         .target(
@@ -107,6 +111,7 @@ let package = Package(
         // BMP, ICO and CUR in Swift: no C library (Debian has no fuzzed decoder for them).
         .target(name: "WICoderBMP", dependencies: ["WICore"]),
         .target(name: "WICoderJXL", dependencies: ["WICore", "CJXL"]),
+        .target(name: "WICoderTIFF", dependencies: ["WICore", "CTIFFShim"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),
         .target(
@@ -114,7 +119,7 @@ let package = Package(
             dependencies: [
                 "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
                 "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WICoderJXL",
-                "WITransform",
+                "WICoderTIFF", "WITransform",
                 "WICacheRedis",
             ]
         ),
@@ -187,6 +192,7 @@ let package = Package(
         .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
         .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJXLTests", dependencies: ["WICoderJXL", "WICoderPNG", "WITestSupport"]),
+        .testTarget(name: "WICoderTIFFTests", dependencies: ["WICoderTIFF", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

@@ -35,6 +35,7 @@ let package = Package(
         fuzzTarget("fuzz-bmp", ["WICoderBMP", "WICoderPNG"]),
         fuzzTarget("fuzz-jxl", ["WICoderJXL"]),
         fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
+        fuzzTarget("fuzz-tiff", ["WICoderTIFF"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", []),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),

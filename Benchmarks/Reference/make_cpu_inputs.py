@@ -11,6 +11,7 @@ that make_photo.py made (run it first).
   photo-1000x1000.png      a 1000x1000 crop of the photo, RGBA (the resize-up and blur input)
   photo-2000x1500.jxl      the WebP photo's pixels, lossy JPEG XL (cjxl -d 1, effort 7)
   graphic-1000x750.jxl     the drawing, lossless JPEG XL (cjxl -d 0, effort 7)
+  photo-2000x1500-lzw.tif  the photo resized (LANCZOS) to 2000x1500, RGB, LZW-compressed TIFF (the TIFF decode row)
 Usage: make_cpu_inputs.py DATA_DIR
 """
 import os
@@ -89,6 +90,9 @@ def main():
                 png = os.path.join(tmp, name + ".png")
                 Image.open(os.path.join(data, name + ".webp")).save(png)
                 subprocess.run(["cjxl", "--quiet", "-d", distance, "-e", "7", png, out], check=True)
+    out = os.path.join(data, "photo-2000x1500-lzw.tif")
+    if not os.path.exists(out):
+        photo.resize((2000, 1500), Image.LANCZOS).save(out, compression="tiff_lzw")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 //                          RGBA canvas-sized buffer, as an animated image decoder keeps them
 //   jxl N FILE...          libjxl JxlDecoder, every frame to its own RGBA8 buffer, on the calling thread
 //   jxlmt N FILE...        the same with libjxl's thread runner (2 threads), for the runner measurement
+//   tiff N FILE...         libtiff over memory (TIFFClientOpen with read/seek/size/map procs), first page,
+//                          TIFFReadRGBAImageOriented to top-left RGBA
 //   heifthumb N SIZE FILE...  libheif: an embedded thumbnail whose long side is >= SIZE, else the primary image,
 //                          decoded to RGBA, then a box filter to fit SIZE x SIZE
 // The decoders also print `frames <count>` and `pixels <sum of width*height of every frame>` of one pass over
@@ -20,7 +22,7 @@
 //                          malloc'd ARGB32 buffer, then turned into RGBA in place
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
-// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads
+// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads -ltiff
 //   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib)
 #include <cairo.h>
 #include <fcntl.h>
@@ -35,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tiffio.h>
 #include <time.h>
 #include <turbojpeg.h>
 #include <unistd.h>
@@ -451,7 +454,7 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
@@ -462,13 +465,15 @@ int main(int argc, char **argv) {
         cmd = "jxl";
     }
     if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
-        || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf") || !strcmp(cmd, "jxl")) {
+        || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf") || !strcmp(cmd, "jxl")
+        || !strcmp(cmd, "tiff")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
         void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
             : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif
-            : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : !strcmp(cmd, "jxl") ? jxl_decode : decode_heif;
+            : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : !strcmp(cmd, "jxl") ? jxl_decode
+            : !strcmp(cmd, "tiff") ? decode_tiff : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
         counts_done = 1;
         frames = frames_seen;

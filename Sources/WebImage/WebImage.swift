@@ -11,6 +11,7 @@
 @_exported import WICoderJXL
 @_exported import WICoderPNG
 @_exported import WICoderSVG
+@_exported import WICoderTIFF
 @_exported import WICoderWebP
 @_exported import WILoaderCurl
 @_exported import WITransform
@@ -30,7 +31,7 @@ public enum WebImage {
     public static func makeCoders() -> ImageCodersManager {
         ImageCodersManager(
             coders: [BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(),
-                     PDFCoder(), JXLCoder()],
+                     PDFCoder(), JXLCoder(), TIFFCoder()],
             resampler: PixmanResampler())
     }
 

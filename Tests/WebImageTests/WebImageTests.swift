@@ -5,7 +5,7 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.jxl, .pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
+        #expect(coders.decodingFormats == [.tiff, .jxl, .pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -30,6 +30,9 @@ import WITestSupport
         let icon = try coders.decode(Fixtures.data("bmp/peer-coil_logo_black.ico"), options: .init())
         #expect(icon.format == .ico && icon.size == PixelSize(width: 256, height: 256))
         #expect(coders.canEncode(to: .bmp) && coders.canEncode(to: .ico))
+        let tiff = try coders.decode(Fixtures.data("formats/sample.tiff"), options: .init())
+        #expect(tiff.format == .tiff)
+        #expect(coders.canEncode(to: .tiff))
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {

@@ -26,6 +26,8 @@ extension ImageFormat {
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        // BigTIFF: version 43, then an offset size of 8.
+        if starts([0x49, 0x49, 0x2B, 0x00, 0x08, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08]) { return .tiff }
         if starts(Array("%PDF-".utf8)) { return .pdf }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(Array("ftyp".utf8), at: 4), let format = isoBrandFormat(b) { return format }

@@ -1,0 +1,131 @@
+// The direct path's sample unpacker: 1-16-bit unsigned samples of grey (MinIsBlack/MinIsWhite), palette, RGB
+// (and JPEG YCbCr that libjpeg already turned into RGB) and CMYK, contiguous or one plane per sample, into RGBA rows.
+//
+// Reductions follow the reference decoder (Pillow): n-bit samples (n < 8) scale by 255 / (2^n - 1), more than 8 bits
+// keep the top 8 (v >> (n - 8)), palette entries keep the high byte, CMYK converts with Pillow's cmyk2rgb. 16-bit
+// output keeps 16-bit samples and scales 9-15-bit ones to 0...65535. Alpha is copied as stored (straight or
+// associated: the Swift side knows which), or associated alpha is divided out as Pillow's rgba2rgbA does.
+#include <string.h>
+#include "internal.h"
+
+static inline uint32_t wi_sample(const uint8_t *row, size_t index, uint16_t bits) {
+    if (bits == 8) return row[index];
+    if (bits == 16) {
+        uint16_t value;
+        memcpy(&value, row + index * 2, 2);  // libtiff has already swapped to host order
+        return value;
+    }
+    size_t bit = index * bits;
+    const uint8_t *p = row + (bit >> 3);
+    // Up to 16 bits starting anywhere in a byte span at most 3 bytes (the scratch has padding past each row).
+    uint32_t window = ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | (uint32_t)p[2];
+    unsigned shift = 24u - (unsigned)(bit & 7) - bits;
+    return (window >> shift) & ((1u << bits) - 1u);
+}
+
+static inline uint32_t wi_to8(uint32_t value, uint16_t bits) {
+    if (bits == 8) return value;
+    if (bits > 8) return value >> (bits - 8);
+    return value * 255u / ((1u << bits) - 1u);
+}
+
+static inline uint32_t wi_to16(uint32_t value, uint16_t bits) {
+    if (bits == 16) return value;
+    uint32_t max = (1u << bits) - 1u;
+    return (value * 65535u + max / 2) / max;
+}
+
+/// Pillow's cmyk2rgb: nk = max - k; channel = nk - c * nk / max (rounded like MULDIV255).
+static inline uint32_t wi_cmyk8(uint32_t c, uint32_t k) {
+    uint32_t nk = 255u - k;
+    uint32_t t = c * nk + 128u;
+    uint32_t product = ((t >> 8) + t) >> 8;
+    return nk > product ? nk - product : 0;
+}
+
+static inline uint32_t wi_cmyk16(uint32_t c, uint32_t k) {
+    uint32_t nk = 65535u - k;
+    uint32_t product = (uint32_t)(((uint64_t)c * nk + 32767u) / 65535u);
+    return nk > product ? nk - product : 0;
+}
+
+void wi_tiff_unpack_rows(const wi_tiff_reader *reader, const uint8_t *const *planes, uint32_t rows, uint8_t *out,
+                         size_t stride) {
+    const wi_tiff_page *page = &reader->page;
+    uint16_t bits = page->bits_per_sample;
+    uint32_t max = (1u << bits) - 1u;
+    int separate = page->planar == PLANARCONFIG_SEPARATE;
+    size_t spp = page->samples_per_pixel;
+    int colors = reader->color_samples;
+    int alpha = reader->alpha_sample;
+    // With separate planes, planes[] holds the colour planes then alpha (see wi_used_planes).
+    int alpha_plane = colors;
+    for (uint32_t r = 0; r < rows; r++) {
+        uint8_t *row8 = out + (size_t)r * stride;
+        uint16_t *row16 = (uint16_t *)(void *)row8;
+        for (uint32_t x = 0; x < page->width; x++) {
+            uint32_t s[5] = {0, 0, 0, 0, 0};
+            for (int c = 0; c < colors; c++) {
+                s[c] = separate ? wi_sample(planes[c] + 0, x, bits) : wi_sample(planes[0], (size_t)x * spp + c, bits);
+            }
+            uint32_t a = 0;
+            int has_alpha = alpha >= 0;
+            if (has_alpha) {
+                a = separate ? wi_sample(planes[alpha_plane], x, bits)
+                             : wi_sample(planes[0], (size_t)x * spp + (size_t)alpha, bits);
+            }
+            uint32_t red, green, blue, opacity;
+            if (reader->output16) {
+                if (colors == 1) {
+                    uint32_t grey = wi_to16(reader->invert ? max - s[0] : s[0], bits);
+                    red = green = blue = grey;
+                } else if (reader->cmyk) {
+                    uint32_t k = wi_to16(s[3], bits);
+                    red = wi_cmyk16(wi_to16(s[0], bits), k);
+                    green = wi_cmyk16(wi_to16(s[1], bits), k);
+                    blue = wi_cmyk16(wi_to16(s[2], bits), k);
+                } else {
+                    red = wi_to16(s[0], bits);
+                    green = wi_to16(s[1], bits);
+                    blue = wi_to16(s[2], bits);
+                }
+                opacity = has_alpha ? wi_to16(a, bits) : 65535u;
+                row16[4 * x] = (uint16_t)red;
+                row16[4 * x + 1] = (uint16_t)green;
+                row16[4 * x + 2] = (uint16_t)blue;
+                row16[4 * x + 3] = (uint16_t)opacity;
+                continue;
+            }
+            if (reader->colormap[0] != NULL) {
+                uint32_t index = s[0];
+                red = reader->colormap[0][index] >> 8;
+                green = reader->colormap[1][index] >> 8;
+                blue = reader->colormap[2][index] >> 8;
+            } else if (colors == 1) {
+                red = green = blue = wi_to8(reader->invert ? max - s[0] : s[0], bits);
+            } else if (reader->cmyk) {
+                uint32_t k = wi_to8(s[3], bits);
+                red = wi_cmyk8(wi_to8(s[0], bits), k);
+                green = wi_cmyk8(wi_to8(s[1], bits), k);
+                blue = wi_cmyk8(wi_to8(s[2], bits), k);
+            } else {
+                red = wi_to8(s[0], bits);
+                green = wi_to8(s[1], bits);
+                blue = wi_to8(s[2], bits);
+            }
+            opacity = has_alpha ? wi_to8(a, bits) : 255u;
+            if (reader->unpremultiply && opacity != 0 && opacity != 255) {
+                red = red * 255u / opacity;
+                green = green * 255u / opacity;
+                blue = blue * 255u / opacity;
+                if (red > 255) red = 255;
+                if (green > 255) green = 255;
+                if (blue > 255) blue = 255;
+            }
+            row8[4 * x] = (uint8_t)red;
+            row8[4 * x + 1] = (uint8_t)green;
+            row8[4 * x + 2] = (uint8_t)blue;
+            row8[4 * x + 3] = (uint8_t)opacity;
+        }
+    }
+}
