@@ -16,6 +16,8 @@ final class CurlEngine: @unchecked Sendable {
         case cancel(CurlLoadOperation)
         case reprioritize(CurlLoadOperation)
         case wake
+        /// Runs its closure once every command sent before it was handled and the queue was started from.
+        case barrier(@Sendable () -> Void)
         case shutdown
     }
 
@@ -47,6 +49,8 @@ final class CurlEngine: @unchecked Sendable {
     /// Numbers transfers whose requests carry no handover order, in order of arrival.
     private var arrivals: UInt64 = 0
     var activeCount = 0
+    /// Barriers handled in this turn of the loop, run once the queue was started from.
+    private var barriers: [@Sendable () -> Void] = []
     var retryQueue: [(at: Double, transfer: Transfer)] = []
     /// Reset-ready easy handles of clean HTTP/1.x transfers (see `keepSpare`).
     var spareEasyHandles: [CurlEasy] = []
@@ -84,6 +88,7 @@ final class CurlEngine: @unchecked Sendable {
         }
         guard let wasEmpty = accepted else {
             if case .start(let operation) = command { operation.finish(.failure(Self.shutDownError)) }
+            if case .barrier(let reached) = command { reached() }
             return
         }
         if wasEmpty { multi.wakeup() }
@@ -141,6 +146,8 @@ final class CurlEngine: @unchecked Sendable {
             }
             guard running else { break }
             startQueued()
+            for reached in barriers { reached() }
+            barriers = []
             multi.perform()
             for (pointer, result) in multi.finished() {
                 transferFinished(Unmanaged<Transfer>.fromOpaque(pointer).takeUnretainedValue(), result: result)
@@ -160,6 +167,7 @@ final class CurlEngine: @unchecked Sendable {
                   transfer.callerPriority != transfer.queuedPriority else { return }
             enqueue(transfer)
         case .wake: break
+        case .barrier(let reached): barriers.append(reached)
         case .shutdown: running = false
         }
     }
@@ -244,6 +252,9 @@ final class CurlEngine: @unchecked Sendable {
         }
         for command in left {
             if case .start(let operation) = command { operation.finish(.failure(.loadCancelled)) }
+            if case .barrier(let reached) = command { reached() }
         }
+        for reached in barriers { reached() }
+        barriers = []
     }
 }

@@ -82,6 +82,14 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         return operation
     }
 
+    /// Returns once the loader's thread has handled every load, cancellation and change sent before this call, and
+    /// has started what its queue allows: a point where tests can check what runs and what waits.
+    package func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            engine.send(.barrier { continuation.resume() })
+        }
+    }
+
     /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's).
     public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity {
         ImageRequestIdentity(request, defaultHeaders: engine.baseHeaders)

@@ -44,6 +44,7 @@ import WITestServer
             recorders.append(recorder)
         }
         #expect((0..<4).map { server.requestCount("/\($0)") } == [0, 0, 0, 0])   // all wait behind the held /gate
+        await loader.settle()   // every load is queued behind /gate before it finishes
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -71,6 +72,7 @@ import WITestServer
             }
             recorders.append(recorder)
         }
+        await loader.settle()   // every load is queued behind /gate before it finishes
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -97,6 +99,7 @@ import WITestServer
         }
         operations[4].setPriority(.high)   // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
         #expect((0..<5).map { server.requestCount("/\($0)") } == [0, 0, 0, 0, 0])
+        await loader.settle()   // every load is queued behind /gate before it finishes
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -114,8 +117,8 @@ import WITestServer
         #expect(loader.maxConcurrentTransfers == 2)
         let loads = (0..<6).map { loader.start(server.url("/\($0)")) }
         #expect(await eventually { seen() == 2 })
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(seen() == 2)
+        await loader.settle()   // every start handled and the queue started from: what runs now is all that may
+        #expect(loader.statistics.transfersStarted == 2)
         #expect(loader.statistics.liveEasyHandles == 2)
         loader.maxConcurrentTransfers = 6
         #expect(await eventually { seen() == 6 })
