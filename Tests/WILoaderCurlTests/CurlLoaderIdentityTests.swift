@@ -34,6 +34,14 @@ import WITestSupport
         return server
     }
 
+    /// A context whose request modifier sends `Bearer <token>`, in `partition` when given.
+    static func context(token: String, partition: String? = nil) -> ImageContext {
+        var context = ImageContext()
+        context[.requestModifier] = Authorize(token: token)
+        context[.cachePartition] = partition
+        return context
+    }
+
     func manager() throws -> ImageManager {
         let coders = ImageCodersManager(coders: [Self.coder])
         let loader = try CurlImageLoader(configuration: testConfiguration())
@@ -46,12 +54,8 @@ import WITestSupport
         let server = try await privateServer(gate: gate)
         let manager = try manager()
         let url = server.url("/img")
-        var a = ImageContext(), b = ImageContext()
-        a[.requestModifier] = Authorize(token: "A")
-        b[.requestModifier] = Authorize(token: "B")
         // Each caller keeps to its own partition, as the README asks of requests with credentials.
-        a[.cachePartition] = "a"
-        b[.cachePartition] = "b"
+        let a = Self.context(token: "A", partition: "a"), b = Self.context(token: "B", partition: "b")
         async let withA = manager.loadImage(with: url, context: a)
         async let withB = manager.loadImage(with: url, context: b)
         async let anonymous = manager.loadImage(with: url)
@@ -70,8 +74,7 @@ import WITestSupport
         let server = try await privateServer(gate: gate)
         let manager = try manager()
         let url = server.url("/img")
-        var a = ImageContext()
-        a[.requestModifier] = Authorize(token: "A")
+        let a = Self.context(token: "A")
         async let anonymous = manager.loadImage(with: url)
         async let withA = manager.loadImage(with: url, context: a)
         #expect(await eventually { server.requestCount("/img") == 2 })
@@ -86,9 +89,7 @@ import WITestSupport
         let server = try await privateServer(gate: gate)
         let manager = try manager()
         let url = server.url("/img")
-        var a = ImageContext()
-        a[.requestModifier] = Authorize(token: "A")
-        a[.cachePartition] = "a"
+        let a = Self.context(token: "A", partition: "a")
         // `.waitStoreCache`: a caller arriving after the shared load finished finds the image in memory.
         async let first = manager.loadImage(with: url, options: .waitStoreCache, context: a)
         async let second = manager.loadImage(with: url, options: .waitStoreCache, context: a)

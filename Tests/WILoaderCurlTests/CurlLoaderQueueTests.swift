@@ -25,7 +25,8 @@ import WITestServer
         return (server, hold)
     }
 
-    @Test func lifoStartsTheNewestFirst() async throws {
+    /// The order in which a one-at-a-time LIFO loader starts `requests` (path index, request) queued behind /gate.
+    private func lifoStartOrder(_ requests: (TestHTTPServer) -> [(Int, ImageLoadRequest)]) async throws -> [Int] {
         let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
         let loader = try CurlImageLoader(configuration: testConfiguration {
@@ -35,9 +36,9 @@ import WITestServer
         let (_, gate) = loader.start(server.url("/gate"))
         try #require(await eventually { server.requestCount("/gate") == 1 })
         var recorders: [LoadRecorder] = []
-        for index in 0..<4 {
+        for (index, request) in requests(server) {
             let recorder = LoadRecorder()
-            _ = loader.load(ImageLoadRequest(url: server.url("/\(index)")), events: { recorder.record($0) }) { result in
+            _ = loader.load(request, events: { recorder.record($0) }) { result in
                 started.withLock { $0.append(index) }
                 recorder.complete(result)
             }
@@ -48,35 +49,26 @@ import WITestServer
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
-        #expect(started.withLock { $0 } == [3, 2, 1, 0])
+        return started.withLock { $0 }
+    }
+
+    @Test func lifoStartsTheNewestFirst() async throws {
+        let order = try await lifoStartOrder { server in
+            (0..<4).map { ($0, ImageLoadRequest(url: server.url("/\($0)"))) }
+        }
+        #expect(order == [3, 2, 1, 0])
     }
 
     @Test func lifoFollowsTheHandoverOrderNotTheArrival() async throws {
-        let (server, hold) = try await server(paths: 4)
-        let started = Mutex<[Int]>([])
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.maxConcurrentTransfers = 1
-            $0.executionOrder = .lifo
-        })
-        let (_, gate) = loader.start(server.url("/gate"))
-        try #require(await eventually { server.requestCount("/gate") == 1 })
         // A manager numbers its calls when they are made; its tasks may reach the loader in another order.
-        var recorders: [LoadRecorder] = []
-        for (index, handover) in [(2, UInt64(12)), (0, 10), (3, 13), (1, 11)] {
-            var request = ImageLoadRequest(url: server.url("/\(index)"))
-            request.handoverOrder = handover
-            let recorder = LoadRecorder()
-            _ = loader.load(request, events: { recorder.record($0) }) { result in
-                started.withLock { $0.append(index) }
-                recorder.complete(result)
+        let order = try await lifoStartOrder { server in
+            [(2, UInt64(12)), (0, 10), (3, 13), (1, 11)].map { index, handover in
+                var request = ImageLoadRequest(url: server.url("/\(index)"))
+                request.handoverOrder = handover
+                return (index, request)
             }
-            recorders.append(recorder)
         }
-        await loader.settle()   // every load is queued behind /gate before it finishes
-        hold.open()
-        _ = await gate.waitForCompletion()
-        for recorder in recorders { _ = await recorder.waitForCompletion() }
-        #expect(started.withLock { $0 } == [3, 2, 1, 0])   // newest handed over first
+        #expect(order == [3, 2, 1, 0])   // newest handed over first
     }
 
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
