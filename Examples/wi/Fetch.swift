@@ -3,7 +3,7 @@ import Foundation
 import WebImage
 
 /// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
-/// [--no-cache] [--json]`: the full pipeline from a shell.
+/// [--first-frame] [--no-cache] [--json]`: the full pipeline from a shell.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load images through the full pipeline: caches, loader, decoder, transformers.",
@@ -27,6 +27,7 @@ struct Fetch: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"), help: "The disk cache folder (default $XDG_CACHE_HOME/wi or ~/.cache/wi).")
     var cacheDirectory: String?
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches.") var noCache = false
+    @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of animations.") var firstFrame = false
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
@@ -59,13 +60,23 @@ struct Fetch: AsyncParsableCommand {
         }
         var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
         if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
+        if firstFrame { options.insert(.decodeFirstFrameOnly) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
 
         let urls = targets.map { commandLineURL($0)! }
-        let (manager, context2, options2) = (setup.manager, context, options)
-        let results = await withTaskGroup(of: (Int, Result<ImageResult, ImageError>, Int).self) { group in
+        let output = out.map {
+            FetchOutput(folder: $0, format: format.flatMap(ImageFormat.named), quality: quality,
+                        transformed: thumbnail != nil || resize != nil, coders: setup.coders)
+        }
+        if let output, output.transformed, !noCache { context[.cacheSerializer] = output.serializer }
+        let (manager, context2, options2, targets2) = (setup.manager, context, options, targets)
+        // Each output is written as its load finishes, on a pool of its own (encoding is CPU work, which after the
+        // last load would run on one thread), and only a load's report is kept, not its image.
+        let writers = WorkerPool.cpu(name: "wi.out")
+        defer { writers.shutdown() }
+        let reports = await withTaskGroup(of: (Int, FetchReport).self) { group in
             var next = 0
-            var collected: [(Int, Result<ImageResult, ImageError>, Int)] = []
+            var collected: [(Int, FetchReport)] = []
             func start() {
                 guard next < urls.count else { return }
                 let (index, url) = (next, urls[next])
@@ -78,7 +89,14 @@ struct Fetch: AsyncParsableCommand {
                     } catch {
                         result = .failure(error)
                     }
-                    return (index, result, WICommandSetup.milliseconds(ContinuousClock.now - started))
+                    var report = FetchReport(url: targets2[index], result: result,
+                                             milliseconds: WICommandSetup.milliseconds(ContinuousClock.now - started))
+                    if case .success(let value) = result, let output {
+                        if let failure = await writers.run({ output.write(value, named: url, index: index) }) {
+                            report.error = failure
+                        }
+                    }
+                    return (index, report)
                 }
             }
             for _ in 0..<min(6, urls.count) { start() }
@@ -86,20 +104,11 @@ struct Fetch: AsyncParsableCommand {
                 collected.append(item)
                 start()
             }
-            return collected.sorted { $0.0 < $1.0 }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
         var failed = false
         var rows: [[String]] = []
-        for (index, result, ms) in results {
-            var report = FetchReport(url: targets[index], result: result, milliseconds: ms)
-            if case .success(let value) = result, let out {
-                do {
-                    try setup.write(value, named: urls[index], index: index, into: out, format: format.flatMap(ImageFormat.named),
-                                    quality: quality, transformed: thumbnail != nil || resize != nil)
-                } catch {
-                    report.error = "writing the output: \(describe(error))"
-                }
-            }
+        for (index, report) in reports.enumerated() {
             if let error = report.error {
                 failed = true
                 FileHandle.standardError.write(Data("wi fetch: \(targets[index]): \(error)\n".utf8))

@@ -56,23 +56,4 @@ struct WICommandSetup {
     static func milliseconds(_ duration: Duration) -> Int {
         Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
-
-    /// Writes one result into `directory`: the downloaded bytes as they are when nothing changed the image and no
-    /// format was asked, else the image encoded as `format` (default: its own format when encodable, else PNG).
-    func write(_ result: ImageResult, named url: URL, index: Int, into directory: String, format: ImageFormat?,
-               quality: Double, transformed: Bool) throws {
-        var stem = (url.lastPathComponent as NSString).deletingPathExtension
-        if stem.isEmpty || stem == "/" { stem = "image-\(index)" }
-        let bytes: Data
-        let chosen: ImageFormat
-        if format == nil, !transformed, let data = result.data {
-            bytes = data
-            chosen = ImageFormat.detect(data) == .undefined ? result.image.format : ImageFormat.detect(data)
-        } else {
-            chosen = format ?? (coders.canEncode(to: result.image.format) ? result.image.format : .png)
-            bytes = try coders.encode(result.image, as: chosen, options: EncodeOptions(quality: quality))
-        }
-        let name = "\(index)-\(stem).\(chosen.fileExtension.isEmpty ? "bin" : chosen.fileExtension)"
-        try bytes.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
-    }
 }

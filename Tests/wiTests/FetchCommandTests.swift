@@ -39,6 +39,45 @@ import WITestSupport
         #expect(stats.stdout.contains("\"count\":6"))   // each original and its thumbnail under its own key
     }
 
+    /// `--out` with a thumbnail size encodes each image once: the cold run stores the thumbnail in the output's
+    /// format and writes those same bytes, the warm run writes the disk cache's entry as read, so both runs write
+    /// identical files. `--first-frame` makes an animation's output a still, also from a cache entry that holds
+    /// every frame (then the entry's bytes are not reused).
+    @Test func thumbnailOutputsAreEncodedOnceAndTheSameOnEveryRun() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = ["formats/sample.jpg", "formats/sample.webp", "gif/animated-red-blue.gif"].map { Fixtures.url($0).path }
+        func run(_ cache: String, _ out: String, _ extra: [String]) throws -> (frames: [Int], outputs: [String: Data]) {
+            let folder = directory.appendingPathComponent(out)
+            let result = try CommandRunner.run(wi, ["fetch"] + files + [
+                "--thumbnail", "32", "--format", "png", "--json", "--cache-dir", directory.appendingPathComponent(cache).path,
+                "--out", folder.path] + extra)
+            #expect(result.status == 0, "\(result.stderr)")
+            var outputs: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+                outputs[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+            }
+            return (try objects(result.stdout).map { $0["frames"] as? Int ?? -1 }, outputs)
+        }
+        func isAnimatedPNG(_ data: Data) -> Bool { data.firstRange(of: Data("acTL".utf8)) != nil }
+        let names = ["0-sample.png", "1-sample.png", "2-animated-red-blue.png"]
+
+        let cold = try run("stills", "cold", ["--first-frame"])
+        let warm = try run("stills", "warm", ["--first-frame"])
+        #expect(cold.frames == [1, 1, 1] && warm.frames == [1, 1, 1])
+        #expect(cold.outputs.keys.sorted() == names)
+        #expect(cold.outputs.values.allSatisfy { $0.starts(with: [0x89, 0x50, 0x4E, 0x47]) && !isAnimatedPNG($0) })
+        #expect(warm.outputs == cold.outputs)
+
+        let animated = try run("frames", "animated", [])
+        let still = try run("frames", "still", ["--first-frame"])
+        #expect(animated.frames == [1, 1, 4] && still.frames == [1, 1, 1])
+        #expect(animated.outputs[names[2]].map(isAnimatedPNG) == true)
+        #expect(still.outputs[names[2]].map(isAnimatedPNG) == false)
+        #expect(still.outputs[names[2]] == cold.outputs[names[2]])
+        #expect(still.outputs[names[0]] == cold.outputs[names[0]])
+    }
+
     @Test func failuresExitOneWithAReadableLine() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

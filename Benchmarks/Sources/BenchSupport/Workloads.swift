@@ -16,9 +16,9 @@ public enum Workloads {
         try coders.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: size, height: size)))
     }
 
-    /// A thumbnail encoded as JPEG quality 75 (vipsthumbnail's default output).
-    public static func thumbnailJPEG(_ data: Data, size: Int) throws(ImageError) -> Data {
+    /// A thumbnail encoded as JPEG at `quality` (0.75 by default, vipsthumbnail's default output).
+    public static func thumbnailJPEG(_ data: Data, size: Int, quality: Double = 0.75) throws(ImageError) -> Data {
         let image = try thumbnail(data, size: size)
-        return try coders.encode(image, as: .jpeg, options: EncodeOptions(quality: 0.75))
+        return try coders.encode(image, as: .jpeg, options: EncodeOptions(quality: quality))
     }
 }

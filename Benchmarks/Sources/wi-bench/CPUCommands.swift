@@ -3,6 +3,7 @@
 // and what it produced (`frames`, `pixels`, hit counts) for Benchmarks/compare to check.
 //   decode-frames N FILE...            full decode (every frame) of each file
 //   thumb-set N SIZE FILE...           decode of each file to a thumbnail fitting SIZE x SIZE
+//   thumb-jpeg N SIZE QUALITY FILE...  the same, then a JPEG encode at QUALITY (0-100; a thumbnail service's request)
 //   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
@@ -29,6 +30,19 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         let size = int(1)
         let files = args.dropFirst(2).map { BenchPaths.read($0) }
         try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.thumbnailAll(files, size: size) }
+    case "thumb-jpeg":
+        let (size, quality) = (int(1), Double(int(2)) / 100)
+        let files = args.dropFirst(3).map { BenchPaths.read($0) }
+        try timedPasses(int(0)) { () throws(ImageError) in
+            var counts = CodecWorkloads.Counts()
+            for data in files {
+                let image = try Workloads.thumbnail(data, size: size)
+                _ = try Workloads.coders.encode(image, as: .jpeg, options: EncodeOptions(quality: quality))
+                counts.frames += 1
+                counts.pixels += image.width * image.height
+            }
+            return counts
+        }
     case "resize", "blur":
         guard args.count >= 3, let number = Double(args[1]) else { fail("\(command): missing or bad arguments") }
         let transform: CodecWorkloads.Transform = command == "resize"

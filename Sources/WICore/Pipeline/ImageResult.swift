@@ -15,8 +15,9 @@ public struct ImageResult: Sendable {
     public var url: URL
     /// Transfer metrics when the loader ran.
     public var metrics: ImageLoadMetrics?
-    /// The bytes the image was made from, even when `data` is nil (revalidation compares them).
-    var sourceData: Data?
+    /// The bytes the image was made from, even when `data` is nil: the download, or the cache entry read (for a
+    /// thumbnail or transform found under its own key, that entry's own bytes). Revalidation compares them.
+    public internal(set) var sourceData: Data?
 
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil) {
         self.image = image
