@@ -40,7 +40,7 @@ struct FetchOutput: Sendable {
                 bytes = try encoded(result, url: url, as: chosen)
             }
             let name = "\(index)-\(stem).\(chosen.fileExtension.isEmpty ? "bin" : chosen.fileExtension)"
-            try bytes.write(to: URL(fileURLWithPath: folder).appendingPathComponent(name), options: .atomic)
+            try Self.replace(URL(fileURLWithPath: folder).appendingPathComponent(name), with: bytes)
             return nil
         } catch {
             return "writing the output: \(describe(error))"
@@ -61,6 +61,18 @@ struct FetchOutput: Sendable {
             }
         }
         return try coders.encode(result.image, as: format, options: EncodeOptions(quality: quality))
+    }
+
+    /// Writes `bytes` to a temporary file beside `file`, then renames it over `file`: a reader sees the old file or
+    /// the whole new one. No fsync (Foundation's `.atomic` write syncs each file; thumbnails are not worth it).
+    private static func replace(_ file: URL, with bytes: Data) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+        try bytes.write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw RenameFailure(description: "rename to \(file.path): \(String(cString: strerror(code)))")
+        }
     }
 
     /// The frames in `data`: an animated coder's count, 1 for a still.
@@ -100,4 +112,9 @@ final class EncodingSerializer: CacheSerializer {
     func take(_ url: URL) -> Data?? {
         made.withLock { $0.removeValue(forKey: url.absoluteString) }
     }
+}
+
+/// A failed rename of a written output into place.
+private struct RenameFailure: Error, CustomStringConvertible {
+    let description: String
 }
