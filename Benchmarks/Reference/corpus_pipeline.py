@@ -33,19 +33,13 @@ def main():
     mode, urls, cache, out = sys.argv[1], open(sys.argv[2]).read().split(), sys.argv[3], sys.argv[4]
     os.makedirs(cache, exist_ok=True)
     os.makedirs(out, exist_ok=True)
-
-    def attempt(job):
-        try:
-            one(mode, job[0], job[1], cache, out)
-        except Exception as error:  # counted and reported, like wi's failures
-            return f"{job[1]}: {error!r}"
-
     with ThreadPoolExecutor(max_workers=6) as pool:
-        errors = [e for e in pool.map(attempt, enumerate(urls)) if e]
-    print("done", len(urls) - len(errors))
-    print("failed", len(errors))
-    if errors:
-        print("first error:", errors[0], file=sys.stderr)
+        jobs = [pool.submit(one, mode, index, url, cache, out) for index, url in enumerate(urls)]
+    failures = [(url, job.exception()) for url, job in zip(urls, jobs) if job.exception()]   # counted, like wi's
+    print("done", len(urls) - len(failures))
+    print("failed", len(failures))
+    for url, error in failures[:1]:
+        print(f"first error: {url}: {error!r}", file=sys.stderr)
 
 
 if __name__ == "__main__":
