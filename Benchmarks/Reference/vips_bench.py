@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """libvips 8.18 in process (pyvips + pyvips-binary from PyPI), the reference of Benchmarks/compare's Vips rows
-(issue 26). One thread (VIPS_CONCURRENCY=1, set before libvips starts) and no operation cache, so every pass
+(issue 26); its libvips decodes AVIF but not HEIC (no HEVC decoder built in). One thread (VIPS_CONCURRENCY=1, set before libvips starts) and no operation cache, so every pass
 really decodes; the bytes are read once, before timing, like `wi-bench thumb-set`.
 
   thumb N SIZE FILE...               pyvips.Image.thumbnail_buffer(bytes, SIZE) of each file, written to memory
