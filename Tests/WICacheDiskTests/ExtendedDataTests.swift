@@ -33,6 +33,39 @@ import WICore
         #expect(root.names() == [".generation", ".lock"])
     }
 
+    /// HTTP cache info lives apart from the app's extended data: written with the entry, replaced without touching
+    /// the bytes, dropped when the entry is rewritten or removed, and read back by a new cache on the folder.
+    @Test(arguments: [DiskCache.ExtendedDataStorage.automatic, .sidecar])
+    func httpCacheInfoRoundTrip(storage: DiskCache.ExtendedDataStorage) throws {
+        let root = TestDirectory()
+        var configuration = DiskCache.Configuration.testing()
+        configuration.extendedDataStorage = storage
+        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        let info = HTTPCacheInfo(etag: "\"v1\"", lastModified: "Thu, 05 Nov 2026 08:49:37 GMT",
+                                 date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60)
+        cache.setData(Data([1, 2, 3]), httpCacheInfo: info, forKey: "k")
+        try cache.setExtendedData(Data([7]), forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == info)
+        #expect(cache.extendedData(forKey: "k") == Data([7]))
+        #expect(try DiskCache(directory: root.path, configuration: configuration).httpCacheInfo(forKey: "k") == info)
+        let sidecar = ".http-" + DiskCache.fileName(forKey: "k")
+        #expect(root.names().contains(sidecar) == (storage == .sidecar))
+        var renewed = info
+        renewed.date = info.date.addingTimeInterval(30)
+        cache.setHTTPCacheInfo(renewed, forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == renewed)
+        #expect(try cache.readData(forKey: "k") == Data([1, 2, 3]) && cache.totalSize == 3)
+        cache.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        #expect(cache.httpCacheInfo(forKey: "missing") == nil)
+        // Rewriting without info drops it; removing the entry removes everything beside it.
+        cache.setData(Data([4]), forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == nil)
+        cache.setData(Data([5]), httpCacheInfo: info, forKey: "k")
+        try cache.remove(forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == nil)
+        #expect(root.names() == [".generation", ".lock"])
+    }
+
     /// ramfs has no `user.` extended attributes (EOPNOTSUPP): the automatic storage falls back to sidecars.
     @Test(.enabled(if: Tmpfs.available, "needs root to mount a ramfs"))
     func fileSystemsWithoutExtendedAttributesUseSidecars() throws {
