@@ -40,9 +40,32 @@ struct HTTPCacheRig {
         FileManager.default.temporaryDirectory.appendingPathComponent("wi-http-\(UUID().uuidString)").path
     }
 
-    static func context(_ policy: HTTPCachePolicy) -> ImageContext {
+    /// A server answering `/a.png` with `route`, a rig on a new folder, and the URL.
+    static func serving(_ route: @escaping @Sendable (TestHTTPServer.Request) -> TestResponse) async throws
+        -> (server: TestHTTPServer, rig: HTTPCacheRig, url: URL)
+    {
+        let server = try await TestHTTPServer.start()
+        server.route("/a.png", route)
+        return (server, try HTTPCacheRig(folder: folder()), server.url("/a.png"))
+    }
+
+    /// Loads `url` once from the network and stores it (waiting for the stores).
+    func prime(_ url: URL, context: ImageContext = .init()) async throws {
+        let loaded = try await manager.loadImage(with: url, options: .waitStoreCache, context: context)
+        #expect(loaded.cacheType == .none)
+    }
+
+    /// Shuts the manager down and removes the folder.
+    func finish() async {
+        await manager.shutdown()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A context with `policy`, and a thumbnail box of `thumbnail` pixels a side when given.
+    static func context(_ policy: HTTPCachePolicy, thumbnail: Int? = nil) -> ImageContext {
         var context = ImageContext()
         context[.httpCachePolicy] = policy
+        if let thumbnail { context[.thumbnailPixelSize] = PixelSize(width: thumbnail, height: thumbnail) }
         return context
     }
 }
@@ -70,12 +93,9 @@ final class Callbacks: Sendable {
 
     /// A 304 keeps the image and sends no body; the entry's date and freshness are renewed; no second callback.
     @Test func notModifiedKeepsTheImageAndSendsNoBody() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0)
+        }
         let loaded = try await rig.manager.loadImage(with: url, options: .waitStoreCache)
         #expect(loaded.cacheType == .none && loaded.image.size == PixelSize(width: 300, height: 300))
         let stored = try #require(rig.disk.httpCacheInfo(forKey: url.absoluteString))
@@ -97,18 +117,15 @@ final class Callbacks: Sendable {
         #expect(rig.disk.data(forKey: url.absoluteString) == Self.first)
         #expect(rig.manager.httpCacheStatistics.notModified == 1)
         #expect(rig.manager.httpCacheStatistics.replaced == 0)
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// A changed ETag: the new bytes replace the entry in memory and on disk, and the callback form calls again.
     @Test func aChangedETagReplacesTheEntryAndCallsBackAgain() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache)
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", request: $0)
+        }
+        try await rig.prime(url)
         server.route("/a.png") { .cacheable(Self.second, etag: "\"v2\"", request: $0) }
 
         let callbacks = Callbacks()
@@ -130,7 +147,7 @@ final class Callbacks: Sendable {
         let next = try await rig.manager.loadImage(with: url)
         #expect(next.cacheType == .memory && next.image.size == PixelSize(width: 687, height: 123))
         #expect(rig.manager.httpCacheStatistics.replaced == 1)
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// Validators stored on disk survive the process: a new manager on the same folder revalidates with them.
@@ -164,15 +181,12 @@ final class Callbacks: Sendable {
 
     /// `.respect`: no request while fresh; once stale, one conditional request before answering; then fresh again.
     @Test func respectMakesNoRequestWhileFreshAndOneConditionalRequestOnceStale() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0)
+        }
         let respect = HTTPCacheRig.context(.respect)
         let events = rig.manager.events()
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: respect)
+        try await rig.prime(url, context: respect)
         rig.clock.advance(seconds: 59)
         let fresh = try await rig.manager.loadImage(with: url, context: respect)
         #expect(fresh.cacheType == .memory && fresh.httpCacheOutcome == .fresh)
@@ -199,44 +213,29 @@ final class Callbacks: Sendable {
             if outcomes.count == 4 { break }
         }
         #expect(outcomes == [.fresh, .revalidated, .fresh, .fresh])
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// `no-cache` is revalidated before every use, however long its max-age.
     @Test func noCacheIsAlwaysRevalidated() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") {
+        let (server, rig, url) = try await HTTPCacheRig.serving {
             .cacheable(Self.first, etag: "\"v1\"", cacheControl: "no-cache, max-age=3600", request: $0)
         }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
         let respect = HTTPCacheRig.context(.respect)
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: respect)
+        try await rig.prime(url, context: respect)
         for _ in 0..<2 {
             #expect(try await rig.manager.loadImage(with: url, context: respect).httpCacheOutcome == .revalidated)
         }
         #expect(server.exchanges("/a.png").map(\.status) == [200, 304, 304])
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// Ten concurrent stale hits under stale-while-revalidate answer at once (the server holds its answer until
     /// they all have) and cause exactly one conditional request.
     @Test func tenConcurrentStaleHitsCauseOneConditionalRequest() async throws {
-        let server = try await TestHTTPServer.start()
-        let gate = TestGate()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
-        let swr = HTTPCacheRig.context(.staleWhileRevalidate(maxStale: .seconds(60)))
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: swr)
-        server.route("/a.png") {
-            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0).held(by: gate)
-        }
-        rig.clock.advance(seconds: 30)
+        let (server, rig, url, gate) = try await Self.staleBehindGate()
+        defer { gate.open() }
+        let swr = Self.swr
         let manager = rig.manager
         let answers = try await withThrowingTaskGroup(of: ImageResult.self) { group in
             for _ in 0..<10 { group.addTask { try await manager.loadImage(with: url, context: swr) } }
@@ -254,19 +253,16 @@ final class Callbacks: Sendable {
         #expect(manager.httpCacheStatistics.stale == 10 && manager.httpCacheStatistics.notModified == 1)
         // Renewed by the 304: fresh again.
         #expect(try await manager.loadImage(with: url, context: swr).httpCacheOutcome == .fresh)
-        await manager.shutdown()
+        await rig.finish()
     }
 
     /// Under stale-while-revalidate a changed image replaces the entry for the next load.
     @Test func aChangedImageReplacesTheEntryForTheNextLoad() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0)
+        }
         let swr = HTTPCacheRig.context(.staleWhileRevalidate(maxStale: .seconds(60)))
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: swr)
+        try await rig.prime(url, context: swr)
         server.route("/a.png") { .cacheable(Self.second, etag: "\"v2\"", cacheControl: "max-age=10", request: $0) }
         rig.clock.advance(seconds: 30)
         let stale = try await rig.manager.loadImage(with: url, context: swr)
@@ -281,19 +277,15 @@ final class Callbacks: Sendable {
         // Beyond maxStale the entry is revalidated before answering instead.
         rig.clock.advance(seconds: 100)
         #expect(try await rig.manager.loadImage(with: url, context: swr).httpCacheOutcome == .revalidated)
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// `no-store` never reaches disk when HTTP caching is respected (memory keeps it for this process).
     @Test func noStoreNeverReachesDisk() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "no-store", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
-        var thumbnail = HTTPCacheRig.context(.respect)
-        thumbnail[.thumbnailPixelSize] = PixelSize(width: 32, height: 32)
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "no-store", request: $0)
+        }
+        let thumbnail = HTTPCacheRig.context(.respect, thumbnail: 32)
         _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: HTTPCacheRig.context(.respect))
         _ = try await rig.manager.loadImage(with: url, options: [.waitStoreCache, .fromLoaderOnly], context: thumbnail)
         #expect(rig.disk.totalCount == 0)
@@ -302,39 +294,33 @@ final class Callbacks: Sendable {
         _ = try await rig.manager.loadImage(with: url, options: [.waitStoreCache, .fromLoaderOnly])
         #expect(rig.disk.data(forKey: url.absoluteString) == Self.first)
         #expect(rig.disk.httpCacheInfo(forKey: url.absoluteString)?.noStore == true)
-        await rig.manager.shutdown()
+        #expect(server.exchanges("/a.png").map(\.bodyBytes) == [Self.first.count, Self.first.count, Self.first.count])
+        await rig.finish()
     }
 
     /// A server that sends Last-Modified alone: revalidated with If-Modified-Since.
     @Test func lastModifiedAloneWorks() async throws {
-        let server = try await TestHTTPServer.start()
         let modified = "Thu, 05 Nov 2026 08:49:37 GMT"
-        server.route("/a.png") { .cacheable(Self.first, lastModified: modified, cacheControl: "max-age=0", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, lastModified: modified, cacheControl: "max-age=0", request: $0)
+        }
         let respect = HTTPCacheRig.context(.respect)
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: respect)
+        try await rig.prime(url, context: respect)
         let result = try await rig.manager.loadImage(with: url, context: respect)
         #expect(result.httpCacheOutcome == .revalidated && result.image.size == PixelSize(width: 300, height: 300))
         let exchanges = server.exchanges("/a.png")
         #expect(exchanges.map(\.status) == [200, 304] && exchanges.map(\.bodyBytes) == [Self.first.count, 0])
         #expect(exchanges[1].request.validators.ifModifiedSince == modified)
         #expect(exchanges[1].request.validators.ifNoneMatch == nil)
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// A thumbnail made from the cached original carries the original's validators, and is revalidated with them.
     @Test func aThumbnailIsRevalidatedWithTheOriginalsValidators() async throws {
-        let server = try await TestHTTPServer.start()
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
-        var thumbnail = HTTPCacheRig.context(.respect)
-        thumbnail[.thumbnailPixelSize] = PixelSize(width: 30, height: 30)
+        let (server, rig, url) = try await HTTPCacheRig.serving {
+            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=60", request: $0)
+        }
+        let thumbnail = HTTPCacheRig.context(.respect, thumbnail: 30)
         let made = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: thumbnail)
         #expect(made.cacheType == .none && made.image.size == PixelSize(width: 30, height: 30))
         let key = try #require(rig.manager.cacheKey(for: url, context: thumbnail))
@@ -346,30 +332,36 @@ final class Callbacks: Sendable {
         // Both entries were renewed.
         #expect(rig.disk.httpCacheInfo(forKey: key)?.date == rig.clock.now)
         #expect(rig.disk.httpCacheInfo(forKey: url.absoluteString)?.date == rig.clock.now)
-        await rig.manager.shutdown()
+        await rig.finish()
     }
 
     /// A background revalidation is tracked work that `shutdown()` stops: it returns while the server still holds
     /// the answer.
     @Test func shutdownStopsABackgroundRevalidation() async throws {
-        let server = try await TestHTTPServer.start()
-        let gate = TestGate()
+        let (_, rig, url, gate) = try await Self.staleBehindGate()
         defer { gate.open() }
-        server.route("/a.png") { .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0) }
-        let folder = HTTPCacheRig.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rig = try HTTPCacheRig(folder: folder)
-        let url = server.url("/a.png")
-        let swr = HTTPCacheRig.context(.staleWhileRevalidate(maxStale: .seconds(60)))
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: swr)
-        server.route("/a.png") {
-            .cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: $0).held(by: gate)
-        }
-        rig.clock.advance(seconds: 30)
-        #expect(try await rig.manager.loadImage(with: url, context: swr).httpCacheOutcome == .stale)
+        #expect(try await rig.manager.loadImage(with: url, context: Self.swr).httpCacheOutcome == .stale)
         #expect(rig.manager.isRunning)
         await rig.manager.shutdown()
         #expect(!rig.manager.isRunning)
         #expect(rig.manager.httpCacheStatistics.notModified == 0)
+        await rig.finish()
+    }
+
+    /// Stale-while-revalidate with 60 seconds of grace.
+    static let swr = HTTPCacheRig.context(.staleWhileRevalidate(maxStale: .seconds(60)))
+
+    /// An entry (max-age=10, ETag "v1") stored and then stale for 20 seconds, its server holding every further
+    /// answer until the returned gate opens.
+    static func staleBehindGate() async throws -> (server: TestHTTPServer, rig: HTTPCacheRig, url: URL, gate: TestGate) {
+        let gate = TestGate()
+        let route = { @Sendable (request: TestHTTPServer.Request) in
+            TestResponse.cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: request)
+        }
+        let (server, rig, url) = try await HTTPCacheRig.serving(route)
+        try await rig.prime(url, context: swr)
+        server.route("/a.png") { route($0).held(by: gate) }
+        rig.clock.advance(seconds: 30)
+        return (server, rig, url, gate)
     }
 }
