@@ -27,8 +27,10 @@ extension RedisCache {
         }
     }
 
-    /// Replaces the HTTP cache info of the entry for `key` (a 304 renewed it), with the tier's time to live.
+    /// Replaces the HTTP cache info of the entry for `key` (a 304 renewed it), with the tier's time to live; does
+    /// nothing when the tier holds no entry for `key` (or Redis is unreachable).
     public func setHTTPCacheInfo(_ info: HTTPCacheInfo, forKey key: String) {
+        guard (try? contains(forKey: key)) == true else { return }
         _ = try? execute(httpCacheInfoCommand(info, forKey: key))
     }
 

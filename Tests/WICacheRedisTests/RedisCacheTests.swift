@@ -49,6 +49,8 @@ import WICore
         renewed.date = info.date.addingTimeInterval(60)
         redis.setHTTPCacheInfo(renewed, forKey: "a")
         #expect(redis.httpCacheInfo(forKey: "a") == renewed && redis.data(forKey: "a") == Data("alpha".utf8))
+        redis.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        #expect(redis.httpCacheInfo(forKey: "missing") == nil)
         redis.setData(Data("beta".utf8), forKey: "a")   // new bytes without info drop the old info
         #expect(redis.httpCacheInfo(forKey: "a") == nil)
         redis.setData(Data("gamma".utf8), httpCacheInfo: info, forKey: "a")

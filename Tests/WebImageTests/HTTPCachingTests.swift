@@ -256,6 +256,26 @@ final class Callbacks: Sendable {
         await rig.finish()
     }
 
+    /// Conditional headers do not split identical revalidations: a stale hit's background revalidation and a
+    /// `.refreshCached` one of the same entry, in flight together, share one conditional request.
+    @Test func aStaleHitAndARefreshShareOneConditionalRequest() async throws {
+        let (server, rig, url, gate) = try await Self.staleBehindGate()
+        defer { gate.open() }
+        #expect(try await rig.manager.loadImage(with: url, context: Self.swr).httpCacheOutcome == .stale)
+        #expect(try await rig.manager.loadImage(with: url, options: .refreshCached).cacheType == .memory)
+        // Both revalidations wait on the one download (an event, bounded so a broken build fails, not hangs).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while rig.manager.downloadWaiterCount < 2 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(rig.manager.downloadWaiterCount == 2)
+        gate.open()
+        await rig.manager.waitUntilIdle()
+        #expect(server.exchanges("/a.png").map(\.status) == [200, 304])
+        #expect(rig.manager.statistics.loads == 2)
+        await rig.finish()
+    }
+
     /// Under stale-while-revalidate a changed image replaces the entry for the next load.
     @Test func aChangedImageReplacesTheEntryForTheNextLoad() async throws {
         let (server, rig, url) = try await HTTPCacheRig.serving {

@@ -112,12 +112,14 @@ extension ImageManager {
     }
 
     /// `request` made conditional on `info`'s validators (If-None-Match, If-Modified-Since); unchanged when it has
-    /// none. Its load key follows: conditional loads share work only with loads of the same validators.
+    /// none. Its load key follows: conditional loads share work only with loads of the same validators, and the
+    /// validators alone say it is a revalidation (a `.refreshCached` one and a stale hit's share the request).
     func conditionalRequest(_ request: ResolvedRequest, info: HTTPCacheInfo?) -> ResolvedRequest {
         guard let info, info.hasValidators else { return request }
         var conditional = request
         conditional.loadRequest.cachedETag = info.etag
         conditional.loadRequest.cachedLastModified = info.lastModified
+        conditional.loadRequest.options.remove(.refreshCached)
         let loader = request.context[.imageLoader] ?? self.loader
         let identity = loader.identity(of: conditional.loadRequest)
         conditional.load = LoadKey(loader: request.load.loader,
