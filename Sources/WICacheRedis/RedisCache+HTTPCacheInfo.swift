@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 // The HTTP validators and freshness of an entry live in a key of their own beside its bytes,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// How HTTP caching decided a load's answer (``ImageResult/httpCacheOutcome``, the `.httpCache` event).
