@@ -227,6 +227,10 @@ final class Callbacks: Sendable {
             #expect(try await rig.manager.loadImage(with: url, context: respect).httpCacheOutcome == .revalidated)
         }
         #expect(server.exchanges("/a.png").map(\.status) == [200, 304, 304])
+        // `.fromCacheOnly` forbids the request: the entry answers as it is.
+        let offline = try await rig.manager.loadImage(with: url, options: .fromCacheOnly, context: respect)
+        #expect(offline.httpCacheOutcome == .stale && offline.cacheType == .memory)
+        #expect(server.requestCount("/a.png") == 3)
         await rig.finish()
     }
 

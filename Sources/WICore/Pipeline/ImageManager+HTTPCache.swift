@@ -11,7 +11,8 @@ import Synchronization
 public enum HTTPCacheOutcome: String, Sendable, Hashable {
     /// The cached entry was fresh under the request's `.httpCachePolicy`: answered with no request.
     case fresh
-    /// The cached entry was stale within `maxStale`: answered at once, revalidated in the background.
+    /// The cached entry was stale within `maxStale`: answered at once, revalidated in the background (or stale and
+    /// answered as it is because `.fromCacheOnly` forbids the request).
     case stale
     /// The cached entry was revalidated before answering and the server said 304 Not Modified.
     case revalidated
@@ -71,7 +72,12 @@ extension ImageManager {
         let policy = request.context[.httpCachePolicy] ?? .ignore
         let info = hit.httpCacheInfo
         guard policy != .ignore else { return await use(info) }
-        switch policy.decision(for: info, now: now()) {
+        let decision = policy.decision(for: info, now: now())
+        if decision != .useCached && request.options.contains(.fromCacheOnly) {
+            // The request a revalidation needs is forbidden: the entry answers as it is.
+            return await use(info).map { mark($0, .stale) }
+        }
+        switch decision {
         case .useCached:
             return await use(info).map { mark($0, .fresh) }
         case .useCachedAndRevalidate:
