@@ -61,10 +61,16 @@ extension DiskCache {
             return try? EntryFiles.read(sidecar(name), touch: nil)?.data
         }
         let path = name.path(prefix: directoryPrefix)
-        let size = getxattr(path, attribute, nil, 0)
-        guard size >= 0 else { return nil }
-        var data = Data(count: size)
-        let read = data.withUnsafeMutableBytes { getxattr(path, attribute, $0.baseAddress, size) }
+        // One call for the usual small value (HTTP cache info is a few hundred bytes; every disk hit reads it);
+        // a larger one is sized first.
+        var data = Data(count: 1024)
+        var read = data.withUnsafeMutableBytes { getxattr(path, attribute, $0.baseAddress, $0.count) }
+        if read < 0 && errno == ERANGE {
+            let size = getxattr(path, attribute, nil, 0)
+            guard size >= 0 else { return nil }
+            data = Data(count: size)
+            read = data.withUnsafeMutableBytes { getxattr(path, attribute, $0.baseAddress, size) }
+        }
         guard read >= 0 else { return nil }
         data.count = read
         return data

@@ -24,6 +24,9 @@ import WICore
         #expect(cache.totalSize == 3)
         let sidecar = ".ext-" + DiskCache.fileName(forKey: "k")
         #expect(root.names().contains(sidecar) == (storage == .sidecar))
+        let large = Data((0..<3000).map { UInt8($0 & 0xFF) })   // more than one read's first buffer
+        try cache.setExtendedData(large, forKey: "k")
+        #expect(cache.extendedData(forKey: "k") == large)
         try cache.setExtendedData(nil, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
         try cache.setExtendedData(nil, forKey: "k")   // removing twice is fine
