@@ -1,9 +1,13 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
-/// [--first-frame] [--no-cache] [--json]`: the full pipeline from a shell.
+/// [--first-frame] [--no-cache] [--refresh] [--json]`: the full pipeline from a shell.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load images through the full pipeline: caches, loader, decoder, transformers.",
@@ -11,7 +15,11 @@ struct Fetch: AsyncParsableCommand {
             Loads every URL (http, https, file, data) or file path, six at a time, through the memory and disk \
             caches (disk cache in --cache-dir), and prints a table, or one JSON object per URL with --json:
             {"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}.
-            A second run finds the images in the disk cache. Exit code 0 when all loaded, 1 when any failed.
+            A second run finds the images in the disk cache. With --refresh, a cached image is revalidated with \
+            the validators stored with it (If-None-Match, If-Modified-Since) before the line is printed, which \
+            then has "revalidated": true when the server answered 304 Not Modified (cache_type stays "disk" or \
+            "memory"), false when it sent new bytes (cache_type "none", the cache now holds them) or nothing was \
+            cached. Exit code 0 when all loaded, 1 when any failed.
 
             Example:
               wi fetch https://example.com/cat.jpg photo.png --thumbnail 256 --out thumbs/ --json
@@ -28,6 +36,7 @@ struct Fetch: AsyncParsableCommand {
     var cacheDirectory: String?
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches.") var noCache = false
     @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of animations.") var firstFrame = false
+    @Flag(help: "Revalidate cached images with the server (conditional requests) before answering.") var refresh = false
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
@@ -43,6 +52,7 @@ struct Fetch: AsyncParsableCommand {
         if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
         try WICommandSetup.checkQuality(quality)
         for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
+        if refresh && noCache { throw ValidationError("--refresh revalidates the cache; it cannot go with --no-cache") }
     }
 
     func run() async throws {
@@ -50,7 +60,7 @@ struct Fetch: AsyncParsableCommand {
         do {
             setup = try WICommandSetup(cacheDirectory: cacheDirectory, useDiskCache: !noCache)
         } catch {
-            FileHandle.standardError.write(Data("wi fetch: \(describe(error))\n".utf8))
+            writeToStandardError("wi fetch: \(describe(error))\n")
             throw ExitCode(1)
         }
         var context = ImageContext()
@@ -61,6 +71,8 @@ struct Fetch: AsyncParsableCommand {
         var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
         if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
         if firstFrame { options.insert(.decodeFirstFrameOnly) }
+        // With .waitStoreCache, .refreshCached returns after the revalidation, with its outcome.
+        if refresh { options.insert(.refreshCached) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
 
         let urls = targets.map { commandLineURL($0)! }
@@ -69,7 +81,7 @@ struct Fetch: AsyncParsableCommand {
                         transformed: thumbnail != nil || resize != nil, coders: setup.coders)
         }
         if let output, output.transformed, !noCache { context[.cacheSerializer] = output.serializer }
-        let (manager, context2, options2, targets2) = (setup.manager, context, options, targets)
+        let (manager, context2, options2, targets2, refresh2) = (setup.manager, context, options, targets, refresh)
         // Each output is written as its load finishes, on a pool of its own (encoding is CPU work, which after the
         // last load would run on one thread), and only a load's report is kept, not its image.
         let writers = WorkerPool.cpu(name: "wi.out")
@@ -90,7 +102,8 @@ struct Fetch: AsyncParsableCommand {
                         result = .failure(error)
                     }
                     var report = FetchReport(url: targets2[index], result: result,
-                                             milliseconds: WICommandSetup.milliseconds(ContinuousClock.now - started))
+                                             milliseconds: WICommandSetup.milliseconds(ContinuousClock.now - started),
+                                             reportsRevalidation: refresh2)
                     if case .success(let value) = result, let output {
                         if let failure = await writers.run({ output.write(value, named: url, index: index) }) {
                             report.error = failure
@@ -111,7 +124,7 @@ struct Fetch: AsyncParsableCommand {
         for (index, report) in reports.enumerated() {
             if let error = report.error {
                 failed = true
-                FileHandle.standardError.write(Data("wi fetch: \(targets[index]): \(error)\n".utf8))
+                writeToStandardError("wi fetch: \(targets[index]): \(error)\n")
             }
             if json { print(report.jsonLine) } else { rows.append(report.tableRow) }
         }

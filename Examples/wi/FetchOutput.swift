@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WebImage
 
@@ -28,7 +35,7 @@ struct FetchOutput: Sendable {
     /// failed write.
     func write(_ result: ImageResult, named url: URL, index: Int) -> String? {
         do {
-            var stem = (url.lastPathComponent as NSString).deletingPathExtension
+            var stem = url.lastPathComponent.deletingPathExtension
             if stem.isEmpty || stem == "/" { stem = "image-\(index)" }
             let bytes: Data
             let chosen: ImageFormat

@@ -1,8 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// One line of `wi fetch` / `wi prefetch` output; its JSON keys are a contract other tools parse (DESIGN.md):
-/// `{"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}`.
+/// `{"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}`, plus `"revalidated"`
+/// (true after a 304) with `wi fetch --refresh`.
 struct FetchReport {
     var url: String
     var cacheType: ImageCacheType?
@@ -12,12 +17,16 @@ struct FetchReport {
     var bytes: Int?
     var milliseconds: Int
     var error: String?
+    /// With `--refresh`: whether the server confirmed the cached image (304).
+    var revalidated: Bool?
 
-    init(url: String, result: Result<ImageResult, ImageError>, milliseconds: Int) {
+    init(url: String, result: Result<ImageResult, ImageError>, milliseconds: Int, reportsRevalidation: Bool = false) {
         self.url = url
         self.milliseconds = milliseconds
+        if reportsRevalidation { revalidated = false }
         switch result {
         case .success(let value):
+            if reportsRevalidation { revalidated = value.httpCacheOutcome == .revalidated }
             cacheType = value.cacheType
             width = value.image.width
             height = value.image.height
@@ -29,12 +38,14 @@ struct FetchReport {
     }
 
     var jsonLine: String {
-        JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("url", .string(url)), ("cache_type", cacheType.map { .string($0 == .all ? "memory" : $0.description) } ?? .null),
             ("width", width.map(JSONValue.int) ?? .null), ("height", height.map(JSONValue.int) ?? .null),
             ("frames", frames.map(JSONValue.int) ?? .null), ("bytes", bytes.map(JSONValue.int) ?? .null),
             ("ms", .int(milliseconds)), ("error", error.map(JSONValue.string) ?? .null),
-        ]).serialized
+        ]
+        if let revalidated { fields.append(("revalidated", .bool(revalidated))) }
+        return JSONValue.object(fields).serialized
     }
 
     /// A table row: url, source, size, frames, bytes, time.
@@ -52,8 +63,8 @@ struct FetchReport {
         let all = [tableHeader] + rows
         let widths = (0..<tableHeader.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            row.enumerated().map { $0.element + String(repeating: " ", count: widths[$0.offset] - $0.element.count) }
+                .joined(separator: "  ").trimmingSpacesAndTabs()
         }.joined(separator: "\n")
     }
 }
@@ -61,6 +72,6 @@ struct FetchReport {
 /// A URL from a command-line argument: absolute URLs as they are, anything else as a file path.
 func commandLineURL(_ argument: String) -> URL? {
     if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
-    let path = (argument as NSString).expandingTildeInPath
+    let path = argument.expandingTilde
     return URL(fileURLWithPath: path).standardizedFileURL
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// The pipeline `wi fetch` and `wi prefetch` run: memory cache, wi's disk cache, the curl loader (http, https,

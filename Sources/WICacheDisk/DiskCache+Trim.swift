@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +34,7 @@ extension DiskCache {
                 }
             }
             for name in scan.sidecars { try? EntryFiles.remove(sidecarPath(name)) }
+            for name in scan.httpSidecars { try? EntryFiles.remove(httpSidecarPath(name)) }
             install(DiskIndex(), seen: before)
             if let firstError { throw firstError }
         }
@@ -46,6 +51,7 @@ extension DiskCache {
             let now = configuration.now()
             var index: DiskIndex
             var sidecars: Set<EntryName> = []
+            var httpSidecars: Set<EntryName> = []
             /// The entries in the order the directory lists them (the index's own order without a scan).
             var listing: [(name: EntryName, entry: DiskIndex.Entry)]
             if useIndex, let current = currentIndex(generation: before) {
@@ -63,6 +69,7 @@ extension DiskCache {
                 }
                 index.obstructed = scan.obstructed
                 sidecars = scan.sidecars
+                httpSidecars = scan.httpSidecars
             }
             var result = TrimResult()
             let limit = configuration.sizeLimit
@@ -115,6 +122,7 @@ extension DiskCache {
                 result.removedBytes += entry.size
             }
             for name in sidecars where index[name] == nil { try? EntryFiles.remove(sidecarPath(name)) }
+            for name in httpSidecars where index[name] == nil { try? EntryFiles.remove(httpSidecarPath(name)) }
             install(index, seen: before)
             return result
         }
@@ -138,14 +146,17 @@ extension DiskCache {
         } else {
             do { try EntryFiles.remove(name.path(prefix: directoryPrefix)) } catch { return false }
         }
-        if sidecar { try? EntryFiles.remove(sidecarPath(name)) }
+        if sidecar {
+            try? EntryFiles.remove(sidecarPath(name))
+            try? EntryFiles.remove(httpSidecarPath(name))
+        }
         return true
     }
 
     /// Runs `body` holding the trim lock: `trimGate` within this process, `flock` on the lock file across
     /// processes. Returns nil without running it when `wait` is false and the lock is taken.
     func exclusively<T>(wait: Bool, _ body: () throws(ImageError) -> T) throws(ImageError) -> T? {
-        if wait { trimGate.lock() } else if !trimGate.try() { return nil }
+        if wait { trimGate.lock() } else if !trimGate.tryLock() { return nil }
         defer { trimGate.unlock() }
         if lockFile >= 0 {
             if POSIX.retrying({ flock(lockFile, LOCK_EX | (wait ? 0 : LOCK_NB)) }) != 0 {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a cached original's HTTP validators and freshness (``HTTPCacheInfo``) decide whether it is used as is.
 ///
@@ -38,4 +42,10 @@ public enum HTTPCachePolicy: Sendable, Hashable {
             return Duration.seconds(info.staleness(at: now)) <= maxStale ? .useCachedAndRevalidate : .revalidate
         }
     }
+}
+
+extension ImageContextKey where Value == HTTPCachePolicy {
+    /// How the HTTP freshness stored with cached originals is honoured (default `.ignore`: entries are good until
+    /// evicted). Requests with different policies never share an image task.
+    public static var httpCachePolicy: Self { Self("httpCachePolicy", role: .result) }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Several caches acting as one, with a policy per operation (SDWebImage's `SDImageCachesManager`).
@@ -91,6 +95,19 @@ public final class ImageCachesManager: ImageCache, Sendable {
 
     public func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
         await each(storePolicy) { await $0.store(image: image, data: data, key: key, cacheType: cacheType, context: context) }
+    }
+
+    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+                      context: ImageContext) async {
+        await each(storePolicy) {
+            await $0.store(image: image, data: data, httpCacheInfo: httpCacheInfo, key: key, cacheType: cacheType,
+                           context: context)
+        }
+    }
+
+    /// Renews the info in every cache (each keeps it where it holds the entry).
+    public func renewHTTPCacheInfo(_ info: HTTPCacheInfo, key: String, cacheType: ImageCacheType) async {
+        await each(.concurrent) { await $0.renewHTTPCacheInfo(info, key: key, cacheType: cacheType) }
     }
 
     public func remove(key: String, cacheType: ImageCacheType) async {

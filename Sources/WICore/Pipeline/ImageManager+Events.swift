@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Something that happened to one load, for observers of `ImageManager.events()`.
 ///
@@ -10,6 +14,8 @@ public struct ImageManagerEvent: Sendable {
         case progress(received: Int64, expected: Int64)
         case partialImage(PixelSize)
         case finished(ImageCacheType)
+        /// How HTTP caching decided the answer (before `.finished`), or the outcome of a background revalidation.
+        case httpCache(HTTPCacheOutcome)
         case failed(ImageError)
         case cancelled
     }
