@@ -59,6 +59,9 @@ public final class ImageManager: Sendable {
     let handovers = Atomic<UInt64>(0)
     /// Logger, metric objects (made once here) and tracer.
     let telemetry: ImageTelemetry
+    /// The identities of `loader` and `coders`, worked out once (a dynamic cast each): every load without a loader
+    /// or coder of its own in its context uses these.
+    let ownIdentities: (loader: IdentityValue?, coders: IdentityValue?)
 
     /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
     /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
@@ -86,6 +89,7 @@ public final class ImageManager: Sendable {
         self.cpuPool = pool
         owned = owning + (cpuPool == nil ? [pool] : [])
         telemetry = ImageTelemetry(logger: logger, metrics: metrics, tracer: tracer)
+        ownIdentities = (ComponentIdentity.of(loader), ComponentIdentity.of(coders))
     }
 
     // MARK: Loading
