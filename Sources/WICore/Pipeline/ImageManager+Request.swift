@@ -36,7 +36,7 @@ struct ImageTaskKey: Hashable, Sendable {
     var options: Int
     var decodeOptions: DecodeOptions
     var transformerKey: String?
-    var cacheTypes: [Int]
+    var cacheTypes: SIMD4<Int>
     var load: LoadKey
     var result: [String: IdentityValue]
     var privateID: UUID?
@@ -123,11 +123,12 @@ extension ImageManager {
             sourceKey = sourceKey.map { CacheKeys.partitioned($0, partition: partition) }
             finalKey = finalKey.map { CacheKeys.partitioned($0, partition: partition) }
         }
-        let loader = context[.imageLoader] ?? self.loader
+        let ownLoader = context[.imageLoader]
+        let loader = ownLoader ?? self.loader
         var loadRequest = ImageLoadRequest(url: url, options: options, context: context, cacheKey: sourceKey)
         loadRequest.handoverOrder = order
-        let load = LoadKey(loader: ComponentIdentity.of(loader) ?? IdentityValue.unique(),
-                           identity: loader.identity(of: loadRequest))
+        let loaderIdentity = ownLoader.map { ComponentIdentity.of($0) } ?? ownIdentities.loader
+        let load = LoadKey(loader: loaderIdentity ?? IdentityValue.unique(), identity: loader.identity(of: loadRequest))
         return ResolvedRequest(
             url: url, options: options, context: context, decodeOptions: decode, transformer: transformer,
             sourceKey: sourceKey, finalKey: finalKey, queryType: context[.queryCacheType] ?? .all,
@@ -140,16 +141,16 @@ extension ImageManager {
         let isPrivate = request.resultIdentity == nil || request.load.identity.isPrivate
         return ImageTaskKey(finalKey: request.finalKey, options: request.options.rawValue,
                             decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
-                            cacheTypes: [request.queryType, request.storeType, request.originalQueryType,
-                                         request.originalStoreType].map(\.rawValue),
+                            cacheTypes: SIMD4(request.queryType.rawValue, request.storeType.rawValue,
+                                              request.originalQueryType.rawValue, request.originalStoreType.rawValue),
                             load: request.load, result: request.resultIdentity ?? [:],
                             privateID: isPrivate ? UUID() : nil)
     }
 
     /// The decode key of `source` decoded for `request` with `options`.
     func decodeKey(_ source: DecodeSource, _ request: ResolvedRequest, options: DecodeOptions) -> DecodeKey {
-        let coder = request.context[.imageCoder] ?? coders
-        return DecodeKey(source: source, coder: ComponentIdentity.of(coder) ?? IdentityValue.unique(), options: options)
+        let coder = request.context[.imageCoder].map { ComponentIdentity.of($0) } ?? ownIdentities.coders
+        return DecodeKey(source: source, coder: coder ?? IdentityValue.unique(), options: options)
     }
 
     /// The source of a cache entry under `key` in `cache`.

@@ -65,6 +65,9 @@ public final class ImageManager: Sendable {
     let revalidations = Mutex<[ImageTaskKey: [RefreshWaiter]]>([:])
     /// `httpCacheStatistics`.
     let httpCounts = Mutex(HTTPCacheStatistics())
+    /// The identities of `loader` and `coders`, worked out once (a dynamic cast each): every load without a loader
+    /// or coder of its own in its context uses these.
+    let ownIdentities: (loader: IdentityValue?, coders: IdentityValue?)
 
     /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
     /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
@@ -94,6 +97,7 @@ public final class ImageManager: Sendable {
         owned = owning + (cpuPool == nil ? [pool] : [])
         telemetry = ImageTelemetry(logger: logger, metrics: metrics, tracer: tracer)
         self.now = now
+        ownIdentities = (ComponentIdentity.of(loader), ComponentIdentity.of(coders))
     }
 
     // MARK: Loading
