@@ -14,6 +14,9 @@ public enum CacheKeys {
         "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))"
     }
 
+    /// The key part of a thumbnail or transform made from the first frame only (`.decodeFirstFrameOnly`).
+    public static let firstFramePart = "FirstFrame"
+
     /// `key` in the cache partition `partition`: `[partition length:partition]key`. The length prefix keeps every
     /// (partition, key) pair apart, whatever characters either holds.
     public static func partitioned(_ key: String, partition: String) -> String {

@@ -119,6 +119,10 @@ extension ImageManager {
         if let key = finalKey, let transformer {
             finalKey = CacheKeys.transformed(key, transformerKey: transformer.key)
         }
+        // A derived entry made from the first frame is a still: it must not answer a load that wants the animation.
+        if let key = finalKey, key != sourceKey, decode.firstFrameOnly {
+            finalKey = CacheKeys.inserting(CacheKeys.firstFramePart, into: key)
+        }
         if let partition = context[.cachePartition] {
             sourceKey = sourceKey.map { CacheKeys.partitioned($0, partition: partition) }
             finalKey = finalKey.map { CacheKeys.partitioned($0, partition: partition) }

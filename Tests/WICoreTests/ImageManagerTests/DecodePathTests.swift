@@ -137,6 +137,17 @@ import WITestSupport
         #expect(!still.image.isAnimated)
     }
 
+    @Test func aThumbnailOfTheFirstFrameHasAKeyOfItsOwn() throws {
+        let h = Harness()
+        let url = URL(string: "mock://host/anim.gif?v=2")!
+        var context = ImageContext()
+        #expect(h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly) == url.absoluteString)
+        context[.thumbnailPixelSize] = PixelSize(width: 64, height: 32)
+        #expect(h.manager.cacheKey(for: url, context: context) == "mock://host/anim-Thumbnail({64.000000,32.000000},1).gif?v=2")
+        #expect(h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly, context: context)
+            == "mock://host/anim-Thumbnail({64.000000,32.000000},1)-FirstFrame.gif?v=2")
+    }
+
     @Test func theOriginalImageCacheStoresOriginalsToo() async throws {
         let h = Harness()
         let originals = MockDataCache()
