@@ -9,7 +9,7 @@ struct WI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wi",
         abstract: "Load, decode and inspect images with WebImage for Swift on Linux.",
-        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self]
+        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self]
     )
 
     /// The logger every component of the pipeline gets: with `-v` / `--verbose` anywhere on the command line,
