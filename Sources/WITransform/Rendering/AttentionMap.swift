@@ -11,8 +11,10 @@ import Musl
 /// `analysisSide` pixels, in CIE XYZ (Y on 0...100) from linear sRGB:
 /// - edges: 5 x |4-neighbour Laplacian of Y|;
 /// - skin: 100 x (1 - distance of the normalised XYZ colour from the skin direction (0.78, 0.57, 0.44)), at least 0;
-/// - saturation: CIELAB chroma (D65);
+/// - saturation: CIELAB chroma (D65), where libvips takes a* alone (reds count, greens subtract, blues are
+///   ignored); chroma counts every hue alike;
 /// skin and saturation only where Y > 5 (dark areas give no colour evidence). Transparent pixels count as black.
+/// libvips squeezes the image to 32x32 whatever its shape; the copy here keeps the aspect ratio.
 ///
 /// libvips blurs that map and centres the crop on its maximum; we sum it over every candidate window with a
 /// summed-area table instead, each pixel weighted 1 at the window's centre falling to 1/2 at the middle of its

@@ -32,14 +32,7 @@ public struct AttentionCropTransformer: ImageTransformer, Hashable {
     /// Throws `.invalidArgument` unless both sides are in 1...`ResizeTransformer.maximumSide` and `width x height`
     /// is at most `DecodeOptions.defaultPixelLimit`, as for `ResizeTransformer`.
     public init(width: Int, height: Int) throws(ImageError) {
-        try ArgumentCheck.within(width, 1...ResizeTransformer.maximumSide, "attention crop width")
-        try ArgumentCheck.within(height, 1...ResizeTransformer.maximumSide, "attention crop height")
-        let size = PixelSize(width: width, height: height)
-        guard size.area <= DecodeOptions.defaultPixelLimit else {
-            throw ArgumentCheck.invalid("attention crop size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
-                                        "\(size)")
-        }
-        self.size = size
+        self.size = try ResizeTransformer.checkedSize(width: width, height: height, "attention crop")
     }
 
     public var key: String { TransformerKey.make("AttentionCrop", ["\(size)"]) }
