@@ -60,9 +60,9 @@ def wi_executable():
     bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                              capture_output=True, text=True).stdout.strip()
     wi = os.path.join(bin_dir, "wi")
-    if subprocess.run([wi, "serve", "--help"], capture_output=True).returncode != 0:
-        return None
-    return wi
+    usage = subprocess.run([wi, "serve", "--help"], capture_output=True, text=True).stdout
+    # Without the subcommand, ArgumentParser prints the root help (and exits 0): look for serve's own options.
+    return wi if "--allow-host" in usage and "--no-cache" in usage else None
 
 
 # ---------------------------------------------------------------- processes and memory
