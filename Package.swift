@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // WebImage for Swift on Linux: an image loading framework built from small plugin targets.
 // See docs/ARCHITECTURE.md for the target graph and README.md for how to use it.
 import PackageDescription
@@ -48,7 +48,9 @@ let package = Package(
         // Only WIServiceLifecycle depends on it.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only WIServe (`wi serve`) and its tests depend on these two: the HTTP server and the /metrics backend.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // No default traits: without FullFoundation, Hummingbird imports FoundationEssentials only, so `wi` still
+        // links no libFoundation (tools 6.1 for `traits:`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Only WIServe's shutdown test uses it (a client of a live server); HummingbirdTesting brings it anyway.

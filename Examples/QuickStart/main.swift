@@ -1,6 +1,10 @@
 // The shortest real program: load a URL (or a file path) with a 256 px thumbnail and print what came back.
 //   swift run quickstart https://example.com/cat.jpg
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 let argument = CommandLine.arguments.dropFirst().first ?? "Examples/Assets/sample-progressive.jpg"

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// `wi cache stats|clear|trim [--cache-dir DIR] [--json]`.
@@ -17,7 +21,7 @@ struct Cache: AsyncParsableCommand {
             do {
                 return try WICommandCache.diskCache(at: cacheDirectory)
             } catch {
-                FileHandle.standardError.write(Data("wi cache: \(describe(error))\n".utf8))
+                writeToStandardError("wi cache: \(describe(error))\n")
                 throw ExitCode(1)
             }
         }
@@ -48,7 +52,7 @@ struct Cache: AsyncParsableCommand {
         func run() async throws {
             let cache = try location.open()
             do { try await cache.removeAll() } catch {
-                FileHandle.standardError.write(Data("wi cache clear: \(describe(error))\n".utf8))
+                writeToStandardError("wi cache clear: \(describe(error))\n")
                 throw ExitCode(1)
             }
             print("\(cache.directory)\tcleared")
@@ -74,7 +78,7 @@ struct Cache: AsyncParsableCommand {
                     print("\(cache.directory)\t\(result.expiredCount) expired, \(result.evictedCount) evicted, \(result.removedBytes) bytes freed")
                 }
             } catch {
-                FileHandle.standardError.write(Data("wi cache trim: \(describe(error))\n".utf8))
+                writeToStandardError("wi cache trim: \(describe(error))\n")
                 throw ExitCode(1)
             }
         }
@@ -86,8 +90,8 @@ enum WICommandCache {
     /// `$XDG_CACHE_HOME/wi`, else `~/.cache/wi`.
     static func defaultDirectory() -> String {
         let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return (xdg as NSString).appendingPathComponent("wi") }
-        return (NSHomeDirectory() as NSString).appendingPathComponent(".cache/wi")
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg.appendingPath("wi") }
+        return SystemFile.homeDirectory.appendingPath(".cache/wi")
     }
 
     /// The disk cache in `directory` (default location when nil); sizes are file sizes, as `ls` shows them.

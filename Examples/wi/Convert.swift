@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// `wi convert IN OUT [--quality Q] [--lossless] [--thumbnail N]`: decode and encode, format from OUT's extension.
@@ -23,14 +27,14 @@ struct Convert: AsyncParsableCommand {
     func validate() throws {
         try WICommandSetup.checkQuality(quality)
         try WICommandSetup.checkThumbnail(thumbnail)
-        guard ImageFormat.named((output as NSString).pathExtension) != nil else {
+        guard ImageFormat.named(output.pathExtension) != nil else {
             throw ValidationError("cannot tell the format from '\(output)': use an extension such as .png or .jpg")
         }
     }
 
     func run() async throws {
         let coders = WebImage.makeCoders()
-        let format = ImageFormat.named((output as NSString).pathExtension)!
+        let format = ImageFormat.named(output.pathExtension)!
         do {
             guard let data = FileManager.default.contents(atPath: input) else {
                 throw ImageError(.invalidURL, "cannot read \(input)")
@@ -42,7 +46,7 @@ struct Convert: AsyncParsableCommand {
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
             print("\(input) -> \(output)\t\(format.identifier)\t\(image.width)x\(image.height)\t\(encoded.count) bytes")
         } catch {
-            FileHandle.standardError.write(Data("wi convert: \(describe(error))\n".utf8))
+            writeToStandardError("wi convert: \(describe(error))\n")
             throw ExitCode(1)
         }
     }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
@@ -49,7 +53,7 @@ struct Fetch: AsyncParsableCommand {
         do {
             setup = try WICommandSetup(cacheDirectory: cacheDirectory, useDiskCache: !noCache)
         } catch {
-            FileHandle.standardError.write(Data("wi fetch: \(describe(error))\n".utf8))
+            writeToStandardError("wi fetch: \(describe(error))\n")
             throw ExitCode(1)
         }
         var context = ImageContext()
@@ -102,7 +106,7 @@ struct Fetch: AsyncParsableCommand {
             }
             if let error = report.error {
                 failed = true
-                FileHandle.standardError.write(Data("wi fetch: \(targets[index]): \(error)\n".utf8))
+                writeToStandardError("wi fetch: \(targets[index]): \(error)\n")
             }
             if json { print(report.jsonLine) } else { rows.append(report.tableRow) }
         }

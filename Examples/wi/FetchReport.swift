@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// One line of `wi fetch` / `wi prefetch` output; its JSON keys are a contract other tools parse (DESIGN.md):
@@ -52,8 +56,8 @@ struct FetchReport {
         let all = [tableHeader] + rows
         let widths = (0..<tableHeader.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
-            row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            row.enumerated().map { $0.element + String(repeating: " ", count: widths[$0.offset] - $0.element.count) }
+                .joined(separator: "  ").trimmingSpacesAndTabs()
         }.joined(separator: "\n")
     }
 }
@@ -61,6 +65,6 @@ struct FetchReport {
 /// A URL from a command-line argument: absolute URLs as they are, anything else as a file path.
 func commandLineURL(_ argument: String) -> URL? {
     if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return url }
-    let path = (argument as NSString).expandingTildeInPath
+    let path = argument.expandingTilde
     return URL(fileURLWithPath: path).standardizedFileURL
 }

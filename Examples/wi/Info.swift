@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// `wi info FILE... [--json] [--dump-rgba DIR]`: decode files and describe them.
@@ -38,7 +42,7 @@ struct Info: AsyncParsableCommand {
             let report = inspect(file, coders: coders)
             if report.error != nil {
                 failed = true
-                FileHandle.standardError.write(Data("wi info: \(file): \(report.error!)\n".utf8))
+                writeToStandardError("wi info: \(file): \(report.error!)\n")
             }
             print(json ? report.jsonLine : report.textLine)
         }
@@ -56,7 +60,7 @@ struct Info: AsyncParsableCommand {
         do {
             let image = try coders.decode(data, options: DecodeOptions())
             report.describe(image)
-            if let dumpRGBA { try dump(image, name: (file as NSString).lastPathComponent, into: dumpRGBA) }
+            if let dumpRGBA { try dump(image, name: file.lastPathComponent, into: dumpRGBA) }
         } catch let error as ImageError {
             report.error = "\(error.code.rawValue): \(error.message)"
         } catch {
@@ -68,7 +72,7 @@ struct Info: AsyncParsableCommand {
     private func dump(_ image: Image, name: String, into directory: String) throws {
         for (index, frame) in image.frames.enumerated() {
             let bytes = try frame.pixels.converted(to: .rgba8).packedBytes()
-            let path = (directory as NSString).appendingPathComponent("\(name).\(index).rgba")
+            let path = directory.appendingPath("\(name).\(index).rgba")
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
                 throw ImageError(.encodingFailed, "cannot write \(path)")
             }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 #if canImport(Glibc)
 import Glibc
@@ -33,15 +37,15 @@ struct Prefetch: AsyncParsableCommand {
 
     func run() async throws {
         guard let text = try? String(contentsOfFile: listFile, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("wi prefetch: cannot read \(listFile)\n".utf8))
+            writeToStandardError("wi prefetch: cannot read \(listFile)\n")
             throw ExitCode(1)
         }
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingSpacesAndTabs() }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         var urls: [URL] = []
         for line in lines {
             guard let url = commandLineURL(line) else {
-                FileHandle.standardError.write(Data("wi prefetch: not a URL or path: \(line)\n".utf8))
+                writeToStandardError("wi prefetch: not a URL or path: \(line)\n")
                 throw ExitCode(2)
             }
             urls.append(url)
@@ -50,7 +54,7 @@ struct Prefetch: AsyncParsableCommand {
         do {
             setup = try WICommandSetup(cacheDirectory: cacheDirectory, useDiskCache: true)
         } catch {
-            FileHandle.standardError.write(Data("wi prefetch: \(describe(error))\n".utf8))
+            writeToStandardError("wi prefetch: \(describe(error))\n")
             throw ExitCode(1)
         }
         let prefetcher = ImagePrefetcher(manager: setup.manager, maxConcurrentLoads: concurrency,

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import WebImage
 
@@ -13,7 +20,7 @@ final class PrefetchDisplay: Sendable {
         var text: String {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             return "prefetched \(loaded + fromMemory + fromDisk + failed): \(loaded) loaded, \(fromMemory) from memory, "
-                + "\(fromDisk) from disk, \(failed) failed, \(bytes) bytes in " + String(format: "%.2f s", seconds)
+                + "\(fromDisk) from disk, \(failed) failed, \(bytes) bytes in " + decimal(seconds, places: 2) + " s"
         }
     }
 
@@ -44,7 +51,7 @@ final class PrefetchDisplay: Sendable {
             case .failure(let error):
                 s.failed += 1
                 let line = (terminal ? "\r\u{1B}[K" : "") + "wi prefetch: \(event.url.absoluteString): \(describe(error))\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                writeToStandardError(line)
             }
             if terminal && !json {
                 print("\r\u{1B}[K" + bar(done: event.finished), terminator: "")
@@ -72,6 +79,6 @@ final class PrefetchDisplay: Sendable {
         let rate = Double(done) / seconds
         let eta = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : 0
         return "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]  "
-            + "\(done)/\(total)  " + String(format: "%.1f/s", rate) + "  ETA \(eta)s"
+            + "\(done)/\(total)  " + decimal(rate, places: 1) + "/s  ETA \(eta)s"
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import WebImage
 import WIServe
@@ -64,11 +68,11 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try ImageServer(configuration: serveConfiguration(), logger: logger)
         } catch {
-            FileHandle.standardError.write(Data("wi serve: \(error.message)\n".utf8))
+            writeToStandardError("wi serve: \(error.message)\n")
             throw ExitCode(1)
         }
         try await server.run { port in
-            FileHandle.standardOutput.write(Data("wi serve: listening on http://\(bind):\(port)\n".utf8))
+            writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
         }
     }
 }

@@ -1,5 +1,12 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import WebImage
 
@@ -9,8 +16,12 @@ struct WI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wi",
         abstract: "Load, decode and inspect images with WebImage for Swift on Linux.",
+        version: WI.version,
         subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self]
     )
+
+    /// What `wi --version` prints.
+    static let version = "0.1.0"
 
     /// The logger every component of the pipeline gets: with `-v` / `--verbose` anywhere on the command line,
     /// trace-level messages to standard error (the only place where WebImage bootstraps a log handler); else none.
@@ -40,16 +51,16 @@ struct WI: AsyncParsableCommand {
             let message = fullMessage(for: error)
             if code == .success {
                 if !message.isEmpty { print(message) }
-                Foundation.exit(0)
+                Glibc.exit(0)
             }
             if code == .validationFailure {
                 // One line, like every other wi error: the reason without ArgumentParser's usage block.
                 let reason = Self.message(for: error).split(separator: "\n").first.map(String.init) ?? message
-                FileHandle.standardError.write(Data("wi: \(reason) (see wi --help)\n".utf8))
-                Foundation.exit(2)
+                writeToStandardError("wi: \(reason) (see wi --help)\n")
+                Glibc.exit(2)
             }
-            if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
-            Foundation.exit(code.rawValue)
+            if !message.isEmpty { writeToStandardError(message + "\n") }
+            Glibc.exit(code.rawValue)
         }
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WebImage
 
 /// The pipeline `wi fetch` and `wi prefetch` run: memory cache, wi's disk cache, the curl loader (http, https,
@@ -61,7 +65,7 @@ struct WICommandSetup {
     /// format was asked, else the image encoded as `format` (default: its own format when encodable, else PNG).
     func write(_ result: ImageResult, named url: URL, index: Int, into directory: String, format: ImageFormat?,
                quality: Double, transformed: Bool) throws {
-        var stem = (url.lastPathComponent as NSString).deletingPathExtension
+        var stem = url.lastPathComponent.deletingPathExtension
         if stem.isEmpty || stem == "/" { stem = "image-\(index)" }
         let bytes: Data
         let chosen: ImageFormat

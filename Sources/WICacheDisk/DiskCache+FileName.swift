@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DiskCache {
     /// The longest extension kept in a file name: NAME_MAX (255) minus 32 hex digits minus the dot, as SDWebImage.
@@ -89,7 +93,7 @@ extension DiskCache {
         if let slash = path.lastIndex(of: "/") { path = path[path.index(after: slash)...] }
         guard let dot = path.lastIndex(of: "."), dot != path.startIndex else { return "" }
         let raw = String(path[path.index(after: dot)...])
-        let decoded = raw.removingPercentEncoding ?? raw
+        let decoded = raw.percentDecoded ?? raw
         let clean = decoded.unicodeScalars.filter { $0 != ":" && $0 != "\0" && $0 != "/" }
         let ext = String(String.UnicodeScalarView(clean))
         return ext.utf8.count > maxFileExtensionLength ? "" : ext

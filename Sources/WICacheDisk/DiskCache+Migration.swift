@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +21,7 @@ extension DiskCache {
         var status = stat()
         guard stat(source, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return }
         if stat(destination, &status) != 0 {
-            try POSIX.makeDirectories((destination as NSString).deletingLastPathComponent)
+            try POSIX.makeDirectories(POSIX.parent(of: destination))
             if rename(source, destination) == 0 { return }
             guard errno == EXDEV else { throw POSIX.fail("rename", destination) }
             try POSIX.makeDirectories(destination)
@@ -40,8 +44,8 @@ extension DiskCache {
         if rename(source, destination) == 0 { return }
         guard errno == EXDEV else { throw POSIX.fail("rename", destination) }
         guard let (data, status) = try EntryFiles.read(source, touch: nil) else { return }
-        let directory = (destination as NSString).deletingLastPathComponent
-        _ = try EntryFiles.write(data, directory: directory, name: (destination as NSString).lastPathComponent,
+        let directory = POSIX.parent(of: destination)
+        _ = try EntryFiles.write(data, directory: directory, name: POSIX.lastComponent(of: destination),
                                  date: status.modified, durable: false, temporaryNames: TemporaryNames())
         try EntryFiles.remove(source)
     }

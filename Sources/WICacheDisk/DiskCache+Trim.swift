@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 #if canImport(Glibc)
 import Glibc
@@ -145,7 +149,7 @@ extension DiskCache {
     /// Runs `body` holding the trim lock: `trimGate` within this process, `flock` on the lock file across
     /// processes. Returns nil without running it when `wait` is false and the lock is taken.
     func exclusively<T>(wait: Bool, _ body: () throws(ImageError) -> T) throws(ImageError) -> T? {
-        if wait { trimGate.lock() } else if !trimGate.try() { return nil }
+        if wait { trimGate.lock() } else if !trimGate.tryLock() { return nil }
         defer { trimGate.unlock() }
         if lockFile >= 0 {
             if POSIX.retrying({ flock(lockFile, LOCK_EX | (wait ? 0 : LOCK_NB)) }) != 0 {

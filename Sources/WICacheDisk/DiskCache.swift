@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Logging
 import Synchronization
 import WICore
@@ -61,8 +66,8 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     let state: Mutex<State>
     let generation: SharedGeneration?
     let lockFile: Int32
-    let trimGate = NSLock()
-    let scanGate = NSLock()
+    let trimGate = ConditionLock()
+    let scanGate = ConditionLock()
     /// The names of this cache's most recent ASCII keys (at most `recentNamesLimit`), so a read of a hot key skips
     /// the MD5; owned by the cache, so nothing is shared between caches.
     let recentNames = Mutex<[String: EntryName]>([:])
@@ -81,7 +86,7 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     public static var defaultRoot: String {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/WebImage" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/WebImage"
+        return SystemFile.homeDirectory + "/.cache/WebImage"
     }
 
     /// Opens (creating when needed) the cache `<root>/<name>`.

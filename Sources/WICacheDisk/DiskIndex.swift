@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The in-memory picture of one cache directory: file name -> size and date, with the running totals, so a miss
 /// and `totalSize` cost no system call.

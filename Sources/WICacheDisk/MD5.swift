@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// MD5 (RFC 1321), used only to name cache files as SDWebImage does (not for security), without a crypto package.
 /// Works on the bytes in place: no allocation.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 #if canImport(Glibc)
 import Glibc
@@ -52,6 +56,27 @@ enum POSIX {
     /// Whether `status` describes a regular file.
     static func isRegularFile(_ status: stat) -> Bool { (status.st_mode & S_IFMT) == S_IFREG }
 
+    /// The path without its last component, as `NSString.deletingLastPathComponent` gives it: "/a/b/" -> "/a",
+    /// "/a" -> "/", "a" -> "".
+    static func parent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// The last component of the path, as `NSString.lastPathComponent` gives it: "/a/b/" -> "b", "/" -> "/".
+    static func lastComponent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> Substring {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed
+    }
+
     /// Creates `path` and its missing parents as directories (mode 0755).
     static func makeDirectories(_ path: String) throws(ImageError) {
         var status = stat()
@@ -61,7 +86,7 @@ enum POSIX {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = parent(of: path)
         if !parent.isEmpty && parent != path { try makeDirectories(parent) }
         if mkdir(path, 0o755) != 0 && errno != EEXIST { throw fail("mkdir", path) }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Short leases (`SET <namespace>l:<key> <token> NX PX <ms>`) that let one process in a fleet load a URL while

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// A data tier shared by every process and host pointed at the same Redis: encoded image bytes by key.

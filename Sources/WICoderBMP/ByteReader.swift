@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Bounds-checked little-endian reads over a file's bytes: every read names what it reads, and a read past the end

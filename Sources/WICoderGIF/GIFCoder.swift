@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// GIF decoding and encoding on giflib: animations composited as browsers show them, incremental decoding frame

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// The block structure of a GIF, read without decoding any pixels: the logical screen, the frames (descriptor

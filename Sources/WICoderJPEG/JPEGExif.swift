@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// The smallest EXIF block the encoder writes when an image needs an orientation but brought no EXIF of its own.

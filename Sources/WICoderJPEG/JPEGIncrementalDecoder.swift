@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Decodes a JPEG as it arrives: rows appear as their bytes do (single-scan files) and progressive files show the

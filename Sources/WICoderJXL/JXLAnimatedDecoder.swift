@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Frames of a JPEG XL file on demand. The frame table (read once, without pixels) gives the count and

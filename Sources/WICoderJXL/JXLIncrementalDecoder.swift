@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Decodes a JPEG XL still as it arrives, through the same `JXLDecodeSession` as a one-shot decode: libjxl is fed

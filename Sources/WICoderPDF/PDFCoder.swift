@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// PDF page rasterizing on poppler-glib, drawn with cairo straight into the output buffer.

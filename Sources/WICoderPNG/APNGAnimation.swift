@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Decodes APNG frames with libpng: each frame becomes a standalone PNG stream (signature, IHDR with the frame's

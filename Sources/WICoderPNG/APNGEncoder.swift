@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Encodes an animation as APNG: libpng compresses each frame (the whole canvas for the first, only the changed

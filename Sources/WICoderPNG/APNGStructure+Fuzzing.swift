@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// The APNG chunk reader, reachable from the fuzz targets in Fuzz/ (a separate package) without widening the public

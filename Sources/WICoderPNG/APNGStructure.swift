@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// The animation chunks of an APNG (acTL, fcTL, fdAT), read in Swift because Debian's libpng has no APNG support.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Decodes a PNG as it arrives with libpng's progressive reader: rows appear as their bytes do (interlaced

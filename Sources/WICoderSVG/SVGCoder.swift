@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// SVG rasterizing on librsvg, drawn with cairo straight into the output buffer.

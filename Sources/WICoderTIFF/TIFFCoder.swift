@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Decodes and encodes TIFF with libtiff, reading from and writing to memory (never a temporary file).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// WebP decoding and encoding on libwebp (with libwebpdemux and libwebpmux).

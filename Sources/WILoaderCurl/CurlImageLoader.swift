@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Loads images over HTTP(S) with libcurl's multi interface, and file: and data: URLs when allowed.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The data: URL parser, reachable from the fuzz targets in Fuzz/ (a separate package) without widening the public
 /// API: `@_spi(Fuzzing) import WILoaderCurl`.

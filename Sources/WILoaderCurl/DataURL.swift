@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// A decoded `data:` URL (RFC 2397): `data:[<mediatype>][;base64],<data>`.
@@ -17,14 +21,14 @@ struct DataURL {
         var parameters = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let isBase64 = parameters.count > 1 && parameters.last?.lowercased() == "base64"
         if isBase64 { parameters.removeLast() }
-        let type = parameters.first?.removingPercentEncoding ?? ""
+        let type = parameters.first?.percentDecoded ?? ""
         if type.isEmpty {
             mediaType = (["text/plain"] + parameters.dropFirst() + (parameters.count > 1 ? [] : ["charset=US-ASCII"]))
                 .joined(separator: ";")
         } else {
             mediaType = parameters.joined(separator: ";")
         }
-        guard let bytes = Self.percentDecoded(string[string.index(after: comma)...]) else { return nil }
+        guard let bytes = string[string.index(after: comma)...].percentDecodedBytes() else { return nil }
         if isBase64 {
             let text = String(decoding: bytes.filter { !$0.isASCIIWhitespace }, as: UTF8.self)
             let padded = text + String(repeating: "=", count: (4 - text.count % 4) % 4)
@@ -32,30 +36,6 @@ struct DataURL {
             data = decoded
         } else {
             data = Data(bytes)
-        }
-    }
-
-    /// `text` with %XX escapes turned into bytes; nil on a malformed escape.
-    private static func percentDecoded(_ text: Substring) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { out.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Loads file: and data: URLs without libcurl, on the loader's worker pool (reading a file blocks).
@@ -43,19 +47,15 @@ enum LocalLoad {
             return .success((decoded.data, decoded.mediaType))
         }
         let path = url.path
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(ImageError(.fileNotReadable, "cannot open \(path)"))
-        }
-        defer { try? handle.close() }
-        do {
-            // Read one byte past the limit: a larger file fails without reading all of it.
-            let data = try handle.read(upToCount: Int(min(limit, Int64(Int.max - 1))) + 1) ?? Data()
+        // Read one byte past the limit: a larger file fails without reading all of it.
+        switch SystemFile.contents(atPath: path, limit: Int(min(limit, Int64(Int.max - 1))) + 1) {
+        case .success(let data):
             guard Int64(data.count) <= limit else {
                 return .failure(ImageError(.bodyTooLarge, "\(path) is larger than \(limit) bytes"))
             }
             return .success((data, nil))
-        } catch {
-            return .failure(ImageError(.fileNotReadable, "cannot read \(path): \(error)", underlying: error))
+        case .failure(let error):
+            return .failure(ImageError(.fileNotReadable, "cannot read \(path): \(error.message)", underlying: error))
         }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// SDWebImage's checks of a response head, in its order: the response modifier (2003), 304 (1002), the status

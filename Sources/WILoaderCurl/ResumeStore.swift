@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Partial bodies of cancelled transfers, kept so a later load of the same request (equal `ImageRequestIdentity`:

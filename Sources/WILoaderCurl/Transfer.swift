@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// One transfer of one request identity (URL, headers after the modifier, transport options, response modifier and

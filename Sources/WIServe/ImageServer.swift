@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTypes
 public import Hummingbird
 public import Logging
@@ -119,9 +123,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         defer {
             let elapsed = ContinuousClock.now - start
             metrics.record(status: status, duration: elapsed)
-            let milliseconds = Double(elapsed.components.attoseconds / 1_000_000_000_000) / 1000
-                + Double(elapsed.components.seconds) * 1000
-            logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(String(format: "%.1f", milliseconds))ms",
+            let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
+            logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
                         metadata: ["status": "\(status)"])
         }
         do {

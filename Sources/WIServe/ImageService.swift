@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import WebImage
 
@@ -139,7 +143,7 @@ final class ImageService: Sendable {
 
     /// 200 with validators, or 304 when If-None-Match names the ETag; HEAD gets the head only.
     private func answer(body: Data, format: ImageFormat, input: ServeInput) -> ServeOutput {
-        let etag = "\"" + Base64URL.encode(SHA1.digest(body)).trimmingCharacters(in: CharacterSet(charactersIn: "=")) + "\""
+        let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
         var headers: [(String, String)] = [
             ("Content-Type", format.mimeType), ("ETag", etag),
             ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
@@ -155,7 +159,7 @@ final class ImageService: Sendable {
     /// Whether an If-None-Match value names `etag` (weak comparison, `*` matches).
     static func matches(_ header: String, etag: String) -> Bool {
         header.split(separator: ",").contains { item in
-            var tag = item.trimmingCharacters(in: .whitespaces)
+            var tag = String(item).trimmingSpacesAndTabs()
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == "*" || tag == etag
         }

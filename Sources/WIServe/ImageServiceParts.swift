@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import WebImage
 
@@ -95,8 +99,8 @@ struct ImageServiceParts: Sendable {
     /// `$XDG_CACHE_HOME/wi-serve` or `~/.cache/wi-serve`.
     static func defaultCacheRoot() -> String {
         if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            return (xdg as NSString).appendingPathComponent("wi-serve")
+            return xdg.hasSuffix("/") ? xdg + "wi-serve" : xdg + "/wi-serve"
         }
-        return (NSHomeDirectory() as NSString).appendingPathComponent(".cache/wi-serve")
+        return SystemFile.homeDirectory + "/.cache/wi-serve"
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// Which format an answer is encoded in: `format()`, else AVIF or WebP when enabled and the client's Accept names
@@ -22,7 +26,7 @@ enum OutputFormat {
     static func accepts(_ type: String, in accept: String?) -> Bool {
         guard let accept else { return false }
         for item in accept.split(separator: ",") {
-            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            let parts = item.split(separator: ";").map { String($0).trimmingSpacesAndTabs().lowercased() }
             guard parts.first == type else { continue }
             let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             return quality > 0

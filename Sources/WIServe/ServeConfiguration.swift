@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WICore
 
 /// What `wi serve` is told: the address, the secret, the sources it may reach, caches and limits.
@@ -80,7 +84,7 @@ struct RedisAddress: Equatable {
         else { return nil }
         self.host = host
         port = components.port ?? 6379
-        let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let path = components.path.filter { $0 != "/" }
         if path.isEmpty {
             database = 0
         } else if let database = Int(path), (0...15).contains(database) {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import WICore
 
 /// One parsed thumbor URL: `/{unsafe|SIGNATURE}/[AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/]`
 /// `[filters:NAME(ARGS):.../]IMAGE_URL`.
@@ -152,7 +157,7 @@ struct ThumborRequest: Hashable, Sendable {
     /// no scheme (thumbor's rules).
     private static func imageURL(_ text: Substring) -> String {
         var url = String(text)
-        if url.contains("%"), let decoded = url.removingPercentEncoding { url = decoded }
+        if url.contains("%"), let decoded = url.percentDecoded { url = decoded }
         let lower = url.lowercased()
         if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")), !url.contains("://") {
             url = "http://" + url

@@ -84,16 +84,18 @@ struct ThumborTransformer: ImageTransformer, Hashable {
     /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).
     private func smartSteps(for source: PixelSize, geometry: ThumborGeometry) throws(ImageError) -> [any ImageTransformer] {
         var steps: [any ImageTransformer] = []
+        var base = source
         if let crop = request.crop {
             let left = min(crop.left, source.width), top = min(crop.top, source.height)
-            steps.append(try CropTransformer(x: left, y: top, width: min(crop.right, source.width) - left,
-                                             height: min(crop.bottom, source.height) - top))
+            base = PixelSize(width: min(crop.right, source.width) - left, height: min(crop.bottom, source.height) - top)
+            steps.append(try CropTransformer(x: left, y: top, width: base.width, height: base.height))
         }
-        if request.fitIn || geometry.canvas != nil || geometry.window.width * geometry.scaled.height == geometry.window.height * geometry.scaled.width {
+        // `geometry.window` is the alignment's window; the attention crop chooses its own inside `base`.
+        if request.fitIn || geometry.canvas != nil || base.width * geometry.scaled.height == base.height * geometry.scaled.width {
             // Nothing to choose: the whole window is kept.
             steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
         } else {
-            steps.append(try SmartCrop.transformer(width: geometry.scaled.width, height: geometry.scaled.height))
+            steps.append(try AttentionCropTransformer(width: geometry.scaled.width, height: geometry.scaled.height))
         }
         return steps
     }

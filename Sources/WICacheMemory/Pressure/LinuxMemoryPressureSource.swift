@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Synchronization
 import WICore
 
@@ -100,9 +105,7 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
 
     /// A small procfs/cgroupfs file (these report size 0, so read until end of file).
     private static func read(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.readToEnd() else { return nil }
+        guard case .success(let data) = SystemFile.contents(atPath: path) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Anything that shows one image at a time: a widget, a tile, a table cell (SDWebImage's `UIImageView` category,
 /// for any object). Conform, then call `setImage(with:...)`.

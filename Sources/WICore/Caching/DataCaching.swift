@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The data kind of cache: encoded image bytes by key, on disk or in a shared store (Redis).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The validators and freshness of one cached original, read from its HTTP response head (RFC 9111).
 ///
@@ -121,10 +125,10 @@ public struct HTTPCacheInfo: Sendable, Hashable {
         var result: [String: String] = [:]
         for part in header.split(separator: ",") {
             let pieces = part.split(separator: "=", maxSplits: 1)
-            guard let name = pieces.first?.trimmingCharacters(in: .whitespaces).lowercased(), !name.isEmpty else {
+            guard let name = pieces.first?.trimmingSpacesAndTabs().lowercased(), !name.isEmpty else {
                 continue
             }
-            var value = pieces.count > 1 ? pieces[1].trimmingCharacters(in: .whitespaces) : ""
+            var value = pieces.count > 1 ? pieces[1].trimmingSpacesAndTabs() : ""
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             if result[name] == nil { result[name] = value }
         }
@@ -138,7 +142,7 @@ public struct HTTPCacheInfo: Sendable, Hashable {
     }
 
     private static func nonEmpty(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingSpacesAndTabs()
         return trimmed.isEmpty ? nil : trimmed
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a cached original's HTTP validators and freshness (``HTTPCacheInfo``) decide whether it is used as is.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Several caches acting as one, with a policy per operation (SDWebImage's `SDImageCachesManager`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Metrics
 
 /// The standard cache: a memory tier in front of data tiers (disk, then perhaps Redis), from any plugins.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A coder whose format can hold animations, and that can hand out frames one at a time.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes image files into `Image`s and encodes `Image`s into files, for one or more formats.
 ///

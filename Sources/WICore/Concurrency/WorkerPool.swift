@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A fixed set of threads that run blocking or CPU-heavy jobs off Swift's cooperative thread pool.
 ///
@@ -15,7 +19,7 @@ import Foundation
 /// Thread safety: `run`, `execute` and `shutdown` may be called from any thread. Jobs start in FIFO order.
 // @unchecked Sendable: `jobs`, `head`, `threads` and `isShutDown` are only read or written while `condition` is locked.
 public final class WorkerPool: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var jobs: [@Sendable () -> Void] = []
     private var head = 0
     private var threads: [JoinableThread] = []

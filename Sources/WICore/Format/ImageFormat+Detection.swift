@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ImageFormat {
     /// The format of `data`, from its magic bytes only (nothing is decoded); `.undefined` when unknown.

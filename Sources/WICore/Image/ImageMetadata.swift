@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Metadata blocks carried from the file: colour profile, EXIF and XMP, as raw bytes.
 ///

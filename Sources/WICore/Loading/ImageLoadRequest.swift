@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 public import Tracing
 import Synchronization
 
@@ -78,7 +82,7 @@ public struct ImageLoadResponseHead: Sendable {
 
     /// The MIME type from Content-Type, lowercased, without parameters.
     public var mimeType: String? {
-        headers["content-type"].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
+        headers["content-type"].map { $0.split(separator: ";")[0].trimmingSpacesAndTabs().lowercased() }
     }
 }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Fetches the bytes of an image for a URL (SDWebImage's `SDImageLoader`): the curl loader, or an app's own
 /// (an `asset:` scheme, a database, a test mock). `ImageLoadersManager` picks the first that accepts a URL.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A prioritized list of loaders that is itself a loader: the last added loader that accepts a URL loads it.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads the few EXIF fields the framework acts on, from the TIFF structure inside JPEG APP1, PNG eXIf,
 /// WebP EXIF or HEIF Exif items. Shared by every coder; never trusts an offset.

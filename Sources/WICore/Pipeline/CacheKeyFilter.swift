@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns a URL into the cache key (SDWebImage's `SDWebImageCacheKeyFilter`), e.g. to drop a signed query.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// SDWebImage's cache key rules: a thumbnail or transformer part is inserted before the path extension of URL
 /// keys (query and fragment kept), or appended with "-" when there is no extension.
@@ -30,7 +34,7 @@ public enum CacheKeys {
     static func inserting(_ part: String, into key: String) -> String {
         // "scheme://authority/path?query#fragment": find the path by hand. (URLComponents' ranges point into its
         // own percent-encoded copy, not into `key`, once the key holds characters such as "{".)
-        if let separator = key.range(of: "://") {
+        if let separator = key.firstRange(of: "://") {
             let afterAuthority = key[separator.upperBound...].firstIndex(of: "/") ?? key.endIndex
             let pathEnd = key[afterAuthority...].firstIndex { $0 == "?" || $0 == "#" } ?? key.endIndex
             let path = key[afterAuthority..<pathEnd]

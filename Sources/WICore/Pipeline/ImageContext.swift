@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a context value takes part in a request's identity: whether two loads that differ in it may share work
 /// (a download, a decode, a cached entry). Each `ImageContextKey` declares its role, so plugin keys take part.

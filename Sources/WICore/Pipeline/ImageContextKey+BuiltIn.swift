@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The context keys WICore and its plugins read. Each names the default that applies when it is unset, and declares
 // its role in request identity (`ImageContextKeyRole`): the keys the manager resolves into decode options, cache

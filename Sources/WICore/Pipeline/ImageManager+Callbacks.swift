@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// A caller's handle on one callback-form load.
@@ -92,21 +96,28 @@ extension ImageManager {
         let order = nextHandover()
         let task = Task { [self] in
             defer { tracker.finish(id) }
-            let prepared = Result { () throws(ImageError) -> ResolvedRequest in
-                try prepare(url: url, options: options, context: context, order: order)
+            // The same `webimage.load` span, load counters, duration and in-flight gauge as the async form (the
+            // task inherits the caller's service context, so the caller's span is the parent).
+            var resolved: ResolvedRequest?
+            let result: Result<ImageResult, ImageError>
+            do throws(ImageError) {
+                result = .success(try await observed(url: url, options: options, context: context) {
+                    () async throws(ImageError) -> ImageResult in
+                    let request = try prepare(url: url, options: options, context: context, order: order)
+                    resolved = request
+                    emit(request.url, .started)
+                    let result = await run(request, priorityTicket: { token.attach($0) }, progress: reportProgress)
+                    switch result {
+                    case .success(let value): emit(request.url, .finished(value.cacheType))
+                    case .failure(let error): emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
+                    }
+                    return try result.get()
+                })
+            } catch {
+                result = .failure(error)
             }
-            guard case .success(let request) = prepared else {
-                if case .failure(let error) = prepared { first.call(.failure(error)) }
-                return
-            }
-            emit(request.url, .started)
-            let result = await run(request, priorityTicket: { token.attach($0) }, progress: reportProgress)
-            switch result {
-            case .success(let value): emit(request.url, .finished(value.cacheType))
-            case .failure(let error): emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
-            }
-            guard first.call(result), case .success(let cached) = result, cached.cacheType != .none,
-                  request.options.contains(.refreshCached), !Task.isCancelled else { return }
+            guard first.call(result), let request = resolved, case .success(let cached) = result,
+                  cached.cacheType != .none, request.options.contains(.refreshCached), !Task.isCancelled else { return }
             revalidate(request, deliver: deliver)
         }
         token.attach(task)

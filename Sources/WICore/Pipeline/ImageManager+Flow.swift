@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ImageManager {
     typealias ImageTicket = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Ticket

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One load with everything resolved: options after the processor, decode options, keys, cache types, identity.
 struct ResolvedRequest: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What makes two loads the same download: the request as it will be sent (URL, method and headers after the
 /// request modifier), the transport options (TLS verification, cookies, progressive delivery), and the identity

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Loads lists of URLs ahead of need into the caches, a few at a time at low priority (SDWebImage's
