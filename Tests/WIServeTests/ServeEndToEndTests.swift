@@ -30,12 +30,12 @@ import WITestSupport
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
             // 50x0:150x100 is 50 columns of red, 50 of green; flipped horizontally, green comes first.
-            let cropped = try H.image(try await client.execute(uri: "/unsafe/50x0:150x100/\(h.url("/stripes.png"))", method: .get))
+            let cropped = try await h.stripes(client, "50x0:150x100/")
             #expect(cropped.size == PixelSize(width: 100, height: 100))
             #expect(cropped.pixels.color(x: 10, y: 10) == H.red && cropped.pixels.color(x: 90, y: 10) == H.green)
-            let flipped = try H.image(try await client.execute(uri: "/unsafe/50x0:150x100/-0x0/\(h.url("/stripes.png"))", method: .get))
+            let flipped = try await h.stripes(client, "50x0:150x100/-0x0/")
             #expect(flipped.pixels.color(x: 10, y: 10) == H.green && flipped.pixels.color(x: 90, y: 10) == H.red)
-            let free = try H.image(try await client.execute(uri: "/unsafe/200x0/\(h.url("/stripes.png"))", method: .get))
+            let free = try await h.stripes(client, "200x0/")
             #expect(free.size == PixelSize(width: 200, height: 100))
         }
     }
@@ -43,17 +43,15 @@ import WITestSupport
     @Test func fitInWithFillAndNoUpscale() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
-            let fit = try H.image(try await client.execute(uri: "/unsafe/fit-in/300x300/\(h.url("/stripes.png"))", method: .get))
+            let fit = try await h.stripes(client, "fit-in/300x300/")
             #expect(fit.size == PixelSize(width: 300, height: 150))
-            let filled = try H.image(try await client.execute(
-                uri: "/unsafe/fit-in/300x300/filters:fill(ff00ff)/\(h.url("/stripes.png"))", method: .get))
+            let filled = try await h.stripes(client, "fit-in/300x300/filters:fill(ff00ff)/")
             #expect(filled.size == PixelSize(width: 300, height: 300))
             #expect(filled.pixels.color(x: 150, y: 10) == RGBAColor(red: 255, green: 0, blue: 255))  // the bar
             #expect(filled.pixels.color(x: 150, y: 150) == H.green)                                   // the image
-            let upscaled = try H.image(try await client.execute(uri: "/unsafe/fit-in/800x800/\(h.url("/stripes.png"))", method: .get))
+            let upscaled = try await h.stripes(client, "fit-in/800x800/")
             #expect(upscaled.size == PixelSize(width: 800, height: 400))
-            let kept = try H.image(try await client.execute(
-                uri: "/unsafe/fit-in/800x800/filters:no_upscale()/\(h.url("/stripes.png"))", method: .get))
+            let kept = try await h.stripes(client, "fit-in/800x800/filters:no_upscale()/")
             #expect(kept.size == PixelSize(width: 400, height: 200))
         }
     }
@@ -62,20 +60,18 @@ import WITestSupport
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
             // rotate(90) turns counter-clockwise: the red left edge becomes the bottom edge.
-            let rotated = try H.image(try await client.execute(uri: "/unsafe/filters:rotate(90)/\(h.url("/stripes.png"))", method: .get))
+            let rotated = try await h.stripes(client, "filters:rotate(90)/")
             #expect(rotated.size == PixelSize(width: 200, height: 400))
             #expect(rotated.pixels.color(x: 100, y: 390) == H.red && rotated.pixels.color(x: 100, y: 10) == H.blue)
             // blur mixes across the red/green edge at x = 100 and leaves the middle of a stripe alone.
-            let blurred = try H.image(try await client.execute(uri: "/unsafe/filters:blur(4)/\(h.url("/stripes.png"))", method: .get))
+            let blurred = try await h.stripes(client, "filters:blur(4)/")
             let edge = blurred.pixels.color(x: 100, y: 100)
             #expect(edge.red > 40 && edge.green > 40)
             #expect(blurred.pixels.color(x: 200, y: 100).isClose(to: H.green, tolerance: 1))
             // round_corner paints the corners in the colour, or leaves them transparent.
-            let painted = try H.image(try await client.execute(
-                uri: "/unsafe/filters:round_corner(30,255,255,255)/\(h.url("/stripes.png"))", method: .get))
+            let painted = try await h.stripes(client, "filters:round_corner(30,255,255,255)/")
             #expect(painted.pixels.color(x: 0, y: 0) == .white && painted.pixels.color(x: 200, y: 100) == H.green)
-            let clear = try H.image(try await client.execute(
-                uri: "/unsafe/filters:round_corner(30,255,255,255,1)/\(h.url("/stripes.png"))", method: .get))
+            let clear = try await h.stripes(client, "filters:round_corner(30,255,255,255,1)/")
             #expect(clear.pixels.color(x: 0, y: 0).alpha == 0 && clear.pixels.color(x: 399, y: 199).alpha == 0)
         }
     }

@@ -93,6 +93,11 @@ struct ServeHarness {
         await origin.stop()
     }
 
+    /// GET `/unsafe/<options>` for /stripes.png, decoded.
+    func stripes(_ client: any TestClientProtocol, _ options: String) async throws -> Image {
+        try Self.image(try await client.execute(uri: "/unsafe/\(options)\(url("/stripes.png"))", method: .get))
+    }
+
     /// The response's body as bytes.
     static func data(_ response: HummingbirdTesting.TestResponse) -> Data { Data(response.body.readableBytesView) }
 
