@@ -22,10 +22,12 @@ test: deps
 	@Scripts/build-checked
 	$(SWIFT) test --skip-build --no-parallel
 
-## Builds `wi` in release mode and runs it over the sample images in Examples/Assets.
+## Builds `wi` in release mode, the Swift runtime linked statically (a faster start: see docs/PERFORMANCE.md,
+## "Start-up"), and runs it over the sample images in Examples/Assets.
+WI_BUILD = -c release --static-swift-stdlib
 demo: deps
-	$(SWIFT) build -c release --product wi
-	@Scripts/demo "$$($(SWIFT) build -c release --show-bin-path)/wi" "$(DEMO_OUT)"
+	$(SWIFT) build $(WI_BUILD) --product wi
+	@Scripts/demo "$$($(SWIFT) build $(WI_BUILD) --show-bin-path)/wi" "$(DEMO_OUT)"
 
 ## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail, curl --parallel against a local
 ## nginx, a requests + Pillow script, a local redis-server, thumbor under wrk) interleaved; prints the ratios.

@@ -145,8 +145,8 @@ let package = Package(
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
-        // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they and
-        // wi-fault-probe link it.
+        // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they, the
+        // HTTP caching tests (WebImageTests, wiTests) and wi-fault-probe link it.
         .target(
             name: "WITestServer",
             dependencies: [
@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]
         ),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport"]),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WITestSupportTests", dependencies: ["WITestSupport"]),
         .testTarget(
             name: "WIServeTests",
@@ -229,7 +229,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
-        .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk"], path: "Tests/wiTests"),
+        .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
     ],
     swiftLanguageModes: [.v6]
 )

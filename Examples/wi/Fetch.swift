@@ -7,7 +7,7 @@ import Foundation
 import WebImage
 
 /// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
-/// [--no-cache] [--json]`: the full pipeline from a shell.
+/// [--no-cache] [--refresh] [--json]`: the full pipeline from a shell.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load images through the full pipeline: caches, loader, decoder, transformers.",
@@ -15,7 +15,11 @@ struct Fetch: AsyncParsableCommand {
             Loads every URL (http, https, file, data) or file path, six at a time, through the memory and disk \
             caches (disk cache in --cache-dir), and prints a table, or one JSON object per URL with --json:
             {"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}.
-            A second run finds the images in the disk cache. Exit code 0 when all loaded, 1 when any failed.
+            A second run finds the images in the disk cache. With --refresh, a cached image is revalidated with \
+            the validators stored with it (If-None-Match, If-Modified-Since) before the line is printed, which \
+            then has "revalidated": true when the server answered 304 Not Modified (cache_type stays "disk" or \
+            "memory"), false when it sent new bytes (cache_type "none", the cache now holds them) or nothing was \
+            cached. Exit code 0 when all loaded, 1 when any failed.
 
             Example:
               wi fetch https://example.com/cat.jpg photo.png --thumbnail 256 --out thumbs/ --json
@@ -31,6 +35,7 @@ struct Fetch: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"), help: "The disk cache folder (default $XDG_CACHE_HOME/wi or ~/.cache/wi).")
     var cacheDirectory: String?
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches.") var noCache = false
+    @Flag(help: "Revalidate cached images with the server (conditional requests) before answering.") var refresh = false
     @Flag(help: "Print one JSON object per URL.") var json = false
 
     func validate() throws {
@@ -46,6 +51,7 @@ struct Fetch: AsyncParsableCommand {
         if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
         try WICommandSetup.checkQuality(quality)
         for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
+        if refresh && noCache { throw ValidationError("--refresh revalidates the cache; it cannot go with --no-cache") }
     }
 
     func run() async throws {
@@ -63,6 +69,8 @@ struct Fetch: AsyncParsableCommand {
         }
         var options: ImageOptions = [.queryMemoryData, .waitStoreCache]
         if noCache { options.formUnion([.fromLoaderOnly, .avoidStoreCache]) }
+        // With .waitStoreCache, .refreshCached returns after the revalidation, with its outcome.
+        if refresh { options.insert(.refreshCached) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
 
         let urls = targets.map { commandLineURL($0)! }
@@ -95,7 +103,7 @@ struct Fetch: AsyncParsableCommand {
         var failed = false
         var rows: [[String]] = []
         for (index, result, ms) in results {
-            var report = FetchReport(url: targets[index], result: result, milliseconds: ms)
+            var report = FetchReport(url: targets[index], result: result, milliseconds: ms, reportsRevalidation: refresh)
             if case .success(let value) = result, let out {
                 do {
                     try setup.write(value, named: urls[index], index: index, into: out, format: format.flatMap(ImageFormat.named),

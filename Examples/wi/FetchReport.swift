@@ -6,7 +6,8 @@ import Foundation
 import WebImage
 
 /// One line of `wi fetch` / `wi prefetch` output; its JSON keys are a contract other tools parse (DESIGN.md):
-/// `{"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}`.
+/// `{"url","cache_type":"none|memory|disk","width","height","frames","bytes","ms","error"}`, plus `"revalidated"`
+/// (true after a 304) with `wi fetch --refresh`.
 struct FetchReport {
     var url: String
     var cacheType: ImageCacheType?
@@ -16,12 +17,16 @@ struct FetchReport {
     var bytes: Int?
     var milliseconds: Int
     var error: String?
+    /// With `--refresh`: whether the server confirmed the cached image (304).
+    var revalidated: Bool?
 
-    init(url: String, result: Result<ImageResult, ImageError>, milliseconds: Int) {
+    init(url: String, result: Result<ImageResult, ImageError>, milliseconds: Int, reportsRevalidation: Bool = false) {
         self.url = url
         self.milliseconds = milliseconds
+        if reportsRevalidation { revalidated = false }
         switch result {
         case .success(let value):
+            if reportsRevalidation { revalidated = value.httpCacheOutcome == .revalidated }
             cacheType = value.cacheType
             width = value.image.width
             height = value.image.height
@@ -33,12 +38,14 @@ struct FetchReport {
     }
 
     var jsonLine: String {
-        JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("url", .string(url)), ("cache_type", cacheType.map { .string($0 == .all ? "memory" : $0.description) } ?? .null),
             ("width", width.map(JSONValue.int) ?? .null), ("height", height.map(JSONValue.int) ?? .null),
             ("frames", frames.map(JSONValue.int) ?? .null), ("bytes", bytes.map(JSONValue.int) ?? .null),
             ("ms", .int(milliseconds)), ("error", error.map(JSONValue.string) ?? .null),
-        ]).serialized
+        ]
+        if let revalidated { fields.append(("revalidated", .bool(revalidated))) }
+        return JSONValue.object(fields).serialized
     }
 
     /// A table row: url, source, size, frames, bytes, time.

@@ -17,10 +17,13 @@ struct DirectoryScan {
     var obstructed: Set<EntryName> = []
     /// Extended-data sidecars found, by the entry name they belong to.
     var sidecars: Set<EntryName> = []
+    /// HTTP cache info sidecars found, by the entry name they belong to.
+    var httpSidecars: Set<EntryName> = []
     /// Temporary files older than the grace period, removed during the scan.
     var removedTemporaryFiles = 0
 
     private static let sidecarPrefix = Array(EntryFiles.sidecarPrefix.utf8)
+    private static let httpSidecarPrefix = Array(EntryFiles.httpSidecarPrefix.utf8)
     private static let temporaryPrefix = Array(EntryFiles.temporaryPrefix.utf8)
 
     /// Lists `directory`. Temporary files last modified before `staleBefore` are deleted (a writer that crashed).
@@ -47,6 +50,8 @@ struct DirectoryScan {
         if name.first == UInt8(ascii: ".") {
             if name.starts(with: Self.sidecarPrefix) {
                 sidecars.insert(EntryName(UnsafeRawBufferPointer(rebasing: name[Self.sidecarPrefix.count...])))
+            } else if name.starts(with: Self.httpSidecarPrefix) {
+                httpSidecars.insert(EntryName(UnsafeRawBufferPointer(rebasing: name[Self.httpSidecarPrefix.count...])))
             } else if let staleSeconds, name.starts(with: Self.temporaryPrefix),
                       fstatat(fd, cName, &status, AT_SYMLINK_NOFOLLOW) == 0,
                       Double(status.st_mtim.tv_sec) < staleSeconds, unlinkat(fd, cName, 0) == 0 {

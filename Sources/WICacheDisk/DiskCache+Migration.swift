@@ -36,6 +36,10 @@ extension DiskCache {
             let sidecar = "/" + EntryFiles.sidecarPrefix + name.string
             try? moveFile(source + sidecar, to: destination + sidecar)
         }
+        for name in scan.httpSidecars {
+            let sidecar = "/" + EntryFiles.httpSidecarPrefix + name.string
+            try? moveFile(source + sidecar, to: destination + sidecar)
+        }
         try removeTree(source)
     }
 

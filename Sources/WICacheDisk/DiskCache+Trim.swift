@@ -34,6 +34,7 @@ extension DiskCache {
                 }
             }
             for name in scan.sidecars { try? EntryFiles.remove(sidecarPath(name)) }
+            for name in scan.httpSidecars { try? EntryFiles.remove(httpSidecarPath(name)) }
             install(DiskIndex(), seen: before)
             if let firstError { throw firstError }
         }
@@ -50,6 +51,7 @@ extension DiskCache {
             let now = configuration.now()
             var index: DiskIndex
             var sidecars: Set<EntryName> = []
+            var httpSidecars: Set<EntryName> = []
             /// The entries in the order the directory lists them (the index's own order without a scan).
             var listing: [(name: EntryName, entry: DiskIndex.Entry)]
             if useIndex, let current = currentIndex(generation: before) {
@@ -67,6 +69,7 @@ extension DiskCache {
                 }
                 index.obstructed = scan.obstructed
                 sidecars = scan.sidecars
+                httpSidecars = scan.httpSidecars
             }
             var result = TrimResult()
             let limit = configuration.sizeLimit
@@ -119,6 +122,7 @@ extension DiskCache {
                 result.removedBytes += entry.size
             }
             for name in sidecars where index[name] == nil { try? EntryFiles.remove(sidecarPath(name)) }
+            for name in httpSidecars where index[name] == nil { try? EntryFiles.remove(httpSidecarPath(name)) }
             install(index, seen: before)
             return result
         }
@@ -142,7 +146,10 @@ extension DiskCache {
         } else {
             do { try EntryFiles.remove(name.path(prefix: directoryPrefix)) } catch { return false }
         }
-        if sidecar { try? EntryFiles.remove(sidecarPath(name)) }
+        if sidecar {
+            try? EntryFiles.remove(sidecarPath(name))
+            try? EntryFiles.remove(httpSidecarPath(name))
+        }
         return true
     }
 

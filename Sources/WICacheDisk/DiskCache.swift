@@ -170,25 +170,39 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     // MARK: Writing
 
-    /// Stores `data` for `key`, atomically replacing any previous entry (and its extended data).
+    /// Stores `data` for `key`, atomically replacing any previous entry (and its extended data and HTTP cache info).
     /// When the total then exceeds `sizeLimit`, a trim is queued to run in the background (one at a time, and
     /// skipped while another process trims).
     public func store(_ data: Data, forKey key: String) throws(ImageError) {
+        try store(data, httpCacheInfo: nil, forKey: key)
+    }
+
+    /// `store(_:forKey:)` with `httpCacheInfo` beside the bytes: in an extended attribute set before the entry's
+    /// rename (readers see both or neither), or in a sidecar file written just after it.
+    public func store(_ data: Data, httpCacheInfo: HTTPCacheInfo?, forKey key: String) throws(ImageError) {
         let name = entryName(forKey: key)
         let fileName = name.string
         let date = configuration.now()
+        let sidecars = state.withLock { $0.usesSidecars }
+        let prepare = sidecars ? nil : httpCacheInfo.map { HTTPAttributeWriter(bytes: $0.serialized()) }
         let status: EntryStatus
         do {
             status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites, temporaryNames: temporaryNames)
+                                          durable: configuration.durableWrites, temporaryNames: temporaryNames,
+                                          prepare: prepare)
         } catch {
             // The directory itself went away (removed by hand, or moved): recreate it once.
             guard error.code == .diskEntryNotFound else { throw error }
             try POSIX.makeDirectories(directory)
             status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites, temporaryNames: temporaryNames)
+                                          durable: configuration.durableWrites, temporaryNames: temporaryNames,
+                                          prepare: prepare)
         }
-        if state.withLock({ $0.usesSidecars }) { try? EntryFiles.remove(sidecarPath(name)) }
+        if sidecars {
+            try? EntryFiles.remove(sidecarPath(name))
+            try? EntryFiles.remove(httpSidecarPath(name))
+            if let httpCacheInfo { try writeHTTPSidecar(httpCacheInfo, name: name) }
+        }
         let limit = configuration.sizeLimit
         let overLimit = state.withLock { state in
             if let generation {
@@ -209,7 +223,10 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
         let name = entryName(forKey: key)
         try EntryFiles.remove(name.path(prefix: directoryPrefix))
         state.withLock { Self.change(name, nil, in: &$0) }
-        if state.withLock({ $0.usesSidecars }) { try EntryFiles.remove(sidecarPath(name)) }
+        if state.withLock({ $0.usesSidecars }) {
+            try EntryFiles.remove(sidecarPath(name))
+            try EntryFiles.remove(httpSidecarPath(name))
+        }
     }
 
     // MARK: DataCaching
@@ -228,6 +245,20 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
     /// `store(_:forKey:)`, with a failed write dropped (and logged as a warning).
     public func setData(_ data: Data, forKey key: String) {
         do throws(ImageError) { try store(data, forKey: key) } catch { warn("a disk cache write failed", key: key, error) }
+    }
+
+    /// `store(_:httpCacheInfo:forKey:)`, with a failed write dropped (and logged as a warning).
+    public func setData(_ data: Data, httpCacheInfo: HTTPCacheInfo?, forKey key: String) {
+        do throws(ImageError) { try store(data, httpCacheInfo: httpCacheInfo, forKey: key) } catch {
+            warn("a disk cache write failed", key: key, error)
+        }
+    }
+
+    /// `setHTTPCacheInfo(_:forKey:)` (the throwing one), with a missing entry ignored and another failure logged.
+    public func setHTTPCacheInfo(_ info: HTTPCacheInfo, forKey key: String) {
+        do throws(ImageError) { try storeHTTPCacheInfo(info, forKey: key) } catch {
+            if error.code != .diskEntryNotFound { warn("storing HTTP cache info failed", key: key, error) }
+        }
     }
 
     /// `remove(forKey:)`, with a failure logged as a warning.

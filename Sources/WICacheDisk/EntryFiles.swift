@@ -32,6 +32,8 @@ enum EntryFiles {
     static let temporaryPrefix = ".tmp-"
     /// The prefix of extended-data sidecar files.
     static let sidecarPrefix = ".ext-"
+    /// The prefix of the sidecar that holds an entry's HTTP cache info where extended attributes are missing.
+    static let httpSidecarPrefix = ".http-"
     /// `UTIME_OMIT` from <sys/stat.h> (a macro Swift does not import): leave this timestamp unchanged.
     static let utimeOmit = (1 << 30) - 2
 
@@ -77,9 +79,11 @@ enum EntryFiles {
     }
 
     /// Writes `data` to `directory/name` atomically: a temporary file in the same directory, written, dated `date`
-    /// (access and modification), optionally fsync'd, then renamed over the final name.
+    /// (access and modification), given the HTTP cache info attribute by `prepare`, optionally fsync'd, then
+    /// renamed over the final name.
     static func write(_ data: Data, directory: String, name: String, date: Date, durable: Bool,
-                      temporaryNames: TemporaryNames) throws(ImageError) -> EntryStatus
+                      temporaryNames: TemporaryNames, prepare: HTTPAttributeWriter? = nil)
+        throws(ImageError) -> EntryStatus
     {
         let temporary = directory + "/" + temporaryPrefix + temporaryNames.next()
         let fd = POSIX.retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
@@ -97,6 +101,7 @@ enum EntryFiles {
                 return 0
             }
             if failure != 0 { throw POSIX.error("write", temporary, errno: failure) }
+            try prepare?.write(fd: fd)
             if durable && fsync(fd) != 0 { throw POSIX.fail("fsync", temporary) }
             var times = [POSIX.timespec(date), POSIX.timespec(date)]
             if futimens(fd, &times) != 0 { throw POSIX.fail("futimens", temporary) }

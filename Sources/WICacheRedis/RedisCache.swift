@@ -72,9 +72,9 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
         _ = try execute(setCommand(data, forKey: key, timeToLive: timeToLive)).isOK()
     }
 
-    /// Removes the entry for `key`; a missing entry is not an error.
+    /// Removes the entry for `key` (and its HTTP cache info); a missing entry is not an error.
     public func remove(forKey key: String) throws(ImageError) {
-        _ = try execute(["UNLINK", redisKey(forKey: key)]).integer()
+        _ = try execute(["UNLINK", redisKey(forKey: key), httpCacheInfoKey(forKey: key)]).integer()
     }
 
     /// Whether an entry for `key` exists, without transferring it.
@@ -127,8 +127,9 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
 
     /// `readData(forKey:)`, a miss on any failure.
     public func data(forKey key: String) -> Data? { try? readData(forKey: key) }
-    /// `store(_:forKey:)`, dropping the write on any failure or when the bytes exceed `maxEntrySize`.
-    public func setData(_ data: Data, forKey key: String) { try? store(data, forKey: key) }
+    /// `store(_:forKey:)`, dropping the write on any failure or when the bytes exceed `maxEntrySize`; an older
+    /// entry's HTTP cache info is removed in the same pipeline.
+    public func setData(_ data: Data, forKey key: String) { setData(data, httpCacheInfo: nil, forKey: key) }
     /// `remove(forKey:)`, ignoring failures.
     public func removeData(forKey key: String) { try? remove(forKey: key) }
     /// `contains(forKey:)`, false on any failure.

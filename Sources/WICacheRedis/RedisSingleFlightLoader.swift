@@ -83,7 +83,7 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
                      completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
         let operation = SingleFlightOperation(completion)
-        let revalidation = request.cachedETag != nil || request.cachedLastModified != nil
+        let revalidation = request.isConditional
         let plain = wrapped.identity(of: request) == wrapped.identity(of: request.plain)
         guard !revalidation, plain, let key = request.cacheKey ?? keyFor(request.url) else {
             startOrigin(request, events: events, operation: operation, lease: nil)

@@ -5,8 +5,9 @@ import Foundation
 #endif
 import WICore
 
-/// SDWebImage's checks of a response head, in its order: the response modifier (2003), 304 (1002), the status
-/// code (2001), the content type (2004); then ours: the announced length against the body limit (2007).
+/// SDWebImage's checks of a response head, in its order: the response modifier (2003), 304 (1002 unless the
+/// request carried validators), the status code (2001), the content type (2004); then ours: the announced length
+/// against the body limit (2007).
 enum ResponseValidation {
     /// The error `head` fails with, or nil; `head` becomes the response modifier's version.
     static func check(_ head: inout ImageLoadResponseHead, request: ImageLoadRequest,
@@ -19,6 +20,8 @@ enum ResponseValidation {
         }
         if let status = head.statusCode {
             if status == 304 {
+                // The answer to a conditional request: no body, the cached copy stands (`complete` delivers it).
+                if request.isConditional { return nil }
                 return ImageError(.cacheNotModified, "the server answered 304 Not Modified and nothing is cached",
                                   statusCode: status)
             }
@@ -38,10 +41,17 @@ enum ResponseValidation {
         return nil
     }
 
-    /// Delivers a finished body to `callers`: empty bodies fail (1001), the decryptor (if any) runs on a worker
-    /// thread and fails with 1001 when it returns nil.
+    /// Delivers a finished body to `callers`: a 304 to a conditional request succeeds with no bytes and its head,
+    /// other empty bodies fail (1001), the decryptor (if any) runs on a worker thread and fails with 1001 when it
+    /// returns nil.
     static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoadResponseHead?,
                          metrics: ImageLoadMetrics?, request: ImageLoadRequest, pool: WorkerPool) {
+        if head?.statusCode == 304 && request.isConditional {
+            // Not modified: no body, and nothing for the decryptor; the head says so.
+            let result = ImageLoadResult(data: Data(), response: head, metrics: metrics)
+            callers.forEach { $0.finish(.success(result)) }
+            return
+        }
         guard !data.isEmpty else {
             callers.forEach { $0.finish(.failure(ImageError(.badImageData, "the response body is empty"))) }
             return

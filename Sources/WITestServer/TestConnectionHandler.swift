@@ -44,7 +44,16 @@ final class TestConnectionHandler: ChannelInboundHandler {
                                                  connection: connection)
             let response = server.respond(to: request)
             let loop = context.eventLoop.assumeIsolated()
-            if response.delay > 0 {
+            if let gate = response.gate {
+                let released = { var copy = response; copy.gate = nil; return copy }()
+                let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                gate.whenOpen {
+                    bound.eventLoop.execute {
+                        let (handler, context) = bound.value
+                        handler.send(released, request, context)
+                    }
+                }
+            } else if response.delay > 0 {
                 loop.scheduleTask(in: .nanoseconds(Int64(response.delay * 1e9))) { self.send(response, request, context) }
             } else {
                 send(response, request, context)
@@ -64,10 +73,12 @@ final class TestConnectionHandler: ChannelInboundHandler {
         case .untilClose: text += "Connection: close\r\n"
         }
         text += "\r\n"
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
-        var pieces: [Data] = []
         var body = bodyless ? Data() : response.body
         if let cut = response.closeAfter { body = body.prefix(cut) }
+        // Logged before the first byte goes out, so a client that has the answer finds it in the log.
+        server.recordAnswer(request, status: response.status, bodyBytes: body.count)
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
+        var pieces: [Data] = []
         let size = response.drip?.chunk ?? { if case .chunked(let n) = response.framing { return n } else { return 65536 } }()
         var offset = 0
         while offset < body.count {

@@ -27,11 +27,23 @@ public final class TestHTTPServer: Sendable {
         public var headers: [String: String]
         /// Which connection carried it (numbered from 1 in accept order).
         public var connection: Int
+        /// Its validators: the If-None-Match and If-Modified-Since it carried.
+        public var validators: (ifNoneMatch: String?, ifModifiedSince: String?) {
+            (headers["if-none-match"], headers["if-modified-since"])
+        }
+    }
+
+    /// One answered request: what was asked, the status answered and how many body bytes were sent.
+    public struct Exchange: Sendable {
+        public var request: Request
+        public var status: Int
+        public var bodyBytes: Int
     }
 
     private struct State {
         var routes: [String: @Sendable (Request) -> TestResponse] = [:]
         var requests: [String: [Request]] = [:]
+        var exchanges: [String: [Exchange]] = [:]
         var opened = 0
         var closed = 0
     }
@@ -80,11 +92,18 @@ public final class TestHTTPServer: Sendable {
     /// The requests seen for `path`, in arrival order.
     public func requests(_ path: String) -> [Request] { state.withLock { $0.requests[path] ?? [] } }
 
+    /// The requests to `path` answered so far, with their status and body bytes, in the order they were answered.
+    public func exchanges(_ path: String) -> [Exchange] { state.withLock { $0.exchanges[path] ?? [] } }
+
     /// How many requests `path` received.
     public func requestCount(_ path: String) -> Int { requests(path).count }
 
     /// Connections accepted and connections closed so far.
     public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
+
+    func recordAnswer(_ request: Request, status: Int, bodyBytes: Int) {
+        state.withLock { $0.exchanges[request.path, default: []].append(Exchange(request: request, status: status, bodyBytes: bodyBytes)) }
+    }
 
     func connectionOpened() -> Int { state.withLock { $0.opened += 1; return $0.opened } }
 

@@ -27,6 +27,8 @@ public struct TestResponse: Sendable {
     public var closeAfter: Int?
     /// Wait this many seconds before sending anything.
     public var delay: Double = 0
+    /// Send nothing until this gate opens (a response held before its head).
+    public var gate: TestGate?
 
     public init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), contentType: String? = nil,
                 framing: Framing = .contentLength) {
@@ -58,6 +60,13 @@ public struct TestResponse: Sendable {
         return copy
     }
 
+    /// This response, sent once `gate` opens.
+    public func held(by gate: TestGate) -> TestResponse {
+        var copy = self
+        copy.gate = gate
+        return copy
+    }
+
     /// A redirect to `location` (absolute or relative).
     public static func redirect(to location: String, status: Int = 302) -> TestResponse {
         TestResponse(status: status, headers: [("Location", location)])
@@ -76,6 +85,34 @@ public struct TestResponse: Sendable {
                                 body: body.subdata(in: start..<body.count), contentType: contentType)
         }
         return TestResponse(headers: common, body: body, contentType: contentType)
+    }
+
+    /// A cacheable resource as an origin or a CDN serves it: `ETag`, `Last-Modified`, `Cache-Control` and `Date`
+    /// when given, and 304 Not Modified (no body, the same validators and freshness) when the request's
+    /// If-None-Match lists the ETag (weak comparison, or `*`), or, without If-None-Match, its If-Modified-Since is
+    /// the Last-Modified date or later.
+    public static func cacheable(_ body: Data, etag: String? = nil, lastModified: String? = nil,
+                                 cacheControl: String? = nil, date: String? = nil, contentType: String = "image/png",
+                                 request: TestHTTPServer.Request) -> TestResponse {
+        var headers: [(String, String)] = []
+        if let etag { headers.append(("ETag", etag)) }
+        if let lastModified { headers.append(("Last-Modified", lastModified)) }
+        if let cacheControl { headers.append(("Cache-Control", cacheControl)) }
+        if let date { headers.append(("Date", date)) }
+        let notModified: Bool
+        if let tags = request.headers["if-none-match"] {
+            let strip = { (tag: Substring) in tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") }
+            notModified = etag.map { etag in
+                tags.split(separator: ",").contains { strip($0) == "*" || strip($0) == strip(Substring(etag)) }
+            } ?? false
+        } else if let since = request.headers["if-modified-since"].flatMap(HTTPDate.parse),
+                  let modified = lastModified.flatMap(HTTPDate.parse) {
+            notModified = modified <= since
+        } else {
+            notModified = false
+        }
+        if notModified { return TestResponse(status: 304, headers: headers) }
+        return TestResponse(headers: headers, body: body, contentType: contentType)
     }
 
     /// `then` when the request carries Basic credentials `user`:`password`, else 401 asking for them.
@@ -121,4 +158,21 @@ enum Gzip {
         }
         return ~crc
     }
+}
+
+/// IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT") parsing and formatting for the test server.
+public enum HTTPDate {
+    private static func formatter() -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }
+
+    /// The date `text` names, or nil.
+    public static func parse(_ text: String) -> Date? { formatter().date(from: text) }
+
+    /// `date` as an IMF-fixdate.
+    public static func format(_ date: Date) -> String { formatter().string(from: date) }
 }

@@ -4,12 +4,17 @@ import WICacheDisk
 import WICore
 
 @Suite struct ExtendedDataTests {
-    @Test(arguments: [DiskCache.ExtendedDataStorage.automatic, .sidecar])
-    func roundTripAndRemoval(storage: DiskCache.ExtendedDataStorage) throws {
+    /// A cache in a new folder that keeps extended data as `storage` says.
+    static func cache(_ storage: DiskCache.ExtendedDataStorage) throws -> (TestDirectory, DiskCache) {
         let root = TestDirectory()
         var configuration = DiskCache.Configuration.testing()
         configuration.extendedDataStorage = storage
-        let cache = try DiskCache(directory: root.path, configuration: configuration)
+        return (root, try DiskCache(directory: root.path, configuration: configuration))
+    }
+
+    @Test(arguments: [DiskCache.ExtendedDataStorage.automatic, .sidecar])
+    func roundTripAndRemoval(storage: DiskCache.ExtendedDataStorage) throws {
+        let (root, cache) = try Self.cache(storage)
         try cache.store(Data([1, 2, 3]), forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
         let extended = Data("{\"Test\":\"Object\"}".utf8)
@@ -19,6 +24,9 @@ import WICore
         #expect(cache.totalSize == 3)
         let sidecar = ".ext-" + DiskCache.fileName(forKey: "k")
         #expect(root.names().contains(sidecar) == (storage == .sidecar))
+        let large = Data((0..<3000).map { UInt8($0 & 0xFF) })   // more than one read's first buffer
+        try cache.setExtendedData(large, forKey: "k")
+        #expect(cache.extendedData(forKey: "k") == large)
         try cache.setExtendedData(nil, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
         try cache.setExtendedData(nil, forKey: "k")   // removing twice is fine
@@ -30,6 +38,36 @@ import WICore
         try cache.setExtendedData(extended, forKey: "k")
         try cache.remove(forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
+        #expect(root.names() == [".generation", ".lock"])
+    }
+
+    /// HTTP cache info lives apart from the app's extended data: written with the entry, replaced without touching
+    /// the bytes, dropped when the entry is rewritten or removed, and read back by a new cache on the folder.
+    @Test(arguments: [DiskCache.ExtendedDataStorage.automatic, .sidecar])
+    func httpCacheInfoRoundTrip(storage: DiskCache.ExtendedDataStorage) throws {
+        let (root, cache) = try Self.cache(storage)
+        let info = HTTPCacheInfo(etag: "\"v1\"", lastModified: "Thu, 05 Nov 2026 08:49:37 GMT",
+                                 date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60)
+        cache.setData(Data([1, 2, 3]), httpCacheInfo: info, forKey: "k")
+        try cache.setExtendedData(Data([7]), forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == info)
+        #expect(cache.extendedData(forKey: "k") == Data([7]))
+        #expect(try DiskCache(directory: root.path, configuration: cache.configuration).httpCacheInfo(forKey: "k") == info)
+        let sidecar = ".http-" + DiskCache.fileName(forKey: "k")
+        #expect(root.names().contains(sidecar) == (storage == .sidecar))
+        var renewed = info
+        renewed.date = info.date.addingTimeInterval(30)
+        cache.setHTTPCacheInfo(renewed, forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == renewed)
+        #expect(try cache.readData(forKey: "k") == Data([1, 2, 3]) && cache.totalSize == 3)
+        cache.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        #expect(cache.httpCacheInfo(forKey: "missing") == nil)
+        // Rewriting without info drops it; removing the entry removes everything beside it.
+        cache.setData(Data([4]), forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == nil)
+        cache.setData(Data([5]), httpCacheInfo: info, forKey: "k")
+        try cache.remove(forKey: "k")
+        #expect(cache.httpCacheInfo(forKey: "k") == nil)
         #expect(root.names() == [".generation", ".lock"])
     }
 

@@ -35,6 +35,30 @@ import WICore
         #expect(try redis.execute(["DBSIZE"]) == .integer(1))
     }
 
+    /// HTTP cache info beside the bytes (`<namespace>h:<key>`): stored and dropped with them, renewed alone.
+    @Test func keepsHTTPCacheInfoBesideTheBytes() throws {
+        let server = try RedisServer()
+        let redis = try RedisCache(configuration: server.configuration())
+        let info = HTTPCacheInfo(etag: "\"v1\"", date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60,
+                                 noCache: true)
+        redis.setData(Data("alpha".utf8), httpCacheInfo: info, forKey: "a")
+        #expect(redis.data(forKey: "a") == Data("alpha".utf8))
+        #expect(redis.httpCacheInfo(forKey: "a") == info)
+        #expect(redis.httpCacheInfoKey(forKey: "a") == "test:h:a")
+        var renewed = info
+        renewed.date = info.date.addingTimeInterval(60)
+        redis.setHTTPCacheInfo(renewed, forKey: "a")
+        #expect(redis.httpCacheInfo(forKey: "a") == renewed && redis.data(forKey: "a") == Data("alpha".utf8))
+        redis.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        #expect(redis.httpCacheInfo(forKey: "missing") == nil)
+        redis.setData(Data("beta".utf8), forKey: "a")   // new bytes without info drop the old info
+        #expect(redis.httpCacheInfo(forKey: "a") == nil)
+        redis.setData(Data("gamma".utf8), httpCacheInfo: info, forKey: "a")
+        redis.removeData(forKey: "a")
+        #expect(redis.httpCacheInfo(forKey: "a") == nil)
+        #expect(try redis.execute(["DBSIZE"]) == .integer(0))
+    }
+
     @Test func valuesAndKeysAreBinarySafe() throws {
         let server = try RedisServer()
         let redis = try RedisCache(configuration: server.configuration())

@@ -91,9 +91,11 @@ import WITestServer
         var request = ImageLoadRequest(url: server.url("/v"))
         request.cachedETag = "\"e1\""
         request.cachedLastModified = "Sun, 22 Nov 2026 00:00:00 GMT"
-        let error = try #require(await loader.result(request).error)
-        #expect(error.code == .cacheNotModified)
-        #expect(error.statusCode == 304)
+        // A 304 to a conditional request is its answer: no bytes, the head says 304 and repeats the validator.
+        let notModified = try #require(await loader.result(request).value)
+        #expect(notModified.data.isEmpty)
+        #expect(notModified.response?.statusCode == 304)
+        #expect(notModified.response?.headers["etag"] == "\"e1\"")
         let seen = try #require(server.requests("/v").first)
         #expect(seen.headers["if-none-match"] == "\"e1\"")
         #expect(seen.headers["if-modified-since"] == "Sun, 22 Nov 2026 00:00:00 GMT")
@@ -107,6 +109,11 @@ import WITestServer
         #expect(plain.headers["if-none-match"] == nil)
         #expect(plain.headers["if-modified-since"] == nil)
         #expect(plain.headers["accept"] == CurlImageLoader.Configuration().accept)
+        // A 304 to a request without validators: nothing is cached to keep, SDWebImage's 1002.
+        server.route("/always-304") { _ in TestResponse(status: 304) }
+        let error = try #require(await loader.result(server.url("/always-304")).error)
+        #expect(error.code == .cacheNotModified)
+        #expect(error.statusCode == 304)
     }
 
     @Test func blocksOnlyPermanentFailures() throws {

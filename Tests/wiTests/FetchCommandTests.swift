@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WITestServer
 import WITestSupport
 
 @Suite struct FetchCommandTests {
@@ -37,6 +38,43 @@ import WITestSupport
         #expect(written.count == 3)
         let stats = try CommandRunner.run(wi, ["cache", "stats", "--cache-dir", directory.path, "--json"])
         #expect(stats.stdout.contains("\"count\":6"))   // each original and its thumbnail under its own key
+    }
+
+    /// `--refresh` revalidates a cached image with its stored validators: a 304 keeps the disk entry
+    /// ("revalidated": true), new bytes replace it ("revalidated": false, cache_type "none").
+    @Test func refreshRevalidatesWithTheStoredValidators() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await TestHTTPServer.start()
+        let png = Fixtures.data("formats/sample.png")
+        let gif = Fixtures.data("formats/sample.gif")
+        server.route("/a") { .cacheable(png, etag: "\"v1\"", cacheControl: "max-age=3600", request: $0) }
+        let arguments = ["fetch", server.url("/a").absoluteString, "--cache-dir", directory.path, "--json"]
+        let cold = try CommandRunner.run(wi, arguments)
+        #expect(cold.status == 0, "\(cold.stderr)")
+        #expect(try objects(cold.stdout)[0]["cache_type"] as? String == "none")
+        #expect(try objects(cold.stdout)[0]["revalidated"] == nil)   // only with --refresh
+
+        let confirmed = try CommandRunner.run(wi, arguments + ["--refresh"])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        let line = try objects(confirmed.stdout)[0]
+        #expect(line["cache_type"] as? String == "disk")
+        #expect(line["revalidated"] as? Bool == true)
+        #expect(line["width"] as? Int == 300)
+
+        server.route("/a") { .cacheable(gif, etag: "\"v2\"", cacheControl: "max-age=3600", request: $0) }
+        let changed = try objects(try CommandRunner.run(wi, arguments + ["--refresh"]).stdout)[0]
+        #expect(changed["cache_type"] as? String == "none")
+        #expect(changed["revalidated"] as? Bool == false)
+        #expect(changed["frames"] as? Int == 5)
+        let warm = try objects(try CommandRunner.run(wi, arguments).stdout)[0]
+        #expect(warm["cache_type"] as? String == "disk" && warm["frames"] as? Int == 5)
+
+        let exchanges = server.exchanges("/a")
+        #expect(exchanges.map(\.status) == [200, 304, 200])
+        #expect(exchanges.map(\.bodyBytes) == [png.count, 0, gif.count])
+        #expect(exchanges.map(\.request.validators.ifNoneMatch) == [nil, "\"v1\"", "\"v1\""])
+        #expect(try CommandRunner.run(wi, arguments + ["--refresh", "--no-cache"]).status == 2)
     }
 
     @Test func failuresExitOneWithAReadableLine() throws {

@@ -14,11 +14,14 @@ public struct ImageCacheQueryResult: Sendable {
     public var data: Data?
     /// Where it was found: `.memory` or `.disk`.
     public var cacheType: ImageCacheType
+    /// The HTTP validators and freshness stored with the entry, or nil (none stored).
+    public var httpCacheInfo: HTTPCacheInfo?
 
-    public init(image: Image?, data: Data?, cacheType: ImageCacheType) {
+    public init(image: Image?, data: Data?, cacheType: ImageCacheType, httpCacheInfo: HTTPCacheInfo? = nil) {
         self.image = image
         self.data = data
         self.cacheType = cacheType
+        self.httpCacheInfo = httpCacheInfo
     }
 }
 
@@ -39,6 +42,15 @@ public protocol ImageCache: Sendable {
     /// `data` is nil they encode `image` (with the context's coder and encode options) or skip the tier.
     func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async
 
+    /// `store(image:data:key:cacheType:context:)`, keeping `httpCacheInfo` (validators and freshness of the
+    /// response) with the entry in every tier that can hold it. The default stores without the info.
+    func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+               context: ImageContext) async
+
+    /// Replaces the HTTP cache info of the entry under `key` in the tiers `cacheType` selects, without rewriting
+    /// its bytes (a 304 renewed it). The default does nothing.
+    func renewHTTPCacheInfo(_ info: HTTPCacheInfo, key: String, cacheType: ImageCacheType) async
+
     /// Removes `key` from the tiers `cacheType` selects.
     func remove(key: String, cacheType: ImageCacheType) async
 
@@ -50,6 +62,15 @@ public protocol ImageCache: Sendable {
 }
 
 extension ImageCache {
+    /// Stores without the HTTP cache info (a cache that keeps none).
+    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+                      context: ImageContext) async {
+        await store(image: image, data: data, key: key, cacheType: cacheType, context: context)
+    }
+
+    /// Nothing: a cache that keeps no HTTP cache info.
+    public func renewHTTPCacheInfo(_ info: HTTPCacheInfo, key: String, cacheType: ImageCacheType) async {}
+
     /// The callback form of `query`: `completion` runs exactly once, with nil when cancelled before an answer.
     ///
     /// ```swift

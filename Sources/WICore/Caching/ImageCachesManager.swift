@@ -97,6 +97,19 @@ public final class ImageCachesManager: ImageCache, Sendable {
         await each(storePolicy) { await $0.store(image: image, data: data, key: key, cacheType: cacheType, context: context) }
     }
 
+    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+                      context: ImageContext) async {
+        await each(storePolicy) {
+            await $0.store(image: image, data: data, httpCacheInfo: httpCacheInfo, key: key, cacheType: cacheType,
+                           context: context)
+        }
+    }
+
+    /// Renews the info in every cache (each keeps it where it holds the entry).
+    public func renewHTTPCacheInfo(_ info: HTTPCacheInfo, key: String, cacheType: ImageCacheType) async {
+        await each(.concurrent) { await $0.renewHTTPCacheInfo(info, key: key, cacheType: cacheType) }
+    }
+
     public func remove(key: String, cacheType: ImageCacheType) async {
         await each(removePolicy) { await $0.remove(key: key, cacheType: cacheType) }
     }

@@ -61,7 +61,7 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
                 data = options.contains(.queryMemoryDataSync) ? firstData(forKey: key, counted: false)?.data
                     : await ioPool.run { self.firstData(forKey: key, counted: false)?.data }
             }
-            return ImageCacheQueryResult(image: image, data: data, cacheType: .memory)
+            return ImageCacheQueryResult(image: image, data: data, cacheType: .memory, httpCacheInfo: image.httpCacheInfo)
         }
         return await queryData(key: key, options: options, cacheType: cacheType)
     }
@@ -69,19 +69,31 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
     private func queryData(key: String, options: ImageOptions, cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
         guard cacheType.includesDisk, !dataTiers.isEmpty, !Task.isCancelled else { return nil }
         let tiers = dataTiers
-        let found = options.contains(.queryDiskDataSync) ? firstData(forKey: key)
-            : await ioPool.run { () -> (data: Data, tier: Int)? in
-                guard let found = self.firstData(forKey: key) else { return nil }
-                for tier in tiers[..<found.tier] { tier.setData(found.data, forKey: key) }   // promote
+        let read = { @Sendable () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
+            guard let found = self.firstData(forKey: key) else { return nil }
+            return (found.data, tiers[found.tier].httpCacheInfo(forKey: key), found.tier)
+        }
+        let found = options.contains(.queryDiskDataSync) ? read()
+            : await ioPool.run { () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
+                guard let found = read() else { return nil }
+                for tier in tiers[..<found.tier] { tier.setData(found.data, httpCacheInfo: found.info, forKey: key) }   // promote
                 return found
             }
         guard let found, !Task.isCancelled else { return nil }
-        return ImageCacheQueryResult(image: nil, data: found.data, cacheType: .disk)
+        return ImageCacheQueryResult(image: nil, data: found.data, cacheType: .disk, httpCacheInfo: found.info)
     }
 
+    /// Stores with the HTTP cache info the image carries (a memory tier's image keeps it), if any.
     public func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
+        await store(image: image, data: data, httpCacheInfo: image?.httpCacheInfo, key: key, cacheType: cacheType,
+                    context: context)
+    }
+
+    /// Stores `httpCacheInfo` with the memory tier's image and beside each data tier's bytes.
+    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+                      context: ImageContext) async {
         if cacheType.includesMemory, let image, !image.flags.contains(.incremental) {
-            memory?.setImage(image, forKey: key)
+            memory?.setImage(image.with(httpCacheInfo: httpCacheInfo), forKey: key)
         }
         guard cacheType.includesDisk, !dataTiers.isEmpty else { return }
         let tiers = dataTiers
@@ -93,8 +105,18 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
                 bytes = Self.encodeForStorage(image, coder: coder, options: options)
             }
             guard let bytes else { return }
-            for tier in tiers { tier.setData(bytes, forKey: key) }
+            for tier in tiers { tier.setData(bytes, httpCacheInfo: httpCacheInfo, forKey: key) }
         }
+    }
+
+    /// Replaces the info on the memory tier's image (when it holds one) and beside each data tier's entry.
+    public func renewHTTPCacheInfo(_ info: HTTPCacheInfo, key: String, cacheType: ImageCacheType) async {
+        if cacheType.includesMemory, let memory, let image = memory.image(forKey: key) {
+            memory.setImage(image.with(httpCacheInfo: info), forKey: key)
+        }
+        guard cacheType.includesDisk, !dataTiers.isEmpty else { return }
+        let tiers = dataTiers
+        await ioPool.run { for tier in tiers { tier.setHTTPCacheInfo(info, forKey: key) } }
     }
 
     /// Encodes in the image's own format when possible, else PNG (lossless, keeps alpha).

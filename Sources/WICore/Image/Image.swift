@@ -46,13 +46,22 @@ public final class Image: Sendable {
     public let metadata: ImageMetadata
     /// Bytes of pixel memory held by all frames: the cost in a memory cache.
     public let cost: Int
+    /// The validators and freshness of the response the image was made from, when a cache stored them with it:
+    /// memory tiers keep them with the image (`TieredImageCache` sets them); nil when unknown.
+    let httpCacheInfo: HTTPCacheInfo?
 
     /// Makes an image from its frames (which must not be empty and must all have the same size).
-    public init(
+    public convenience init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
         orientation: ImageOrientation = .up, flags: Flags = [], decodeOptions: DecodeOptions? = nil,
         metadata: ImageMetadata = .init()
     ) {
+        self.init(frames: frames, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
+                  flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: nil)
+    }
+
+    private init(frames: [ImageFrame], loopCount: Int, format: ImageFormat, scale: Double, orientation: ImageOrientation,
+                 flags: Flags, decodeOptions: DecodeOptions?, metadata: ImageMetadata, httpCacheInfo: HTTPCacheInfo?) {
         precondition(!frames.isEmpty, "an Image has at least one frame")
         self.frames = frames
         self.loopCount = loopCount
@@ -62,6 +71,7 @@ public final class Image: Sendable {
         self.flags = flags
         self.decodeOptions = decodeOptions
         self.metadata = metadata
+        self.httpCacheInfo = httpCacheInfo
         self.cost = frames.reduce(0) { $0 + $1.pixels.byteCount }
     }
 
@@ -82,7 +92,15 @@ public final class Image: Sendable {
     ) -> Image {
         Image(frames: frames ?? self.frames, loopCount: loopCount ?? self.loopCount, format: format ?? self.format,
               scale: scale ?? self.scale, orientation: orientation ?? self.orientation, flags: flags ?? self.flags,
-              decodeOptions: decodeOptions ?? self.decodeOptions, metadata: metadata ?? self.metadata)
+              decodeOptions: decodeOptions ?? self.decodeOptions, metadata: metadata ?? self.metadata,
+              httpCacheInfo: httpCacheInfo)
+    }
+
+    /// This image (the same object when nothing changes) carrying `info` as its HTTP cache info.
+    func with(httpCacheInfo info: HTTPCacheInfo?) -> Image {
+        guard info != httpCacheInfo else { return self }
+        return Image(frames: frames, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
+                     flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: info)
     }
 
     /// The first frame's pixels (the whole image for stills).

@@ -20,8 +20,10 @@ public struct ImageLoadRequest: Sendable {
     public var priority: ImageRequestPriority
     /// Headers added to the loader's defaults (HTTP loaders).
     public var headers: [String: String]
-    /// Validators of the cached copy, sent as If-None-Match / If-Modified-Since when revalidating (`.refreshCached`).
+    /// The cached copy's ETag, sent as If-None-Match when revalidating. With it (or `cachedLastModified`) an HTTP
+    /// loader answers a 304 with success: an empty `data` and the response head (status 304).
     public var cachedETag: String?
+    /// The cached copy's Last-Modified, sent as If-Modified-Since when revalidating.
     public var cachedLastModified: String?
     /// The key the manager caches this URL's bytes under (partition included), nil when they are not cached: a
     /// loader that shares bytes through a cache (the Redis single flight) uses it.
@@ -58,6 +60,9 @@ public struct ImageLoadRequest: Sendable {
 
     /// Whether the loader should send `.partialData` events (progressive decoding).
     public var wantsPartialData: Bool { options.contains(.progressiveLoad) }
+
+    /// Whether the request carries validators (a revalidation): a 304 is then its successful, bodiless answer.
+    public var isConditional: Bool { cachedETag != nil || cachedLastModified != nil }
 }
 
 /// The head of a response: known before the body arrives.

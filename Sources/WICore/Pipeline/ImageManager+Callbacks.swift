@@ -59,7 +59,7 @@ public final class ImageRequestToken: Sendable {
 
 extension ImageManager {
     /// Loads the image for `url` and calls `completed` exactly once (twice with `.refreshCached` when the cached
-    /// image is delivered first and the revalidated one differs), on `context[.callbackExecutor]` or else on the
+    /// image is delivered first and the server then sends new bytes; a 304 makes no second call), on `context[.callbackExecutor]` or else on the
     /// thread that finished the work. `progress` gets byte counts and partial images.
     ///
     /// The load is registered before this returns: `isRunning` is true and `cancelAll()` or `shutdown()` reach it
@@ -108,7 +108,9 @@ extension ImageManager {
                     emit(request.url, .started)
                     let result = await run(request, priorityTicket: { token.attach($0) }, progress: reportProgress)
                     switch result {
-                    case .success(let value): emit(request.url, .finished(value.cacheType))
+                    case .success(let value):
+                        report(value, url: request.url)
+                        emit(request.url, .finished(value.cacheType))
                     case .failure(let error): emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
                     }
                     return try result.get()
@@ -116,30 +118,25 @@ extension ImageManager {
             } catch {
                 result = .failure(error)
             }
-            guard first.call(result), let request = resolved, case .success(let cached) = result,
-                  cached.cacheType != .none, request.options.contains(.refreshCached), !Task.isCancelled else { return }
-            revalidate(request, deliver: deliver)
+            guard first.call(result), let request = resolved, case .success(let value) = result,
+                  request.options.contains(.refreshCached), !Task.isCancelled, needsRefresh(value) else { return }
+            refresh(request, after: value) { outcome in
+                if case .replaced(let replaced) = outcome { deliver(.success(replaced)) }
+            }
         }
         token.attach(task)
         return token
     }
 
-    /// Loads `request`'s URL again in the background (tracked work) and, when the server's bytes differ from the
-    /// cached original's, lets the load replace the cache entries and hands the new result to `deliver`.
-    func revalidate(_ request: ResolvedRequest, deliver: (@Sendable (Result<ImageResult, ImageError>) -> Void)?) {
-        let refresh = request.options.subtracting(.refreshCached).union(.fromLoaderOnly)
-        tracker.background { [self] in
-            // The bytes to compare with: the cached original's (the final entry may hold a thumbnail's bytes).
-            var cachedBytes: Data?
-            if let sourceKey = request.sourceKey {
-                let originalCache = sourceKey == request.finalKey ? (request.context[.imageCache] ?? cache)
-                    : request.context[.originalImageCache] ?? (request.context[.imageCache] ?? cache)
-                cachedBytes = await originalCache.query(key: sourceKey, options: [.queryMemoryData],
-                                                        context: request.context, cacheType: .all)?.data
-            }
-            guard let fresh = try? await loadImage(with: request.url, options: refresh, context: request.context),
-                  fresh.sourceData != cachedBytes else { return }
-            deliver?(.success(fresh))
-        }
+    /// Whether `.refreshCached` revalidates after `answer`: it came from the cache, not from a revalidation.
+    func needsRefresh(_ answer: ImageResult) -> Bool {
+        answer.cacheType != .none && answer.httpCacheOutcome != .revalidated && answer.httpCacheOutcome != .replaced
+    }
+
+    /// `.refreshCached` after an answer from the cache: revalidates the entry in the background with its stored
+    /// validators. A 304 renews the entry; new bytes replace the entry in every tier; `waiter` learns which (the
+    /// callback form's second call is the replaced result).
+    func refresh(_ request: ResolvedRequest, after answer: ImageResult, waiter: RefreshWaiter?) {
+        revalidateInBackground(request, info: answer.httpCacheInfo, cachedBytes: answer.sourceData, waiter: waiter)
     }
 }

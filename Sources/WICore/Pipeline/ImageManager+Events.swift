@@ -14,6 +14,8 @@ public struct ImageManagerEvent: Sendable {
         case progress(received: Int64, expected: Int64)
         case partialImage(PixelSize)
         case finished(ImageCacheType)
+        /// How HTTP caching decided the answer (before `.finished`), or the outcome of a background revalidation.
+        case httpCache(HTTPCacheOutcome)
         case failed(ImageError)
         case cancelled
     }

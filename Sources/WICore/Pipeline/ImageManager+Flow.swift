@@ -42,12 +42,14 @@ extension ImageManager {
             if let finalKey = request.finalKey,
                let hit = await query(cache, key: finalKey, options: request.options, context: request.context,
                                            cacheType: request.queryType),
-               let result = await finalHit(hit, key: finalKey, request: request, cache: cache) {
+               let result = await answer(hit, request: request, task: task, cache: cache, use: { info in
+                   await finalHit(hit, info: info, key: finalKey, request: request, cache: cache)
+               }) {
                 return result
             }
             if Task.isCancelled { return .failure(Self.cancelled) }
             if let sourceKey = request.sourceKey, sourceKey != request.finalKey,
-               let result = await fromCachedOriginal(request, sourceKey: sourceKey, cache: cache) {
+               let result = await fromCachedOriginal(request, sourceKey: sourceKey, cache: cache, task: task) {
                 return result
             }
         }
@@ -58,38 +60,33 @@ extension ImageManager {
         if let delegate, !delegate.shouldLoad(request.url) {
             return .failure(ImageError(.loadSkipped, "the delegate declined to load \(request.url.absoluteString)"))
         }
-        let loaded: ImageLoadResult
         switch await load(request, task: task) {
-        case .success(let value): loaded = value
+        case .success(let loaded): return await decodeAndFinish(request, loaded: loaded, cache: cache)
         case .failure(let error): return .failure(error)
         }
-        let original: Image
-        switch await decode(loaded.data, source: .load(request.load), request: request, options: request.decodeOptions) {
-        case .success(let image): original = image
-        case .failure(let error): return .failure(error)
-        }
-        return await finish(request, original: original, origin: .network(loaded), cache: cache)
     }
 
     /// Where the original image of a result came from.
     enum Origin {
         /// Downloaded: the bytes, stored under the source key.
         case network(ImageLoadResult)
-        /// A cache entry under the source key: where it was found and its bytes if read.
-        case cache(ImageCacheType, Data?)
+        /// A cache entry under the source key: where it was found, its bytes if read, and its HTTP cache info.
+        case cache(ImageCacheType, Data?, HTTPCacheInfo?)
     }
 
     /// The result of a hit under the final key: a memory image as it is (a still when only the first frame is
-    /// asked for), or bytes decoded in the shared decode stage and promoted to memory. Nil when the entry's bytes
-    /// are bad (it is removed) and the load goes on as a miss.
-    private func finalHit(_ hit: ImageCacheQueryResult, key: String, request: ResolvedRequest, cache: any ImageCache)
-        async -> Result<ImageResult, ImageError>?
+    /// asked for), or bytes decoded in the shared decode stage and promoted to memory with `info` (the entry's HTTP
+    /// cache info, renewed when a 304 just confirmed it). Nil when the entry's bytes are bad (it is removed) and
+    /// the load goes on as a miss.
+    private func finalHit(_ hit: ImageCacheQueryResult, info: HTTPCacheInfo?, key: String, request: ResolvedRequest,
+                          cache: any ImageCache) async -> Result<ImageResult, ImageError>?
     {
         let data = request.isDerived ? nil : hit.data
         if let image = hit.image {
             let still = request.decodeOptions.firstFrameOnly && image.isAnimated
                 ? image.with(frames: [image.frames[0]], loopCount: 0) : image
-            return .success(ImageResult(image: still, data: data, cacheType: hit.cacheType, url: request.url, sourceData: hit.data))
+            return .success(ImageResult(image: still, data: data, cacheType: hit.cacheType, url: request.url,
+                                        sourceData: hit.data, httpCacheInfo: info))
         }
         guard let bytes = hit.data else { return nil }
         // A derived entry holds the finished image: decode it as stored, not reduced again.
@@ -108,9 +105,11 @@ extension ImageManager {
                 image = image.with(flags: flags)
             }
             if request.storeType.includesMemory && !request.options.contains(.avoidStoreCache) {
-                await cache.store(image: image, data: nil, key: key, cacheType: .memory, context: request.context)
+                await cache.store(image: image, data: nil, httpCacheInfo: info, key: key, cacheType: .memory,
+                                  context: request.context)
             }
-            return .success(ImageResult(image: image, data: data, cacheType: hit.cacheType, url: request.url, sourceData: bytes))
+            return .success(ImageResult(image: image, data: data, cacheType: hit.cacheType, url: request.url,
+                                        sourceData: bytes, httpCacheInfo: info))
         case .failure(let error):
             return await discardIfBad(error, bytes: bytes, key: key, cache: cache, request: request)
         }
@@ -118,14 +117,23 @@ extension ImageManager {
 
     /// A thumbnail or transform made from the cached original, without loading (SDWebImage's transformed-key miss).
     /// Nil on a miss, or when the original's bytes are bad (they are removed).
-    private func fromCachedOriginal(_ request: ResolvedRequest, sourceKey: String, cache: any ImageCache) async
-        -> Result<ImageResult, ImageError>?
+    private func fromCachedOriginal(_ request: ResolvedRequest, sourceKey: String, cache: any ImageCache,
+                                    task: ImageTaskContext) async -> Result<ImageResult, ImageError>?
     {
         let originalCache = request.context[.originalImageCache] ?? cache
         guard let hit = await query(originalCache, key: sourceKey, options: request.options, context: request.context,
                                                   cacheType: request.originalQueryType) else { return nil }
+        return await answer(hit, request: request, task: task, cache: cache) { info in
+            await derive(request, from: hit, info: info, sourceKey: sourceKey, cache: cache)
+        }
+    }
+
+    /// The result made from the original's cache `hit` (its HTTP cache info `info`); nil on bad bytes.
+    private func derive(_ request: ResolvedRequest, from hit: ImageCacheQueryResult, info: HTTPCacheInfo?,
+                        sourceKey: String, cache: any ImageCache) async -> Result<ImageResult, ImageError>? {
+        let originalCache = request.context[.originalImageCache] ?? cache
         if let image = hit.image, image.decodeOptions == request.decodeOptions {
-            return await finish(request, original: image, origin: .cache(hit.cacheType, hit.data), cache: cache)
+            return await finish(request, original: image, origin: .cache(hit.cacheType, hit.data, info), cache: cache)
         }
         var found = hit.data
         if found == nil {
@@ -136,7 +144,7 @@ extension ImageManager {
         switch await decode(bytes, source: cacheSource(sourceKey, in: originalCache), request: request,
                             options: request.decodeOptions) {
         case .success(let original):
-            return await finish(request, original: original, origin: .cache(hit.cacheType, bytes), cache: cache)
+            return await finish(request, original: original, origin: .cache(hit.cacheType, bytes, info), cache: cache)
         case .failure(let error):
             return await discardIfBad(error, bytes: bytes, key: sourceKey, cache: originalCache, request: request)
         }
@@ -175,9 +183,15 @@ extension ImageManager {
     }
 
     /// Transforms `original` when asked, stores by the one rule, and makes the result.
-    private func finish(_ request: ResolvedRequest, original: Image, origin: Origin, cache: any ImageCache) async
+    func finish(_ request: ResolvedRequest, original: Image, origin: Origin, cache: any ImageCache) async
         -> Result<ImageResult, ImageError>
     {
+        let info: HTTPCacheInfo? = switch origin {
+        case .network(let loaded): httpCacheInfo(of: loaded)
+        case .cache(_, _, let cached): cached
+        }
+        // The images carry their info, so the objects the memory tier keeps are the ones the caller gets.
+        let original = original.with(httpCacheInfo: info)
         var final = original
         if let transformer = request.transformer, !original.isAnimated || request.options.contains(.transformAnimatedImage) {
             let source: DecodeSource = switch origin {
@@ -185,7 +199,7 @@ extension ImageManager {
             case .cache: cacheSource(request.sourceKey ?? "", in: request.context[.originalImageCache] ?? cache)
             }
             switch await transform(original, with: transformer, decode: decodeKey(source, request, options: request.decodeOptions)) {
-            case .success(let image): final = image
+            case .success(let image): final = image.with(httpCacheInfo: info)
             case .failure(let error): return .failure(error)
             }
         }
@@ -194,11 +208,11 @@ extension ImageManager {
         let cacheType: ImageCacheType
         switch origin {
         case .network(let loaded): (sourceData, metrics, cacheType) = (loaded.data, loaded.metrics, .none)
-        case .cache(let type, let data): (sourceData, cacheType) = (data, type)
+        case .cache(let type, let data, _): (sourceData, cacheType) = (data, type)
         }
         let store: @Sendable () async -> Void = { [self, final] in
             await telemetry.withSpan(ImageTelemetryNames.cacheStoreSpan) { _ in
-                await storeResult(request, original: original, final: final, origin: origin, cache: cache)
+                await storeResult(request, original: original, final: final, origin: origin, info: info, cache: cache)
             }
         }
         if request.options.contains(.avoidStoreCache) {
@@ -209,40 +223,48 @@ extension ImageManager {
             tracker.background(store)
         }
         return .success(ImageResult(image: final, data: request.isDerived ? nil : sourceData, cacheType: cacheType,
-                                    url: request.url, metrics: metrics, sourceData: sourceData))
+                                    url: request.url, metrics: metrics, sourceData: sourceData, httpCacheInfo: info))
     }
 
     /// The one store rule. The original's bytes go under the source key (downloads only; a cached original is
     /// there already) in `.originalImageCache` (or the cache), with the decoded image in memory when it is a full
     /// decode. The final image goes under the final key in every tier of the request's store type: a derived
     /// image (thumbnail, transform) with bytes of its own (the serializer's, or the cache encodes it), never under
-    /// the source key.
+    /// the source key. Every entry keeps the original's HTTP cache info (a download's response head, or the cached
+    /// original's); unless the policy is `.ignore`, a `no-store` response reaches no data tier.
     private func storeResult(_ request: ResolvedRequest, original: Image, final: Image, origin: Origin,
-                             cache: any ImageCache) async {
+                             info: HTTPCacheInfo?, cache: any ImageCache) async {
         guard let sourceKey = request.sourceKey, let finalKey = request.finalKey else { return }
         let serializer = request.context[.cacheSerializer] ?? cacheSerializer
+        // `no-store` keeps a response out of every persistent tier (memory only) when HTTP caching is respected.
+        let persistent: ImageCacheType = info?.noStore == true && (request.context[.httpCachePolicy] ?? .ignore) != .ignore
+            ? .memory : .all
         if case .network(let loaded) = origin {
             let originalData = serializer.map { $0.cacheData(for: original, originalData: loaded.data, url: request.url) }
                 ?? loaded.data
             if sourceKey == finalKey {
-                let type = originalData == nil ? request.storeType.intersection(.memory) : request.storeType
+                var type = originalData == nil ? request.storeType.intersection(.memory) : request.storeType
+                type = type.intersection(persistent)
                 guard type != .none else { return }
-                await cache.store(image: final, data: originalData, key: finalKey, cacheType: type, context: request.context)
+                await cache.store(image: final, data: originalData, httpCacheInfo: info, key: finalKey, cacheType: type,
+                                  context: request.context)
                 return
             }
             let fullDecode = request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
-            var originalType = request.originalStoreType
+            var originalType = request.originalStoreType.intersection(persistent)
             if !fullDecode { originalType = originalType.intersection(.disk) }
             if originalData == nil { originalType = originalType.intersection(.memory) }
             if originalType != .none {
                 let originalCache = request.context[.originalImageCache] ?? cache
-                await originalCache.store(image: fullDecode ? original : nil, data: originalData, key: sourceKey,
-                                          cacheType: originalType, context: request.context)
+                await originalCache.store(image: fullDecode ? original : nil, data: originalData, httpCacheInfo: info,
+                                          key: sourceKey, cacheType: originalType, context: request.context)
             }
         }
-        guard sourceKey != finalKey, request.storeType != .none else { return }
+        let finalType = request.storeType.intersection(persistent)
+        guard sourceKey != finalKey, finalType != .none else { return }
         let finalData = serializer?.cacheData(for: final, originalData: nil, url: request.url)
-        await cache.store(image: final, data: finalData, key: finalKey, cacheType: request.storeType, context: request.context)
+        await cache.store(image: final, data: finalData, httpCacheInfo: info, key: finalKey, cacheType: finalType,
+                          context: request.context)
     }
 
     private func recordFailure(_ request: ResolvedRequest, _ error: ImageError) {

@@ -4,9 +4,9 @@ extension ImageError.Code {
 }
 
 extension ImageManager {
-    /// Ends the manager: new loads fail at once with 2005 (`.shutDown`), loads in flight are cancelled (their
-    /// callers get 2002), background stores and revalidations finish, and then the components the manager owns
-    /// (its worker pool, and those passed as `owning:`) are shut down, so every thread they started has ended
+    /// Ends the manager: new loads fail at once with 2005 (`.shutDown`), loads in flight (their callers get 2002)
+    /// and background revalidations are cancelled, background stores finish, and then the components the manager
+    /// owns (its worker pool, and those passed as `owning:`) are shut down, so every thread they started has ended
     /// when this returns. Idempotent.
     ///
     /// Thread safety: may be called from any task, more than once; every call returns once the shutdown is done.

@@ -7,8 +7,8 @@ import Synchronization
 
 extension ImageManager {
     /// The shared download for `source`, forwarding its events to this image task (and decoding partial images
-    /// when the request is progressive).
-    func load(_ request: ResolvedRequest, task: ImageTaskContext) async -> Result<ImageLoadResult, ImageError> {
+    /// when the request is progressive); a background revalidation has no task and loads at low priority.
+    func load(_ request: ResolvedRequest, task: ImageTaskContext?) async -> Result<ImageLoadResult, ImageError> {
         let loader = request.context[.imageLoader] ?? self.loader
         guard loader.canLoad(request.url) else {
             return .failure(ImageError(.invalidURL, "no loader accepts \(request.url.absoluteString)"))
@@ -20,21 +20,21 @@ extension ImageManager {
         let consumer = Task {
             for await event in events {
                 switch event {
-                case .response(let head): task.broadcast(.response(head))
-                case .progress(let received, let expected): task.broadcast(.progress(received: received, expected: expected))
+                case .response(let head): task?.broadcast(.response(head))
+                case .progress(let received, let expected): task?.broadcast(.progress(received: received, expected: expected))
                 case .partialData(let chunk):
-                    if let image = await partials.append(chunk), !Task.isCancelled { task.broadcast(.partialImage(image)) }
+                    if let image = await partials.append(chunk), !Task.isCancelled { task?.broadcast(.partialImage(image)) }
                 }
             }
         }
         let loadRequest = {
             var loadRequest = request.loadRequest
-            loadRequest.priority = task.priority
+            loadRequest.priority = task?.priority ?? .low
             return loadRequest
         }()
         let result = await loadTasks.run(
-            key: request.load, priority: task.priority, onEvent: { sink.yield($0) },
-            ticket: { [loadTasks] ticket in task.onPriorityChange { loadTasks.setPriority($0, for: ticket) } },
+            key: request.load, priority: task?.priority ?? .low, onEvent: { sink.yield($0) },
+            ticket: { [loadTasks] ticket in task?.onPriorityChange { loadTasks.setPriority($0, for: ticket) } },
             coalesced: telemetry.coalescedLoad
         ) { [telemetry] shared in
             await telemetry.withDownloadSpan(loadRequest) { loadRequest in

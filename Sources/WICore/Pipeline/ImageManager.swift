@@ -59,6 +59,12 @@ public final class ImageManager: Sendable {
     let handovers = Atomic<UInt64>(0)
     /// Logger, metric objects (made once here) and tracer.
     let telemetry: ImageTelemetry
+    /// The wall clock HTTP freshness is judged by.
+    let now: @Sendable () -> Date
+    /// Background revalidations in flight, by image task, with the callers waiting for their outcome.
+    let revalidations = Mutex<[ImageTaskKey: [RefreshWaiter]]>([:])
+    /// `httpCacheStatistics`.
+    let httpCounts = Mutex(HTTPCacheStatistics())
 
     /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
     /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
@@ -66,13 +72,14 @@ public final class ImageManager: Sendable {
     /// cache). `logger` (per load: `context[.logger]`) gets per-load messages at trace and debug, and warnings
     /// for what the manager drops (a corrupt cache entry removed); `metrics` and `tracer` receive the pinned
     /// metrics and spans (`ImageTelemetryNames`): by default the bootstrapped ones at the time of this call.
+    /// `now` is the wall clock HTTP freshness (`.httpCachePolicy`) is judged by; tests drive it.
     public init(
         cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,
         transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
         delegate: (any ImageManagerDelegate)? = nil, cpuPool: WorkerPool? = nil, owning: [any ShutdownCapable] = [],
         logger: Logger = .webImageNoOp, metrics: any MetricsFactory = MetricsSystem.factory,
-        tracer: any Tracer = InstrumentationSystem.tracer
+        tracer: any Tracer = InstrumentationSystem.tracer, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.cache = cache
         self.loader = loader
@@ -86,6 +93,7 @@ public final class ImageManager: Sendable {
         self.cpuPool = pool
         owned = owning + (cpuPool == nil ? [pool] : [])
         telemetry = ImageTelemetry(logger: logger, metrics: metrics, tracer: tracer)
+        self.now = now
     }
 
     // MARK: Loading
@@ -94,8 +102,11 @@ public final class ImageManager: Sendable {
     /// bytes, 2002 cancelled, 2005 shut down, loader and decode errors). Cancelling the calling task, or
     /// `cancelAll()`, cancels this caller only.
     ///
-    /// With `.refreshCached`, a cached image is returned at once and the URL is revalidated in the background
-    /// (the caches get the new image if it changed; the work counts for `isRunning`).
+    /// With `.refreshCached`, a cached image is returned at once and the URL is revalidated in the background with
+    /// the entry's stored validators (a 304 renews the entry; new bytes replace it in every tier; the work counts
+    /// for `isRunning`); with `.waitStoreCache` too, the call returns after the revalidation: the cached image
+    /// (`httpCacheOutcome` `.revalidated`) or the new one (`.replaced`). `context[.httpCachePolicy]` decides whether a cached entry is used, revalidated first, or
+    /// used while revalidated in the background.
     /// Progress and partial images: use the callback form, or observe `events()`.
     public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
         -> ImageResult
@@ -117,11 +128,24 @@ public final class ImageManager: Sendable {
         emit(request.url, .started)
         let result = await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
         switch result {
-        case .success(let value):
-            emit(request.url, .finished(value.cacheType))
-            if request.options.contains(.refreshCached) && value.cacheType != .none {
-                revalidate(request, deliver: nil)
+        case .success(var value):
+            if request.options.contains(.refreshCached) && needsRefresh(value) {
+                if request.options.contains(.waitStoreCache) {
+                    // Complete once the caches hold the refreshed entry: the revalidation's outcome is the answer.
+                    let outcome = await withCheckedContinuation { continuation in
+                        refresh(request, after: value) { continuation.resume(returning: $0) }
+                    }
+                    switch outcome {
+                    case .notModified: value.httpCacheOutcome = .revalidated
+                    case .replaced(let replaced): value = replaced
+                    case .failed: break
+                    }
+                } else {
+                    refresh(request, after: value, waiter: nil)
+                }
             }
+            report(value, url: request.url)
+            emit(request.url, .finished(value.cacheType))
             tracker.finish(id)
             return value
         case .failure(let error):

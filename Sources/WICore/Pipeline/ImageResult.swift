@@ -19,8 +19,13 @@ public struct ImageResult: Sendable {
     public var url: URL
     /// Transfer metrics when the loader ran.
     public var metrics: ImageLoadMetrics?
+    /// How HTTP caching decided this answer (fresh, stale, revalidated, replaced); nil when no cached entry was
+    /// judged (`.httpCachePolicy` `.ignore`, or nothing was cached).
+    public var httpCacheOutcome: HTTPCacheOutcome?
     /// The bytes the image was made from, even when `data` is nil (revalidation compares them).
     var sourceData: Data?
+    /// The HTTP cache info of the cached entry the answer came from (`.refreshCached` revalidates with it).
+    var httpCacheInfo: HTTPCacheInfo?
 
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil) {
         self.image = image
@@ -32,9 +37,10 @@ public struct ImageResult: Sendable {
     }
 
     init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil,
-         sourceData: Data?) {
+         sourceData: Data?, httpCacheInfo: HTTPCacheInfo? = nil) {
         self.init(image: image, data: data, cacheType: cacheType, url: url, metrics: metrics)
         self.sourceData = sourceData
+        self.httpCacheInfo = httpCacheInfo
     }
 }
 

@@ -10,6 +10,8 @@ final class WorkTracker: Sendable {
         var nextID = 0
         var loads: [Int: @Sendable () -> Void] = [:]
         var background: [Int: Task<Void, Never>] = [:]
+        /// Background work that `beginShutdown()` cancels (revalidations; stores finish).
+        var stoppable: Set<Int> = []
         var isShutDown = false
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -44,17 +46,20 @@ final class WorkTracker: Sendable {
     }
 
     /// Runs `work` in the background as tracked work; false (and `work` does not run) once shut down.
+    /// `stopsAtShutdown`: `beginShutdown()` cancels it (a revalidation) instead of letting it finish (a store).
     @discardableResult
-    func background(_ work: @escaping @Sendable () async -> Void) -> Bool {
+    func background(stopsAtShutdown: Bool = false, _ work: @escaping @Sendable () async -> Void) -> Bool {
         state.withLock { s -> Bool in
             guard !s.isShutDown else { return false }
             s.nextID += 1
             let id = s.nextID
+            if stopsAtShutdown { s.stoppable.insert(id) }
             // The task cannot end before it is in the table: its last step takes this lock.
             s.background[id] = Task { [self] in
                 await work()
                 let waiters = state.withLock { s in
                     s.background[id] = nil
+                    s.stoppable.remove(id)
                     return s.takeWaitersIfIdle()
                 }
                 for waiter in waiters { waiter.resume() }
@@ -70,10 +75,15 @@ final class WorkTracker: Sendable {
         for cancel in state.withLock({ Array($0.loads.values) }) { cancel() }
     }
 
-    /// Refuses new work from now on and cancels the loads in flight; background work goes on.
+    /// Refuses new work from now on, cancels the loads in flight and the stoppable background work; other
+    /// background work goes on.
     func beginShutdown() {
-        state.withLock { $0.isShutDown = true }
+        let stopping = state.withLock { s -> [Task<Void, Never>] in
+            s.isShutDown = true
+            return s.stoppable.compactMap { s.background[$0] }
+        }
         cancelAll()
+        for task in stopping { task.cancel() }
     }
 
     var isShutDown: Bool { state.withLock { $0.isShutDown } }
