@@ -78,6 +78,12 @@ struct RedisAddress: Equatable {
     var port: Int
     var database: Int
 
+    init(host: String, port: Int, database: Int) {
+        self.host = host
+        self.port = port
+        self.database = database
+    }
+
     init?(_ text: String) {
         guard let components = URLComponents(string: text), components.scheme == "redis",
               let host = components.host, !host.isEmpty
