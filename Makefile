@@ -30,10 +30,10 @@ demo: deps
 	@Scripts/demo "$$($(SWIFT) build $(WI_BUILD) --show-bin-path)/wi" "$(DEMO_OUT)"
 
 ## Runs our workloads and the references (raw C loops, Pillow, vipsthumbnail, curl --parallel against a local
-## nginx, a requests + Pillow script, a local redis-server) interleaved; prints the ratios.
+## nginx, a requests + Pillow script, a local redis-server, thumbor under wrk) interleaved; prints the ratios.
 ## BENCH_ARGS="--write-docs" also rewrites docs/PERFORMANCE.md's table and plot. Not part of `make test`.
 bench: deps
-	@WI_EXTRA_PACKAGES="libvips-tools curl libjxl-tools" Scripts/install-deps
+	@WI_EXTRA_PACKAGES="libvips-tools curl libjxl-tools wrk" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
 
 ## Builds the libFuzzer targets in Fuzz/ (a package of its own, -sanitize=fuzzer,address) and runs each for

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // WebImage for Swift on Linux: an image loading framework built from small plugin targets.
 // See docs/ARCHITECTURE.md for the target graph and README.md for how to use it.
 import PackageDescription
@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WITestSupport", targets: ["WITestSupport"]),
         .library(name: "WIServiceLifecycle", targets: ["WIServiceLifecycle"]),
+        .library(name: "WIServe", targets: ["WIServe"]),
         .executable(name: "wi", targets: ["wi"]),
     ],
     dependencies: [
@@ -46,6 +47,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Only WIServiceLifecycle depends on it.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Only WIServe (`wi serve`) and its tests depend on these two: the HTTP server and the /metrics backend.
+        // No default traits: without FullFoundation, Hummingbird imports FoundationEssentials only, so `wi` still
+        // links no libFoundation (tools 6.1 for `traits:`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Only WIServe's shutdown test uses it (a client of a live server); HummingbirdTesting brings it anyway.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -123,6 +132,18 @@ let package = Package(
                 "WICacheRedis",
             ]
         ),
+        // `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
+        .target(
+            name: "WIServe",
+            dependencies: [
+                "WebImage", "WIServiceLifecycle", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
         // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they, the
         // HTTP caching tests (WebImageTests, wiTests) and wi-fault-probe link it.
@@ -138,7 +159,7 @@ let package = Package(
         .executableTarget(
             name: "wi",
             dependencies: [
-                "WebImage", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WebImage", "WIServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wi"
@@ -199,6 +220,14 @@ let package = Package(
         ),
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WITestSupportTests", dependencies: ["WITestSupport"]),
+        .testTarget(
+            name: "WIServeTests",
+            dependencies: [
+                "WIServe", "WITestSupport", "WITestServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
         .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
     ],

@@ -12,10 +12,15 @@ import WICore
 // that the command links FoundationEssentials only (no ICU data, no libFoundation: a faster start).
 
 /// Writes `text` to standard error (unbuffered, as `FileHandle.standardError` did).
-func writeToStandardError(_ text: String) {
+func writeToStandardError(_ text: String) { writeAll(text, to: STDERR_FILENO) }
+
+/// Writes `text` to standard output at once, bypassing stdio's buffer (a long-running command's status lines).
+func writeToStandardOutput(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
+
+private func writeAll(_ text: String, to descriptor: Int32) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         if written < 0 && errno == EINTR { continue }
         guard written > 0 else { return }
         bytes = bytes.dropFirst(written)

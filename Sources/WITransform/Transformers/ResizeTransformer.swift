@@ -34,15 +34,21 @@ public struct ResizeTransformer: ImageTransformer, Hashable {
     /// Throws `.invalidArgument` unless both sides are in 1...`maximumSide` and `width x height` is at most
     /// `DecodeOptions.defaultPixelLimit`.
     public init(width: Int, height: Int, mode: Mode = .fill) throws(ImageError) {
-        try ArgumentCheck.within(width, 1...Self.maximumSide, "resize width")
-        try ArgumentCheck.within(height, 1...Self.maximumSide, "resize height")
+        self.size = try Self.checkedSize(width: width, height: height, "resize")
+        self.mode = mode
+    }
+
+    /// `width` x `height` checked as an output size: both sides in 1...`maximumSide`, at most
+    /// `DecodeOptions.defaultPixelLimit` pixels; `.invalidArgument` naming `<name> width` (height, size) otherwise.
+    static func checkedSize(width: Int, height: Int, _ name: String) throws(ImageError) -> PixelSize {
+        try ArgumentCheck.within(width, 1...maximumSide, "\(name) width")
+        try ArgumentCheck.within(height, 1...maximumSide, "\(name) height")
         let size = PixelSize(width: width, height: height)
         guard size.area <= DecodeOptions.defaultPixelLimit else {
-            throw ArgumentCheck.invalid("resize size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
+            throw ArgumentCheck.invalid("\(name) size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
                                         "\(size)")
         }
-        self.size = size
-        self.mode = mode
+        return size
     }
 
     public var key: String { TransformerKey.make("Resize", ["\(size)", mode.rawValue]) }

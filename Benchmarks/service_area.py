@@ -1,0 +1,266 @@
+"""The Service area of Benchmarks/compare: `wi serve` against thumbor 7.8 behind the same loopback nginx origin.
+
+Both servers get the same requests from the same client, in the same run: `wrk` (Debian's wrk 4.1) with 2
+keep-alive connections (one per core) cycling over `/unsafe/fit-in/512x512/filters:quality(80)/<origin>/N.<ext>`
+for the twenty 2040x1356 pictures of Reference/make_service_inputs.py (JPEG, PNG and WebP rows; each output keeps
+its source's format), for BENCH_SERVICE_SECONDS (60 by default) after a warm-up of a quarter of that (at most 10 s).
+Every request does the whole job on both sides: download from nginx, decode, resize, encode; nothing is cached
+(`wi serve --no-cache`; thumbor with `STORAGE = no_storage` and no result storage). Before timing, one response per
+format from each server is decoded to check that both return the same thing (512 px wide, 340 or 341 high, the
+source's format). thumbor runs one process per core (`--processes`), as `wi serve` uses every core.
+
+Peak RSS is VmHWM from /proc (summed over thumbor's processes), reset through /proc/PID/clear_refs after each
+warm-up so that it is the peak of the measured run. A last run opens 64 connections on the JPEGs: `wi serve`
+should answer the excess with 503 (its --concurrency and --queue bounds) and keep its peak RSS under 600 MB.
+
+Servers are started by this module with their own configuration on free loopback ports and stopped by their PID.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+THUMBOR_VENV = os.path.join(HERE, ".venv-thumbor")
+THUMBOR_VERSION = "7.8.0"
+WRK_SCRIPT = os.path.join(HERE, "Reference", "service_wrk.lua")
+FORMATS = [("jpg", "JPEG"), ("png", "PNG"), ("webp", "WEBP")]
+PICTURES = 20
+OUTPUT_WIDTH, OUTPUT_HEIGHTS = 512, (340, 341)   # 2040x1356 fitted in 512x512
+LOAD_CONNECTIONS = 64
+RSS_GOAL_BYTES = 600e6
+
+
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
+def thumbor_executable():
+    """thumbor from PyPI in a venv of its own (it pins Pillow 12; the other references use Pillow 13)."""
+    executable = os.path.join(THUMBOR_VENV, "bin", "thumbor")
+    if os.path.exists(executable):
+        version = subprocess.run([executable, "--version"], capture_output=True, text=True).stdout
+        if THUMBOR_VERSION in version:
+            return executable
+    log(f"compare: installing thumbor {THUMBOR_VERSION} into Benchmarks/.venv-thumbor")
+    subprocess.run([sys.executable, "-m", "venv", THUMBOR_VENV], check=True)
+    subprocess.run([os.path.join(THUMBOR_VENV, "bin", "pip"), "install", "-q", f"thumbor=={THUMBOR_VERSION}"],
+                   check=True)
+    return executable
+
+
+def wi_executable():
+    """The release `wi` of the root package, or None when it has no `serve` subcommand."""
+    log("compare: swift build -c release --product wi (root package)")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "wi"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout.strip()
+    wi = os.path.join(bin_dir, "wi")
+    usage = subprocess.run([wi, "serve", "--help"], capture_output=True, text=True).stdout
+    # Without the subcommand, ArgumentParser prints the root help (and exits 0): look for serve's own options.
+    return wi if "--allow-host" in usage and "--no-cache" in usage else None
+
+
+# ---------------------------------------------------------------- processes and memory
+
+def process_tree(pid):
+    """`pid` and its descendants (from /proc/PID/task/*/children)."""
+    found, pending = [], [pid]
+    while pending:
+        current = pending.pop()
+        found.append(current)
+        task_dir = f"/proc/{current}/task"
+        for task in os.listdir(task_dir) if os.path.isdir(task_dir) else []:
+            try:
+                with open(f"{task_dir}/{task}/children") as f:
+                    pending += [int(child) for child in f.read().split()]
+            except OSError:
+                pass
+    return found
+
+
+def peak_rss_bytes(pid):
+    """The sum of VmHWM (peak resident set) over `pid`'s process tree."""
+    total = 0
+    for member in process_tree(pid):
+        with open(f"/proc/{member}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1]) * 1024
+    return total
+
+
+def reset_peak_rss(pid):
+    """Sets VmHWM back to the current RSS in every process of the tree (clear_refs value 5, Linux >= 4.0)."""
+    for member in process_tree(pid):
+        with open(f"/proc/{member}/clear_refs", "w") as f:
+            f.write("5")
+
+
+class Server:
+    """An image server on a free loopback port, started from `command(port)` and stopped by its PID."""
+
+    def __init__(self, name, command, servers, directory):
+        self.name, self.servers = name, servers
+        self.port = servers.free_port()
+        os.makedirs(directory, exist_ok=True)
+        self.log_path = os.path.join(directory, f"{name.split()[0]}.log")
+        self.log_file = open(self.log_path, "w")
+        self.process = subprocess.Popen(command(self.port), stdout=self.log_file, stderr=subprocess.STDOUT,
+                                        cwd=directory)
+        servers.wait_listening(self.port, self.process, name)
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self):
+        self.servers.stop_process(self.process)
+        self.log_file.close()
+
+
+def start_thumbor(servers, directory):
+    conf = os.path.join(directory, "thumbor.conf")
+    os.makedirs(directory, exist_ok=True)
+    with open(conf, "w") as f:
+        f.write("# Written by Benchmarks/service_area.py: every request does the whole job.\n"
+                "ALLOW_UNSAFE_URL = True\n"
+                "STORAGE = 'thumbor.storages.no_storage'\n"
+                "RESULT_STORAGE = None\n"
+                "QUALITY = 80\n")
+    executable = thumbor_executable()
+    processes = str(os.cpu_count() or 1)
+    return Server(f"thumbor {THUMBOR_VERSION} ({processes} processes)",
+                  lambda port: [executable, "-p", str(port), "-i", "127.0.0.1", "-c", conf, "-l", "error",
+                                "--processes", processes], servers, directory)
+
+
+def start_wi(wi, servers, directory):
+    return Server("wi serve", lambda port: [wi, "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-cache",
+                                            "--allow-unsafe", "--allow-host", "127.0.0.1"], servers, directory)
+
+
+# ---------------------------------------------------------------- requests
+
+def request_path(origin_port, index, ext):
+    return f"/unsafe/fit-in/512x512/filters:quality(80)/http://127.0.0.1:{origin_port}/{index}.{ext}"
+
+
+def check_output(python, server, origin_port, ext, expected_format):
+    """Fetches picture 1 once and checks what came back (size and format), so both sides do the same work."""
+    url = server.url(request_path(origin_port, 1, ext))
+    with urllib.request.urlopen(url, timeout=60) as response:
+        body = response.read()
+    script = ("import io, sys; from PIL import Image; i = Image.open(io.BytesIO(sys.stdin.buffer.read())); "
+              "print(i.format, i.size[0], i.size[1])")
+    described = subprocess.run([python, "-c", script], input=body, capture_output=True, check=True).stdout
+    fmt, width, height = described.decode().split()
+    if fmt != expected_format or int(width) != OUTPUT_WIDTH or int(height) not in OUTPUT_HEIGHTS:
+        raise RuntimeError(f"{server.name}: {url} gave {fmt} {width}x{height}, expected {expected_format} "
+                           f"{OUTPUT_WIDTH}x{'/'.join(map(str, OUTPUT_HEIGHTS))}")
+    return f"{width}x{height}"
+
+
+def wrk(server, paths_file, connections, seconds):
+    """One wrk run; returns its WRKJSON totals plus `rps`."""
+    command = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--latency", "--timeout", "30s",
+               "-s", WRK_SCRIPT, server.url("/"), "--", paths_file]
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    line = next((l for l in out.splitlines() if l.startswith("WRKJSON ")), None)
+    if line is None:
+        raise RuntimeError(f"wrk printed no totals:\n{out}")
+    result = json.loads(line[len("WRKJSON "):])
+    result["statuses"] = {int(k): v for k, v in result["statuses"].items()}
+    result["rps"] = result["requests"] / (result["duration_us"] / 1e6)
+    return result
+
+
+def measure(server, paths_file, connections, seconds, warmup):
+    if warmup:
+        wrk(server, paths_file, connections, warmup)
+    reset_peak_rss(server.process.pid)
+    result = wrk(server, paths_file, connections, seconds)
+    result["rss"] = peak_rss_bytes(server.process.pid)
+    return result
+
+
+# ---------------------------------------------------------------- rows
+
+def describe(r):
+    """`12.3 req/s, p95 180 ms, peak RSS 95 MiB` (+ counts that are not 200)."""
+    others = {s: n for s, n in sorted(r["statuses"].items()) if s != 200}
+    errors = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
+    text = f'{r["rps"]:.1f} req/s, p95 {r["p95_us"] / 1000:.0f} ms, peak RSS {r["rss"] / 2**20:.0f} MiB'
+    if others:
+        text += ", " + ", ".join(f"{n} x {s}" for s, n in others.items())
+    if errors:
+        text += f", {errors} socket errors/timeouts"
+    return text
+
+
+def all_ok(result, name):
+    bad = sum(n for s, n in result["statuses"].items() if s != 200)
+    if bad or result["requests"] == 0:
+        raise RuntimeError(f"{name}: {result['requests']} requests, {bad} not 200: {result['statuses']}")
+
+
+def rows(python, servers, data, scratch):
+    """The Service rows; `servers` gives compare's free_port, wait_listening, stop_process and Nginx."""
+    seconds = int(os.environ.get("BENCH_SERVICE_SECONDS", "60"))
+    warmup = max(1, min(10, seconds // 4))
+    wi = wi_executable()
+    if wi is None:
+        log("compare: this `wi` has no `serve` subcommand; Service rows skipped")
+        return []
+    www = os.path.join(data, "service-www")
+    subprocess.run([python, os.path.join(HERE, "Reference", "make_service_inputs.py"),
+                    os.path.join(ROOT, "Tests", "Fixtures"), www], check=True)
+    nginx = servers.Nginx(servers.find_tool("nginx"), www, os.path.join(scratch, "service-nginx"))
+    started = []
+    try:
+        ours = start_wi(wi, servers, os.path.join(scratch, "service-wi"))
+        started.append(ours)
+        reference = start_thumbor(servers, os.path.join(scratch, "service-thumbor"))
+        started.append(reference)
+        out = []
+        for turn, (ext, fmt) in enumerate(FORMATS):
+            paths_file = os.path.join(scratch, f"service-{ext}.txt")
+            with open(paths_file, "w") as f:
+                f.write("\n".join(request_path(nginx.port, i, ext) for i in range(1, PICTURES + 1)) + "\n")
+            sizes = {s.name: check_output(python, s, nginx.port, ext, fmt) for s in (ours, reference)}
+            results = {}
+            for server in ((ours, reference) if turn % 2 == 0 else (reference, ours)):
+                log(f"compare: Service {fmt}: {server.name}, 2 connections, {seconds} s after {warmup} s warm-up")
+                results[server.name] = measure(server, paths_file, 2, seconds, warmup)
+                all_ok(results[server.name], f"{server.name} {fmt}")
+            o, r = results[ours.name], results[reference.name]
+            ratio = r["rps"] / o["rps"]   # time per request, ours / thumbor's
+            out.append({"area": "Service", "kind": "service",
+                        "workload": f"fit-in/512x512 + quality(80), 20 x 2040x1356 {fmt}, 2 keep-alive clients, "
+                                    f"{seconds} s (outputs {sizes[ours.name]} / {sizes[reference.name]})",
+                        "reference": reference.name, "ours": 1 / o["rps"], "ref": 1 / r["rps"], "ratio": ratio,
+                        "spread": [ratio, ratio], "ours_text": describe(o), "ref_text": describe(r),
+                        "goal": ">= 2x thumbor's requests/s (ratio <= 0.5)", "met": ratio <= 0.5})
+        load_seconds = min(seconds, 30)
+        paths_file = os.path.join(scratch, "service-jpg.txt")
+        results = {}
+        for server in (ours, reference):
+            log(f"compare: Service: {server.name}, {LOAD_CONNECTIONS} connections, {load_seconds} s")
+            results[server.name] = measure(server, paths_file, LOAD_CONNECTIONS, load_seconds, 0)
+        o, r = results[ours.name], results[reference.name]
+        refused = o["statuses"].get(503, 0)
+        out.append({"area": "Service", "kind": "service",
+                    "workload": f"the same JPEGs, {LOAD_CONNECTIONS} keep-alive clients, {load_seconds} s",
+                    "reference": reference.name, "ours": 1 / o["rps"], "ref": 1 / r["rps"],
+                    "ratio": r["rps"] / o["rps"], "spread": [r["rps"] / o["rps"]] * 2,
+                    "ours_text": describe(o), "ref_text": describe(r),
+                    "goal": "the excess gets 503; peak RSS < 600 MB",
+                    "met": refused > 0 and o["rss"] < RSS_GOAL_BYTES})
+        return out
+    finally:
+        for server in started:
+            server.stop()
+        nginx.stop()

@@ -1,0 +1,78 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import WebImage
+import WIServe
+
+/// `wi serve`: the thumbor-compatible image service (WIServe) on Hummingbird, until SIGTERM or SIGINT.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve thumbor-style image URLs: fetch, resize, convert and cache (SIGTERM ends it gracefully).")
+
+    @Option(help: "Address to listen on.") var bind = "127.0.0.1"
+    @Option(help: "Port to listen on (0: a free one).") var port = 8888
+    @Option(help: "thumbor security key: URLs must carry its HMAC-SHA1 signature.") var key: String?
+    @Flag(help: "Accept /unsafe/ URLs (no signature).") var allowUnsafe = false
+    @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] = []
+    @Option(help: "Disk cache folder (default ~/.cache/wi-serve).") var cacheDir: String?
+    @Flag(help: "No memory or disk cache: every request does the full work.") var noCache = false
+    @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
+    @Option(help: "Most pixels of a source or result (width x height x frames).") var maxPixels = 50_000_000
+    @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
+    @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Requests waiting for a slot; beyond that, 503 with Retry-After.") var queue = 16
+    @Option(help: "Seconds a request may take; then 504.") var timeout: Double = 30
+    @Flag(help: "Answer in WebP when Accept allows it and the URL names no format.") var autoWebp = false
+    @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
+
+    /// The configuration the flags describe.
+    func serveConfiguration() -> ServeConfiguration {
+        var configuration = ServeConfiguration()
+        configuration.bind = bind
+        configuration.port = port
+        configuration.key = key
+        configuration.allowUnsafe = allowUnsafe
+        configuration.allowedHosts = allowHost
+        configuration.cacheDirectory = cacheDir
+        configuration.useCache = !noCache
+        configuration.redisURL = redis
+        configuration.maxPixels = maxPixels
+        configuration.maxSourceBytes = maxSourceBytes
+        configuration.concurrency = concurrency
+        configuration.queue = queue
+        configuration.timeout = timeout
+        configuration.autoWebP = autoWebp
+        configuration.autoAVIF = autoAvif
+        return configuration
+    }
+
+    func validate() throws {
+        try WICommandSetup.checkOption("wi serve") { () throws(ImageError) in try serveConfiguration().validate() }
+        if key == nil, !allowUnsafe {
+            throw ValidationError("give --key SECRET (signed URLs) or --allow-unsafe (unsigned URLs)")
+        }
+    }
+
+    func run() async throws {
+        // The access log goes to standard output at info unless -v asked for more (trace to standard error).
+        var logger = WI.logger
+        if logger.handler is SwiftLogNoOpLogHandler {
+            logger = Logger(label: "wi.serve") { label in StreamLogHandler.standardOutput(label: label) }
+            logger.logLevel = .info
+        }
+        let server: ImageServer
+        do {
+            server = try ImageServer(configuration: serveConfiguration(), logger: logger)
+        } catch {
+            writeToStandardError("wi serve: \(error.message)\n")
+            throw ExitCode(1)
+        }
+        try await server.run { port in
+            writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
+        }
+    }
+}

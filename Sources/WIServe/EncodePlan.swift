@@ -1,0 +1,44 @@
+import WICore
+
+/// What the URL asks of the encoder, and the decode box that lets coders decode smaller: `quality()`,
+/// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`.
+struct EncodePlan: Sendable {
+    var format: ImageFormat?
+    /// thumbor's default quality is 80.
+    var quality = 80
+    var background: RGBAColor?
+    var stripEXIF = false
+    /// A box the source may be decoded down to (the coder's own reduced decode, e.g. JPEG's DCT scaling): only
+    /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`), where the fit of the reduced
+    /// image equals the fit of the original.
+    var decodeBox: PixelSize?
+
+    init(request: ThumborRequest, configuration: ServeConfiguration) throws(ServeError) {
+        for filter in request.filters {
+            switch filter {
+            case .quality(let value): quality = value
+            case .format(let value): format = value
+            case .fill(let color): background = color
+            case .stripEXIF: stripEXIF = true
+            default: break
+            }
+        }
+        if case .pixels(let width) = request.width, case .pixels(let height) = request.height {
+            let (area, overflow) = width.multipliedReportingOverflow(by: height)
+            guard !overflow, area <= configuration.maxPixels else {
+                throw ServeError(.badRequest, "\(width)x\(height) exceeds the pixel limit of \(configuration.maxPixels)")
+            }
+            let rotated = request.filters.contains { if case .rotate = $0 { true } else { false } }
+            if request.fitIn, request.crop == nil, !request.smart, !rotated, width > 0, height > 0 {
+                decodeBox = PixelSize(width: width, height: height)
+            }
+        }
+    }
+
+    /// The encode options for `format`: quality 0...1, the background, one frame for formats that cannot animate.
+    func encodeOptions(for format: ImageFormat, animated: Bool) -> EncodeOptions {
+        let animates: Set<ImageFormat> = [.gif, .webp, .png]
+        return EncodeOptions(quality: Double(quality) / 100, backgroundColor: background,
+                             firstFrameOnly: animated && !animates.contains(format))
+    }
+}

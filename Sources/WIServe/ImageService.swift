@@ -1,0 +1,175 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import WebImage
+
+/// One request as the service sees it, independent of the HTTP server.
+struct ServeInput: Sendable {
+    var method: String
+    /// The path as sent (not percent-decoded).
+    var path: String
+    var accept: String?
+    var ifNoneMatch: String?
+}
+
+/// One answer: status, header fields, body (empty for HEAD and 304, with Content-Length still the full size).
+struct ServeOutput: Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: Data
+    /// The length announced in Content-Length (the body's, or the GET body's for HEAD).
+    var contentLength: Int
+}
+
+/// The thumbor-compatible image service: parse, check the signature, admit, load through the pipeline, encode,
+/// answer with validators. Errors are one-line text bodies with the matching status.
+///
+/// Thread safety: immutable after `init`; `respond` may run for any number of requests at once.
+final class ImageService: Sendable {
+    let configuration: ServeConfiguration
+    let parts: ImageServiceParts
+    let gate: AdmissionGate
+    let metrics: ServeMetrics
+    private let signer: ThumborSignature?
+
+    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) throws(ImageError) {
+        self.configuration = configuration
+        self.metrics = metrics
+        parts = try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger)
+        gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
+        signer = configuration.key.map(ThumborSignature.init(key:))
+    }
+
+    /// The answer to `input` (never throws: every failure is an error answer).
+    func respond(to input: ServeInput) async -> ServeOutput {
+        do {
+            let request = try ThumborRequest.parse(path: input.path)
+            try authorize(request)
+            let url = try sourceURL(request)
+            let plan = try EncodePlan(request: request, configuration: configuration)
+            guard await gate.acquire() else {
+                throw ServeError(.serviceUnavailable, "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting")
+            }
+            defer { gate.release() }
+            let (body, format) = try await withTimeout {
+                try await self.render(request, url: url, plan: plan, accept: input.accept)
+            }
+            return answer(body: body, format: format, input: input)
+        } catch let error as ServeError {
+            return failure(error, input: input)
+        } catch {
+            return failure(ServeError(.internalError, "\(error)"), input: input)
+        }
+    }
+
+    /// 403 unless the URL is signed with the key, or is `unsafe/` and that is allowed.
+    private func authorize(_ request: ThumborRequest) throws(ServeError) {
+        if request.signature == "unsafe" {
+            guard configuration.allowUnsafe else { throw ServeError(.forbidden, "unsafe URLs are not allowed (start with --allow-unsafe)") }
+            return
+        }
+        guard let signer else { throw ServeError(.forbidden, "signed URLs need a key (start with --key)") }
+        guard signer.isValid(request.signature, for: request.signedPath) else {
+            throw ServeError(.forbidden, "bad signature")
+        }
+    }
+
+    /// The source URL: http or https with a host, else 400.
+    private func sourceURL(_ request: ThumborRequest) throws(ServeError) -> URL {
+        guard let url = URL(string: request.imageURL), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
+        else { throw ServeError(.badRequest, "bad image URL") }
+        return url
+    }
+
+    /// Loads, transforms and encodes; returns the bytes and their format.
+    private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?) async throws
+        -> (Data, ImageFormat)
+    {
+        var context = ImageContext()
+        context[.imageTransformer] = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
+        var decode = DecodeOptions(pixelLimit: configuration.maxPixels)
+        decode.thumbnailPixelSize = plan.decodeBox
+        context[.decodeOptions] = decode
+        if let box = plan.decodeBox { context[.thumbnailPixelSize] = box }
+        if let host = url.host.map(ImageServiceParts.normalized(host:)), parts.allowedHosts.contains(host),
+           let loader = parts.allowedLoader {
+            context[.imageLoader] = loader
+        }
+        let result: ImageResult
+        do {
+            result = try await parts.manager.loadImage(with: url, options: [.retryFailed, .transformAnimatedImage],
+                                                       context: context)
+        } catch {
+            throw ServeError(error)
+        }
+        let image = result.image
+        let format = OutputFormat.choose(requested: plan.format, source: image, accept: accept,
+                                         autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+                                         canEncode: parts.coders.canEncode(to:))
+        guard parts.coders.canEncode(to: format) else {
+            throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
+        }
+        let options = plan.encodeOptions(for: format, animated: image.isAnimated)
+        let output = plan.stripEXIF ? image.with(metadata: ImageMetadata(iccProfile: image.metadata.iccProfile)) : image
+        let coders = parts.coders
+        do {
+            let data = try await parts.pool.run { () throws(ImageError) -> Data in
+                try coders.encode(output, as: format, options: options)
+            }
+            return (data, format)
+        } catch {
+            throw ServeError(error)
+        }
+    }
+
+    /// Runs `body`, or throws 504 when `configuration.timeout` passes first.
+    private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                throw ServeError(.gatewayTimeout, "the request took longer than \(timeout) s")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw ServeError(.internalError, "no result") }
+            return first
+        }
+    }
+
+    /// 200 with validators, or 304 when If-None-Match names the ETag; HEAD gets the head only.
+    private func answer(body: Data, format: ImageFormat, input: ServeInput) -> ServeOutput {
+        let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
+        var headers: [(String, String)] = [
+            ("Content-Type", format.mimeType), ("ETag", etag),
+            ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
+        ]
+        if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
+        if let match = input.ifNoneMatch, Self.matches(match, etag: etag) {
+            return ServeOutput(status: 304, headers: headers, body: Data(), contentLength: 0)
+        }
+        return ServeOutput(status: 200, headers: headers, body: input.method == "HEAD" ? Data() : body,
+                           contentLength: body.count)
+    }
+
+    /// Whether an If-None-Match value names `etag` (weak comparison, `*` matches).
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = String(item).trimmingSpacesAndTabs()
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == "*" || tag == etag
+        }
+    }
+
+    private func failure(_ error: ServeError, input: ServeInput) -> ServeOutput {
+        let body = Data((error.reason + "\n").utf8)
+        var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+        if error.status == .serviceUnavailable { headers.append(("Retry-After", "1")) }
+        return ServeOutput(status: error.status.rawValue, headers: headers,
+                           body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
+    }
+}

@@ -1,0 +1,103 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WICore
+
+/// What `wi serve` is told: the address, the secret, the sources it may reach, caches and limits.
+///
+/// Defaults are the safe ones: loopback only, signed URLs only, public origin addresses only, 50 megapixels.
+///
+/// Thread safety: a value type; safe to send and share.
+public struct ServeConfiguration: Sendable {
+    /// The address to listen on (default 127.0.0.1).
+    public var bind = "127.0.0.1"
+    /// The port to listen on (default 8888, thumbor's); 0 picks a free one.
+    public var port = 8888
+    /// The thumbor security key; nil refuses every signed URL (only `unsafe/` could work, with `allowUnsafe`).
+    public var key: String?
+    /// Accept `/unsafe/` URLs (default false).
+    public var allowUnsafe = false
+    /// Hosts whose URLs may reach addresses the SSRF policy refuses (loopback, private...): names or literals.
+    public var allowedHosts: [String] = []
+    /// The disk cache's folder (nil: `$XDG_CACHE_HOME/wi-serve` or `~/.cache/wi-serve`).
+    public var cacheDirectory: String?
+    /// Keep originals on disk and results in memory and on disk (default true; `--no-cache` turns both off).
+    public var useCache = true
+    /// A Redis URL (`redis://host[:port][/db]`) for the shared tier and fleet-wide single flight.
+    public var redisURL: String?
+    /// The most pixels (width x height x frames) a source and a result may have (default 50 megapixels).
+    public var maxPixels = 50_000_000
+    /// The largest source body in bytes (default 32 MiB), refused while it streams in.
+    public var maxSourceBytes: Int64 = 32 << 20
+    /// Requests that work at once (default: the number of cores).
+    public var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a slot (default 16); beyond that, 503 with Retry-After.
+    public var queue = 16
+    /// Seconds a request may take from its start, waiting included (default 30); then 504.
+    public var timeout: Double = 30
+    /// Answer in WebP when the request's Accept allows it and the URL names no format.
+    public var autoWebP = false
+    /// Answer in AVIF when the request's Accept allows it and the URL names no format (still images).
+    public var autoAVIF = false
+    /// `Cache-Control: public, max-age=` of successful answers, in seconds (default 86400, thumbor's).
+    public var maxAge = 86_400
+    /// The memory cache's limit in bytes of pixels (default 256 MiB).
+    public var memoryCacheBytes = 256 << 20
+
+    /// The defaults.
+    public init() {}
+
+    /// Throws `.invalidArgument` naming the first value out of range.
+    public func validate() throws(ImageError) {
+        try check(port, 0...65535, "port")
+        try check(maxPixels, 1...DecodeOptions.defaultPixelLimit, "max-pixels")
+        try check(Int(clamping: maxSourceBytes), 1...(1 << 40), "max-source-bytes")
+        try check(concurrency, 1...4096, "concurrency")
+        try check(queue, 0...1_000_000, "queue")
+        try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")
+        }
+        if let redisURL, RedisAddress(redisURL) == nil {
+            throw ImageError(.invalidArgument, "redis must be redis://host[:port][/db], got \(redisURL)")
+        }
+    }
+
+    private func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String) throws(ImageError) {
+        guard range.contains(value) else {
+            throw ImageError(.invalidArgument, "\(name) must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+        }
+    }
+}
+
+/// `redis://host[:port][/db]`.
+struct RedisAddress: Equatable {
+    var host: String
+    var port: Int
+    var database: Int
+
+    init(host: String, port: Int, database: Int) {
+        self.host = host
+        self.port = port
+        self.database = database
+    }
+
+    init?(_ text: String) {
+        guard let components = URLComponents(string: text), components.scheme == "redis",
+              let host = components.host, !host.isEmpty
+        else { return nil }
+        self.host = host
+        port = components.port ?? 6379
+        let path = components.path.filter { $0 != "/" }
+        if path.isEmpty {
+            database = 0
+        } else if let database = Int(path), (0...15).contains(database) {
+            self.database = database
+        } else {
+            return nil
+        }
+        guard (1...65535).contains(port) else { return nil }
+    }
+}

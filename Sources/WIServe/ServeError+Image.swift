@@ -1,0 +1,21 @@
+import WICore
+import WILoaderCurl
+
+extension ServeError {
+    /// The answer for a pipeline error: the origin's 404 stays 404, limits are 413, refused addresses and schemes
+    /// 403, bad arguments and undecodable sources 400, origin failures 502, timeouts 504.
+    init(_ error: ImageError) {
+        let status: Status = switch error.code {
+        case .badServerResponse where error.statusCode == 404 || error.statusCode == 410: .notFound
+        case .badServerResponse, .invalidDownloadResponse, .networkError, .tooManyRedirects: .badGateway
+        case .pixelLimitExceeded, .bodyTooLarge: .payloadTooLarge
+        case .addressNotAllowed, .schemeNotAllowed: .forbidden
+        case .invalidDownloadContentType: .unsupportedMediaType
+        case .invalidURL, .invalidArgument, .badImageData, .unsupportedFormat: .badRequest
+        case .timedOut: .gatewayTimeout
+        case .cancelled: .serviceUnavailable
+        default: .internalError
+        }
+        self.init(status, "\(error.code): \(error.message)")
+    }
+}

@@ -1,0 +1,27 @@
+/// Why the service refused or failed a request: the HTTP status and a one-line reason for the body.
+///
+/// Thread safety: a value type; safe to send and share.
+struct ServeError: Error, Sendable, Equatable {
+    /// The HTTP statuses the service answers errors with.
+    enum Status: Int, Sendable {
+        case badRequest = 400, forbidden = 403, notFound = 404, payloadTooLarge = 413
+        case unsupportedMediaType = 415, internalError = 500, badGateway = 502, serviceUnavailable = 503
+        case gatewayTimeout = 504
+    }
+
+    var status: Status
+    /// One line, no newline.
+    var reason: String
+
+    init(_ status: Status, _ reason: String) {
+        self.status = status
+        self.reason = reason.replacingNewlines()
+    }
+}
+
+extension String {
+    /// The text on one line: newlines become spaces.
+    func replacingNewlines() -> String {
+        String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}

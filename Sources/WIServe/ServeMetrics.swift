@@ -1,0 +1,39 @@
+import CoreMetrics
+import Metrics
+import Prometheus
+import Synchronization
+
+/// The service's Prometheus registry: the library's pinned metrics (the manager and cache report into its
+/// factory) plus `webimage_serve_requests_total{status}` and `webimage_serve_request_duration_seconds{status}`.
+///
+/// Thread safety: the registry and the metric objects are thread-safe; the per-status map is in a `Mutex`.
+final class ServeMetrics: Sendable {
+    static let requests = "webimage_serve_requests_total"
+    static let duration = "webimage_serve_request_duration_seconds"
+
+    let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let byStatus = Mutex<[Int: (CoreMetrics.Counter, Metrics.Timer)]>([:])
+
+    init() {
+        registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+    }
+
+    /// Counts one answered request with its status and time.
+    func record(status: Int, duration: Duration) {
+        let (counter, timer) = byStatus.withLock { map in
+            if let pair = map[status] { return pair }
+            let dimensions = [("status", String(status))]
+            let pair = (CoreMetrics.Counter(label: Self.requests, dimensions: dimensions, factory: factory),
+                        Metrics.Timer(label: Self.duration, dimensions: dimensions, factory: factory))
+            map[status] = pair
+            return pair
+        }
+        counter.increment()
+        timer.record(duration: duration)
+    }
+
+    /// The registry in Prometheus text format.
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+}

@@ -1,0 +1,146 @@
+import WICore
+
+/// One thumbor filter from the URL's `filters:` part, with its arguments checked.
+///
+/// Thread safety: a value type; safe to send and share.
+enum ThumborFilter: Hashable, Sendable {
+    /// `quality(N)`, N in 0...100.
+    case quality(Int)
+    /// `format(jpeg|png|webp|avif|gif|heic)`.
+    case format(ImageFormat)
+    /// `no_upscale()`: never enlarge the source.
+    case noUpscale
+    /// `blur(R)` or `blur(R,S)`: a blur of radius R (thumbor's sigma S is accepted and ignored; R decides).
+    case blur(Double)
+    /// `rotate(DEG)`: a multiple of 90, turned counter-clockwise (thumbor's direction).
+    case rotate(Int)
+    /// `round_corner(R,r,g,b)` or `round_corner(R,r,g,b,1)`: corners of radius R painted in the colour, or left
+    /// transparent when the fifth argument is 1 / true.
+    case roundCorner(radius: Double, color: RGBAColor, transparent: Bool)
+    /// `fill(COLOR)`: the background of `fit-in` (the box is filled to its full size) and of transparent pixels
+    /// in formats without alpha. COLOR is a name, `RRGGBB`, `RGB` or `transparent`.
+    case fill(RGBAColor)
+    /// `strip_exif()`: leave EXIF out of the output.
+    case stripEXIF
+
+    /// The formats `format()` accepts, by thumbor's names.
+    static let formats: [String: ImageFormat] = [
+        "jpeg": .jpeg, "jpg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "gif": .gif, "heic": .heic,
+    ]
+
+    /// Colour names `fill()` accepts besides hex.
+    static let colorNames: [String: RGBAColor] = [
+        "white": .white, "black": .black, "red": RGBAColor(red: 255, green: 0, blue: 0),
+        "green": RGBAColor(red: 0, green: 128, blue: 0), "blue": RGBAColor(red: 0, green: 0, blue: 255),
+        "yellow": RGBAColor(red: 255, green: 255, blue: 0), "gray": RGBAColor(red: 128, green: 128, blue: 128),
+        "grey": RGBAColor(red: 128, green: 128, blue: 128), "transparent": .clear,
+    ]
+
+    /// Parses `NAME(ARGS):NAME(ARGS)...`; an unknown filter or a bad argument is a 400 naming it.
+    static func parseList(_ text: Substring) throws(ServeError) -> [ThumborFilter] {
+        var filters: [ThumborFilter] = []
+        var rest = text
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")") else {
+                throw ServeError(.badRequest, "malformed filter \(rest)")
+            }
+            let name = String(rest[..<open])
+            let arguments = rest[rest.index(after: open)..<close].split(separator: ",", omittingEmptySubsequences: false)
+                .map { String($0.trimmingPrefix(" ")) }
+            filters.append(try parse(name: name, arguments: arguments == [""] ? [] : arguments))
+            rest = rest[rest.index(after: close)...]
+            if rest.first == ":" {
+                rest = rest.dropFirst()
+                if rest.isEmpty { throw ServeError(.badRequest, "malformed filter list: it ends with ':'") }
+            } else if !rest.isEmpty {
+                throw ServeError(.badRequest, "malformed filter list after \(name)()")
+            }
+        }
+        return filters
+    }
+
+    static func parse(name: String, arguments: [String]) throws(ServeError) -> ThumborFilter {
+        func count(_ allowed: ClosedRange<Int>) throws(ServeError) {
+            guard allowed.contains(arguments.count) else {
+                let expected = allowed.lowerBound == allowed.upperBound ? "\(allowed.lowerBound)" : "\(allowed.lowerBound) to \(allowed.upperBound)"
+                throw ServeError(.badRequest, "\(name)() takes \(expected) argument(s), got \(arguments.count)")
+            }
+        }
+        func integer(_ index: Int, _ range: ClosedRange<Int>) throws(ServeError) -> Int {
+            guard let value = Int(arguments[index]), range.contains(value) else {
+                throw ServeError(.badRequest, "\(name)() argument \(index + 1) must be an integer in \(range), got '\(arguments[index])'")
+            }
+            return value
+        }
+        func real(_ index: Int, _ range: ClosedRange<Double>) throws(ServeError) -> Double {
+            guard let value = Double(arguments[index]), value.isFinite, range.contains(value) else {
+                throw ServeError(.badRequest, "\(name)() argument \(index + 1) must be a number in \(range), got '\(arguments[index])'")
+            }
+            return value
+        }
+        switch name {
+        case "quality":
+            try count(1...1)
+            return .quality(try integer(0, 0...100))
+        case "format":
+            try count(1...1)
+            guard let format = formats[arguments[0].lowercased()] else {
+                throw ServeError(.badRequest, "format() must be one of jpeg, png, webp, avif, gif, heic, got '\(arguments[0])'")
+            }
+            return .format(format)
+        case "no_upscale":
+            try count(0...0)
+            return .noUpscale
+        case "blur":
+            try count(1...2)
+            let radius = try real(0, 0...150)
+            if arguments.count == 2 { _ = try real(1, 0...150) }
+            return .blur(radius)
+        case "rotate":
+            try count(1...1)
+            let degrees = try integer(0, -3600...3600)
+            guard degrees % 90 == 0 else {
+                throw ServeError(.badRequest, "rotate() takes a multiple of 90 degrees, got \(degrees)")
+            }
+            return .rotate(((degrees % 360) + 360) % 360)
+        case "round_corner":
+            try count(4...5)
+            guard let radius = Double(arguments[0]), radius.isFinite, (0...Double(ThumborRequest.maximumNumber)).contains(radius) else {
+                throw ServeError(.badRequest, "round_corner() argument 1 must be a radius in 0...\(ThumborRequest.maximumNumber), got '\(arguments[0])'")
+            }
+            let red = try integer(1, 0...255), green = try integer(2, 0...255), blue = try integer(3, 0...255)
+            let color = RGBAColor(red: UInt8(red), green: UInt8(green), blue: UInt8(blue))
+            var transparent = false
+            if arguments.count == 5 {
+                switch arguments[4].lowercased() {
+                case "1", "true": transparent = true
+                case "0", "false": transparent = false
+                default: throw ServeError(.badRequest, "round_corner() argument 5 must be 1, 0, true or false, got '\(arguments[4])'")
+                }
+            }
+            return .roundCorner(radius: radius, color: color, transparent: transparent)
+        case "fill":
+            try count(1...2)
+            guard let color = Self.color(arguments[0]) else {
+                throw ServeError(.badRequest, "fill() takes a colour name, RRGGBB, RGB or transparent, got '\(arguments[0])'")
+            }
+            return .fill(color)
+        case "strip_exif":
+            try count(0...0)
+            return .stripEXIF
+        default:
+            throw ServeError(.badRequest, "unknown filter '\(name)'")
+        }
+    }
+
+    /// A colour by name, `RRGGBB` or `RGB` (with or without `#`).
+    static func color(_ text: String) -> RGBAColor? {
+        let lower = text.lowercased()
+        if let named = colorNames[lower] { return named }
+        let hex = lower.hasPrefix("#") ? String(lower.dropFirst()) : lower
+        guard hex.count == 6 || hex.count == 3, hex.allSatisfy(\.isHexDigit) else { return nil }
+        let full = hex.count == 3 ? hex.map { "\($0)\($0)" }.joined() : hex
+        guard let value = UInt32(full, radix: 16) else { return nil }
+        return RGBAColor(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WICore
+
+/// One parsed thumbor URL: `/{unsafe|SIGNATURE}/[AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/]`
+/// `[filters:NAME(ARGS):.../]IMAGE_URL`.
+///
+/// Thread safety: a value type; safe to send and share.
+struct ThumborRequest: Hashable, Sendable {
+    /// Horizontal alignment of a fill crop.
+    enum HorizontalAlignment: String, Sendable { case left, center, right }
+    /// Vertical alignment of a fill crop.
+    enum VerticalAlignment: String, Sendable { case top, middle, bottom }
+    /// A requested side: pixels (0 keeps the aspect ratio) or the source's own (`orig`).
+    enum Side: Hashable, Sendable {
+        case pixels(Int)
+        case original
+    }
+    /// A manual crop rectangle by its corners (`AxB:CxD`), in source pixels.
+    struct CropBox: Hashable, Sendable {
+        var left: Int, top: Int, right: Int, bottom: Int
+    }
+
+    /// `unsafe`, or the URL-safe base64 signature.
+    var signature: String
+    /// The path after `/SIGNATURE/`, as sent (what the signature covers).
+    var signedPath: String
+    var crop: CropBox?
+    var fitIn = false
+    var width = Side.pixels(0)
+    var height = Side.pixels(0)
+    var flipHorizontally = false
+    var flipVertically = false
+    var horizontalAlignment = HorizontalAlignment.center
+    var verticalAlignment = VerticalAlignment.middle
+    var smart = false
+    var filters: [ThumborFilter] = []
+    /// The source URL, percent-decoded, with `http://` added when it names no scheme.
+    var imageURL: String
+
+    /// The largest number a size, crop corner or filter argument may have (bigger is a 400, never an overflow).
+    static let maximumNumber = 1 << 20
+
+    /// Parses `path` (the request's path, not percent-decoded, with its leading `/`).
+    static func parse(path: String) throws(ServeError) -> ThumborRequest {
+        var rest = Substring(path)
+        if rest.hasPrefix("/") { rest = rest.dropFirst() }
+        guard let slash = rest.firstIndex(of: "/") else { throw ServeError(.notFound, "no such route") }
+        let signature = String(rest[..<slash])
+        let signed = rest[rest.index(after: slash)...]
+        guard !signature.isEmpty else { throw ServeError(.notFound, "no such route") }
+        var request = ThumborRequest(signature: signature, signedPath: String(signed), imageURL: "")
+        var remaining = signed
+        var stage = 0  // the next optional part that may appear; parts come in this order only
+        while let end = remaining.firstIndex(of: "/") {
+            let segment = remaining[..<end]
+            guard let next = try request.consume(segment, after: stage, whole: &remaining) else { break }
+            stage = next
+            if remaining.startIndex == segment.startIndex { remaining = remaining[remaining.index(after: end)...] }
+        }
+        guard !remaining.isEmpty else { throw ServeError(.badRequest, "the URL names no image") }
+        request.imageURL = Self.imageURL(remaining)
+        return request
+    }
+
+    /// Applies `segment` when it is an option allowed after stage `stage`; returns the new stage, or nil when the
+    /// segment starts the image URL. Filters may hold `/` inside their arguments' parentheses, so that part
+    /// advances `whole` itself.
+    private mutating func consume(_ segment: Substring, after stage: Int, whole: inout Substring) throws(ServeError)
+        -> Int?
+    {
+        if stage < 1, let box = Self.cropBox(segment) {
+            crop = box
+            return 1
+        }
+        if stage < 2, segment == "fit-in" {
+            fitIn = true
+            return 2
+        }
+        if stage < 3, try parseSize(segment) { return 3 }
+        if stage < 4, let alignment = HorizontalAlignment(rawValue: String(segment)) {
+            horizontalAlignment = alignment
+            return 4
+        }
+        if stage < 5, let alignment = VerticalAlignment(rawValue: String(segment)) {
+            verticalAlignment = alignment
+            return 5
+        }
+        if stage < 6, segment == "smart" {
+            smart = true
+            return 6
+        }
+        if stage < 7, segment.hasPrefix("filters:") {
+            // The filter list ends at the first ")/" (thumbor's own rule).
+            guard let close = whole.firstRange(of: ")/") else { return nil }
+            let list = whole[whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
+            filters = try ThumborFilter.parseList(list)
+            whole = whole[close.upperBound...]
+            return 7
+        }
+        return nil
+    }
+
+    /// `AxB:CxD`, or nil.
+    private static func cropBox(_ segment: Substring) -> CropBox? {
+        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard corners.count == 2, let first = pair(corners[0]), let second = pair(corners[1]) else { return nil }
+        return CropBox(left: first.0, top: first.1, right: second.0, bottom: second.1)
+    }
+
+    private static func pair(_ text: Substring) -> (Int, Int)? {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]) else { return nil }
+        return (a, b)
+    }
+
+    /// Digits only, at most `maximumNumber`.
+    static func number(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text),
+              value <= maximumNumber
+        else { return nil }
+        return value
+    }
+
+    /// `[-]WxH` with either side optional, `orig`, and a minus before either side; false when not a size.
+    private mutating func parseSize(_ segment: Substring) throws(ServeError) -> Bool {
+        let parts = segment.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        func side(_ text: Substring) -> (flip: Bool, side: Side)? {
+            let flip = text.hasPrefix("-")
+            let body = flip ? text.dropFirst() : text
+            if body.isEmpty { return (flip, .pixels(0)) }
+            if body == "orig" { return (flip, .original) }
+            guard body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            return (flip, .pixels(-1))
+        }
+        guard let w = side(parts[0]), let h = side(parts[1]) else { return false }
+        func value(_ text: Substring, _ parsed: Side) throws(ServeError) -> Side {
+            guard parsed == .pixels(-1) else { return parsed }
+            let digits = text.hasPrefix("-") ? text.dropFirst() : text
+            guard let number = Self.number(digits) else {
+                throw ServeError(.badRequest, "size \(segment) is out of range (at most \(Self.maximumNumber))")
+            }
+            return .pixels(number)
+        }
+        width = try value(parts[0], w.side)
+        height = try value(parts[1], h.side)
+        flipHorizontally = w.flip
+        flipVertically = h.flip
+        return true
+    }
+
+    /// The image URL: percent-decoded when it was sent encoded (`http%3A%2F%2F...`), with `http://` when it names
+    /// no scheme (thumbor's rules).
+    private static func imageURL(_ text: Substring) -> String {
+        var url = String(text)
+        if url.contains("%"), let decoded = url.percentDecoded { url = decoded }
+        let lower = url.lowercased()
+        if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")), !url.contains("://") {
+            url = "http://" + url
+        }
+        return url
+    }
+}

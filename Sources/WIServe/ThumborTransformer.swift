@@ -1,0 +1,113 @@
+import WICore
+import WITransform
+
+/// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: the manual crop, the
+/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner`), then the
+/// `fit-in` canvas of `fill()`. Built from WITransform's public transformers; the geometry is decided per image,
+/// since it depends on the source size.
+///
+/// Thread safety: an immutable value; safe from any thread.
+struct ThumborTransformer: ImageTransformer, Hashable {
+    /// The parsed request (its filters and geometry; the signature and URL are not part of the key).
+    let request: ThumborRequest
+    /// The output pixel limit (`--max-pixels`).
+    let pixelLimit: Int
+
+    var key: String {
+        var parts: [String] = []
+        if let crop = request.crop { parts.append("crop=\(crop.left),\(crop.top),\(crop.right),\(crop.bottom)") }
+        parts.append("\(request.fitIn ? "fit" : "fill")=\(describe(request.width))x\(describe(request.height))")
+        if request.flipHorizontally || request.flipVertically {
+            parts.append("flip=\(request.flipHorizontally ? "h" : "")\(request.flipVertically ? "v" : "")")
+        }
+        parts.append("align=\(request.horizontalAlignment.rawValue),\(request.verticalAlignment.rawValue)")
+        if request.smart { parts.append("smart") }
+        for filter in request.filters where filter.changesPixels { parts.append("\(filter)") }
+        return "Thumbor(\(parts.joined(separator: ";")))"
+    }
+
+    private func describe(_ side: ThumborRequest.Side) -> String {
+        switch side {
+        case .original: "orig"
+        case .pixels(let value): String(value)
+        }
+    }
+
+    func transform(_ image: Image) throws(ImageError) -> Image {
+        let noUpscale = request.filters.contains(.noUpscale)
+        let fillColor = request.filters.lazy.compactMap { filter -> RGBAColor? in
+            if case .fill(let color) = filter { return color }
+            return nil
+        }.first
+        let geometry = try ThumborGeometry.make(for: request, source: image.size, noUpscale: noUpscale,
+                                                fill: fillColor != nil)
+        let output = geometry.canvas ?? geometry.scaled
+        let (area, overflow) = output.width.multipliedReportingOverflow(by: output.height)
+        guard !overflow, area <= pixelLimit else {
+            throw ImageError(.pixelLimitExceeded, "the output \(output) exceeds the pixel limit of \(pixelLimit) pixels")
+        }
+        var steps: [any ImageTransformer] = []
+        if request.smart {
+            steps += try smartSteps(for: image.size, geometry: geometry)
+        } else {
+            let window = geometry.window
+            if window.x != 0 || window.y != 0 || window.width != image.width || window.height != image.height {
+                steps.append(try CropTransformer(x: window.x, y: window.y, width: window.width, height: window.height))
+            }
+            if geometry.scaled != PixelSize(width: window.width, height: window.height) {
+                steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
+            }
+        }
+        if request.flipHorizontally || request.flipVertically {
+            steps.append(FlipTransformer(horizontal: request.flipHorizontally, vertical: request.flipVertically))
+        }
+        var result = try PipelineTransformer(steps).transform(image)
+        for filter in request.filters {
+            switch filter {
+            case .rotate(let degrees) where degrees != 0:
+                result = try RotateTransformer(degrees: Double(degrees), fitsCanvas: true).transform(result)
+            case .blur(let radius) where radius > 0:
+                result = try BlurTransformer(radius: radius).transform(result)
+            case .roundCorner(let radius, let color, let transparent):
+                result = try RoundCornerTransformer(radius: radius).transform(result)
+                if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
+            default:
+                break
+            }
+        }
+        if let canvas = geometry.canvas, let fillColor {
+            result = try Compositing.over(fillColor, image: result, canvas: canvas)
+        }
+        return result
+    }
+
+    /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).
+    private func smartSteps(for source: PixelSize, geometry: ThumborGeometry) throws(ImageError) -> [any ImageTransformer] {
+        var steps: [any ImageTransformer] = []
+        var base = source
+        if let crop = request.crop {
+            let left = min(crop.left, source.width), top = min(crop.top, source.height)
+            base = PixelSize(width: min(crop.right, source.width) - left, height: min(crop.bottom, source.height) - top)
+            steps.append(try CropTransformer(x: left, y: top, width: base.width, height: base.height))
+        }
+        // `geometry.window` is the alignment's window; the attention crop chooses its own inside `base`.
+        if request.fitIn || geometry.canvas != nil || base.width * geometry.scaled.height == base.height * geometry.scaled.width {
+            // Nothing to choose: the whole window is kept.
+            steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
+        } else {
+            steps.append(try AttentionCropTransformer(width: geometry.scaled.width, height: geometry.scaled.height))
+        }
+        return steps
+    }
+}
+
+extension ThumborFilter {
+    /// Whether the filter changes pixels (and so the transformer's key); quality, format and strip_exif only
+    /// change the encoding.
+    var changesPixels: Bool {
+        switch self {
+        case .quality, .format, .stripEXIF: false
+        case .noUpscale, .blur, .rotate, .roundCorner, .fill: true
+        }
+    }
+}

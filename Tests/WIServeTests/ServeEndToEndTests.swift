@@ -1,0 +1,279 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import WebImage
+import WITestSupport
+@testable import WIServe
+
+/// Every crop, filter and format through the whole service against a loopback origin, with exact sizes and
+/// pixels (PNG) or colours within a tolerance (lossy formats).
+@Suite(.serialized) struct ServeEndToEndTests {
+    typealias H = ServeHarness
+
+    @Test func fillCropByAlignment() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            for (alignment, left, right) in [("left/", H.red, H.green), ("", H.green, H.green), ("right/", H.green, H.blue)] {
+                let response = try await client.execute(uri: "/unsafe/100x100/\(alignment)\(h.url("/stripes.png"))", method: .get)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                let image = try H.image(response)
+                #expect(image.size == PixelSize(width: 100, height: 100))
+                #expect(image.pixels.color(x: 2, y: 50) == left, "\(alignment)")
+                #expect(image.pixels.color(x: 97, y: 50) == right, "\(alignment)")
+            }
+        }
+    }
+
+    @Test func manualCropFlipAndFreeSide() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            // 50x0:150x100 is 50 columns of red, 50 of green; flipped horizontally, green comes first.
+            let cropped = try await h.stripes(client, "50x0:150x100/")
+            #expect(cropped.size == PixelSize(width: 100, height: 100))
+            #expect(cropped.pixels.color(x: 10, y: 10) == H.red && cropped.pixels.color(x: 90, y: 10) == H.green)
+            let flipped = try await h.stripes(client, "50x0:150x100/-0x0/")
+            #expect(flipped.pixels.color(x: 10, y: 10) == H.green && flipped.pixels.color(x: 90, y: 10) == H.red)
+            let free = try await h.stripes(client, "200x0/")
+            #expect(free.size == PixelSize(width: 200, height: 100))
+        }
+    }
+
+    @Test func fitInWithFillAndNoUpscale() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let fit = try await h.stripes(client, "fit-in/300x300/")
+            #expect(fit.size == PixelSize(width: 300, height: 150))
+            let filled = try await h.stripes(client, "fit-in/300x300/filters:fill(ff00ff)/")
+            #expect(filled.size == PixelSize(width: 300, height: 300))
+            #expect(filled.pixels.color(x: 150, y: 10) == RGBAColor(red: 255, green: 0, blue: 255))  // the bar
+            #expect(filled.pixels.color(x: 150, y: 150) == H.green)                                   // the image
+            let upscaled = try await h.stripes(client, "fit-in/800x800/")
+            #expect(upscaled.size == PixelSize(width: 800, height: 400))
+            let kept = try await h.stripes(client, "fit-in/800x800/filters:no_upscale()/")
+            #expect(kept.size == PixelSize(width: 400, height: 200))
+        }
+    }
+
+    @Test func pixelFilters() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            // rotate(90) turns counter-clockwise: the red left edge becomes the bottom edge.
+            let rotated = try await h.stripes(client, "filters:rotate(90)/")
+            #expect(rotated.size == PixelSize(width: 200, height: 400))
+            #expect(rotated.pixels.color(x: 100, y: 390) == H.red && rotated.pixels.color(x: 100, y: 10) == H.blue)
+            // blur mixes across the red/green edge at x = 100 and leaves the middle of a stripe alone.
+            let blurred = try await h.stripes(client, "filters:blur(4)/")
+            let edge = blurred.pixels.color(x: 100, y: 100)
+            #expect(edge.red > 40 && edge.green > 40)
+            #expect(blurred.pixels.color(x: 200, y: 100).isClose(to: H.green, tolerance: 1))
+            // round_corner paints the corners in the colour, or leaves them transparent.
+            let painted = try await h.stripes(client, "filters:round_corner(30,255,255,255)/")
+            #expect(painted.pixels.color(x: 0, y: 0) == .white && painted.pixels.color(x: 200, y: 100) == H.green)
+            let clear = try await h.stripes(client, "filters:round_corner(30,255,255,255,1)/")
+            #expect(clear.pixels.color(x: 0, y: 0).alpha == 0 && clear.pixels.color(x: 399, y: 199).alpha == 0)
+        }
+    }
+
+    @Test func qualityChangesTheJPEGSize() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let low = try await client.execute(uri: "/unsafe/filters:quality(5)/\(h.url("/exif.jpg"))", method: .get)
+            let high = try await client.execute(uri: "/unsafe/filters:quality(95)/\(h.url("/exif.jpg"))", method: .get)
+            #expect(low.headers[.contentType] == "image/jpeg" && high.headers[.contentType] == "image/jpeg")
+            #expect(H.data(low).count * 2 < H.data(high).count)
+        }
+    }
+
+    @Test func stripEXIF() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let exifMarker = Data("Exif\0\0".utf8)
+            let kept = H.data(try await client.execute(uri: "/unsafe/100x0/\(h.url("/exif.jpg"))", method: .get))
+            let stripped = H.data(try await client.execute(uri: "/unsafe/100x0/filters:strip_exif()/\(h.url("/exif.jpg"))", method: .get))
+            #expect(kept.range(of: exifMarker) != nil)
+            #expect(stripped.range(of: exifMarker) == nil)
+        }
+    }
+
+    @Test(arguments: [("jpeg", ImageFormat.jpeg), ("png", .png), ("webp", .webp), ("avif", .avif), ("gif", .gif), ("heic", .heic)])
+    func everyFormat(name: String, format: ImageFormat) async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let response = try await client.execute(uri: "/unsafe/200x100/filters:format(\(name))/\(h.url("/stripes.png"))", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == format.mimeType)
+            let data = H.data(response)
+            #expect(ImageFormat.detect(data) == (format == .heic ? ImageFormat.heic : format))
+            let image = try H.coders.decode(data, options: DecodeOptions())
+            #expect(image.size == PixelSize(width: 200, height: 100))
+            #expect(image.pixels.color(x: 100, y: 50).isClose(to: H.green), "\(name)")
+        }
+    }
+
+    @Test func animationsStayAnimated() async throws {
+        let h = try await ServeHarness()
+        let source = try H.coders.decode(try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif")), options: DecodeOptions())
+        try await h.withServer(H.configuration { $0.autoWebP = true }) { _, client in
+            let gif = try await client.execute(uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get)
+            #expect(gif.headers[.contentType] == "image/gif")
+            let frames = try H.image(gif)
+            #expect(frames.frames.count == source.frames.count && frames.frames.count > 1)
+            #expect(frames.size == PixelSize(width: 10, height: 10))
+            let webp = try await client.execute(uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get,
+                                                headers: [.accept: "image/webp,*/*"])
+            #expect(webp.headers[.contentType] == "image/webp")
+            #expect(try H.image(webp).frames.count == source.frames.count)
+        }
+    }
+
+    @Test func autoFormatsFollowAccept() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.autoWebP = true; $0.autoAVIF = true }) { _, client in
+            let path = "/unsafe/100x100/\(h.url("/stripes.jpg"))"
+            let plain = try await client.execute(uri: path, method: .get)
+            #expect(plain.headers[.contentType] == "image/jpeg")
+            #expect(plain.headers[.vary] == "Accept")
+            let webp = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp,*/*;q=0.8"])
+            #expect(webp.headers[.contentType] == "image/webp")
+            let avif = try await client.execute(uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"])
+            #expect(avif.headers[.contentType] == "image/avif")
+            let refused = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp;q=0"])
+            #expect(refused.headers[.contentType] == "image/jpeg")
+            // format() wins over Accept.
+            let named = try await client.execute(uri: "/unsafe/100x100/filters:format(png)/\(h.url("/stripes.jpg"))",
+                                                 method: .get, headers: [.accept: "image/avif,image/webp"])
+            #expect(named.headers[.contentType] == "image/png")
+        }
+        let plain = try await ServeHarness()
+        try await plain.withServer(H.configuration()) { _, client in
+            let response = try await client.execute(uri: "/unsafe/100x100/\(plain.url("/stripes.jpg"))", method: .get,
+                                                    headers: [.accept: "image/webp"])
+            #expect(response.headers[.vary] == nil)
+        }
+    }
+
+    @Test func validatorsHeadAndCaching() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let path = "/unsafe/100x100/\(h.url("/stripes.png"))"
+            let get = try await client.execute(uri: path, method: .get)
+            let etag = try #require(get.headers[.eTag])
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\"") && etag.count == 29)
+            #expect(get.headers[.cacheControl] == "public, max-age=86400")
+            #expect(get.headers[.contentLength] == String(get.body.readableBytes))
+            let again = try await client.execute(uri: path, method: .get)
+            #expect(again.headers[.eTag] == etag)
+            let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"other\", \(etag)"])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.readableBytes == 0)
+            #expect(notModified.headers[.eTag] == etag)
+            let changed = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"other\""])
+            #expect(changed.status == .ok)
+            let head = try await client.execute(uri: path, method: .head)
+            #expect(head.status == .ok)
+            #expect(head.body.readableBytes == 0)
+            #expect(head.headers[.contentLength] == String(get.body.readableBytes))
+            #expect(head.headers[.eTag] == etag)
+            let post = try await client.execute(uri: path, method: .post)
+            #expect(post.status == .methodNotAllowed)
+        }
+    }
+
+    @Test func signaturesAndUnsafe() async throws {
+        let h = try await ServeHarness()
+        let signedPath = "100x100/\(h.url("/stripes.png"))"
+        let signature = ThumborSignature(key: "k").sign(signedPath)
+        try await h.withServer(H.configuration { $0.allowUnsafe = false }) { _, client in
+            #expect(try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get).status == .ok)
+            let bad = try await client.execute(uri: "/\(ThumborSignature(key: "other").sign(signedPath))/\(signedPath)", method: .get)
+            #expect(bad.status == .forbidden)
+            #expect(H.text(bad) == "bad signature\n")
+            let unsafe = try await client.execute(uri: "/unsafe/\(signedPath)", method: .get)
+            #expect(unsafe.status == .forbidden)
+            #expect(H.text(unsafe) == "unsafe URLs are not allowed (start with --allow-unsafe)\n")
+            // The signature covers the whole path: changing the size breaks it.
+            let tampered = try await client.execute(uri: "/\(signature)/200x100/\(h.url("/stripes.png"))", method: .get)
+            #expect(tampered.status == .forbidden)
+        }
+        try await ServeHarness().withServer(H.configuration { $0.key = nil }) { _, client in
+            let response = try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get)
+            #expect(response.status == .forbidden)
+            #expect(H.text(response) == "signed URLs need a key (start with --key)\n")
+        }
+    }
+
+    @Test func errorStatuses() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.maxSourceBytes = 2000; $0.maxPixels = 100_000 }) { _, client in
+            let notFound = try await client.execute(uri: "/unsafe/\(h.url("/missing"))", method: .get)
+            #expect(notFound.status == .notFound)
+            #expect(H.text(notFound) == "2001: unacceptable status code 404\n")
+            #expect(try await client.execute(uri: "/", method: .get).status == .notFound)
+            let unknown = try await client.execute(uri: "/unsafe/filters:sepia()/\(h.url("/stripes.png"))", method: .get)
+            #expect(unknown.status == .badRequest)
+            #expect(H.text(unknown) == "unknown filter 'sepia'\n")
+            #expect(unknown.headers[.contentType] == "text/plain; charset=utf-8")
+            let badArgument = try await client.execute(uri: "/unsafe/filters:quality(101)/\(h.url("/stripes.png"))", method: .get)
+            #expect(badArgument.status == .badRequest)
+            let tooBig = try await client.execute(uri: "/unsafe/\(h.url("/exif.jpg"))", method: .get)
+            #expect(tooBig.status == .contentTooLarge)
+            #expect(H.text(tooBig).hasPrefix("2007: "))
+            let tooLargeBox = try await client.execute(uri: "/unsafe/1000x1000/\(h.url("/stripes.png"))", method: .get)
+            #expect(tooLargeBox.status == .badRequest)
+            #expect(H.text(tooLargeBox) == "1000x1000 exceeds the pixel limit of 100000\n")
+            let notImage = try await client.execute(uri: "/unsafe/\(h.url("/text"))", method: .get)
+            #expect(notImage.status == .unsupportedMediaType)
+            let scheme = try await client.execute(uri: "/unsafe/ftp://127.0.0.1/a.png", method: .get)
+            #expect(scheme.status == .badRequest)
+        }
+        // The pixel limit refuses a source before decoding it (400x200 = 80,000 pixels > 50,000).
+        let limited = try await ServeHarness()
+        try await limited.withServer(H.configuration { $0.maxPixels = 50_000 }) { _, client in
+            let response = try await client.execute(uri: "/unsafe/10x10/\(limited.url("/stripes.png"))", method: .get)
+            #expect(response.status == .contentTooLarge)
+            #expect(H.text(response).hasPrefix("1005: "))
+        }
+    }
+
+    @Test func ssrfRefusals() async throws {
+        let h = try await ServeHarness()
+        // Without --allow-host the loopback origin is refused.
+        try await h.withServer(H.configuration { $0.allowedHosts = [] }) { _, client in
+            let response = try await client.execute(uri: "/unsafe/\(h.url("/stripes.png"))", method: .get)
+            #expect(response.status == .forbidden)
+            #expect(H.text(response).hasPrefix("2008: "))
+            #expect(h.origin.requestCount("/stripes.png") == 0)
+            let metadata = try await client.execute(uri: "/unsafe/http://169.254.169.254/latest/meta-data", method: .get)
+            #expect(metadata.status == .forbidden)
+        }
+        // An allowed host still cannot redirect to a refused address.
+        let allowed = try await ServeHarness()
+        try await allowed.withServer(H.configuration()) { _, client in
+            let response = try await client.execute(uri: "/unsafe/\(allowed.url("/redirect-metadata"))", method: .get)
+            #expect(response.status == .forbidden)
+            #expect(H.text(response).hasPrefix("2008: "))
+            // A name that is not the allowed host goes through the strict loader even when it resolves to loopback.
+            let other = try await client.execute(uri: "/unsafe/http://localhost:\(allowed.origin.port)/stripes.png", method: .get)
+            #expect(other.status == .forbidden)
+        }
+    }
+
+    @Test func healthAndMetrics() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .ok && H.text(health) == "ok\n")
+            _ = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
+            _ = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
+            _ = try await client.execute(uri: "/unsafe/\(h.url("/missing"))", method: .get)
+            let metrics = H.text(try await client.execute(uri: "/metrics", method: .get))
+            #expect(metrics.contains("webimage_serve_requests_total{status=\"200\"} 3"))  // healthz and the two images
+            #expect(metrics.contains("webimage_serve_requests_total{status=\"404\"} 1"))
+            #expect(metrics.contains("webimage_serve_request_duration_seconds_count{status=\"200\"} 3"))
+            #expect(metrics.contains("webimage_loads_total{result=\"success\"} 2"))
+            #expect(metrics.contains("webimage_loads_total{result=\"failure\"} 1"))
+        }
+    }
+}

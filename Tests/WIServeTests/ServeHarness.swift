@@ -1,0 +1,119 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Synchronization
+import Testing
+import WebImage
+import WITestServer
+import WITestSupport
+@testable import WIServe
+
+/// A loopback origin with the test images, and a service over it driven through HummingbirdTesting's router
+/// client (no socket between the client and the service; the service's loader really fetches from the origin).
+struct ServeHarness {
+    static let red = RGBAColor(red: 255, green: 0, blue: 0)
+    static let green = RGBAColor(red: 0, green: 255, blue: 0)
+    static let blue = RGBAColor(red: 0, green: 0, blue: 255)
+
+    /// 400x200: columns 0..<100 red, 100..<300 green, 300..<400 blue, opaque.
+    static func stripes() throws -> Image {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(400 * 200 * 4)
+        for _ in 0..<200 {
+            for x in 0..<400 {
+                let color = x < 100 ? red : x < 300 ? green : blue
+                bytes += [color.red, color.green, color.blue, 255]
+            }
+        }
+        return Image(pixels: try PixelBuffer(width: 400, height: 200, format: .rgba8, bytes: bytes), format: .png)
+    }
+
+    static let coders = WebImage.makeCoders()
+
+    /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /anim.gif (animated), /text (text/html),
+    /// /missing (404), /redirect-metadata (to 169.254.169.254), /gated.png (held until `gate` opens; each request
+    /// reported on `arrivals`).
+    let origin: TestHTTPServer
+    let gate = TestGate()
+    let arrivals: AsyncStream<Void>
+    private let arrived: AsyncStream<Void>.Continuation
+
+    init() async throws {
+        origin = try await TestHTTPServer.start()
+        (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+        let png = try Self.coders.encode(Self.stripes(), as: .png, options: EncodeOptions())
+        let jpeg = try Self.coders.encode(Self.stripes(), as: .jpeg, options: EncodeOptions(quality: 0.95))
+        let exif = try Data(contentsOf: Fixtures.url("jpeg-orientation/Landscape_1.jpg"))
+        let gif = try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif"))
+        origin.route("/stripes.png") { _ in TestResponse(body: png, contentType: "image/png") }
+        origin.route("/stripes.jpg") { _ in TestResponse(body: jpeg, contentType: "image/jpeg") }
+        origin.route("/exif.jpg") { _ in TestResponse(body: exif, contentType: "image/jpeg") }
+        origin.route("/anim.gif") { _ in TestResponse(body: gif, contentType: "image/gif") }
+        origin.route("/text") { _ in TestResponse(body: Data("<html></html>".utf8), contentType: "text/html") }
+        origin.route("/redirect-metadata") { _ in .redirect(to: "http://169.254.169.254/latest/meta-data") }
+        let gate = gate, arrived = arrived
+        origin.route("/gated.png") { _ in
+            arrived.yield()
+            var response = TestResponse(body: png, contentType: "image/png")
+            response.hold = (afterBytes: 64, gate: gate)
+            return response
+        }
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(origin.port)\(path)" }
+
+    /// A configuration for tests: unsafe URLs, the key "k", the origin's host allowed, no caches unless asked.
+    static func configuration(_ adjust: (inout ServeConfiguration) -> Void = { _ in }) -> ServeConfiguration {
+        var configuration = ServeConfiguration()
+        configuration.allowUnsafe = true
+        configuration.key = "k"
+        configuration.allowedHosts = ["127.0.0.1"]
+        configuration.useCache = false
+        configuration.concurrency = 4
+        configuration.queue = 4
+        adjust(&configuration)
+        return configuration
+    }
+
+    /// Runs `body` against a server made with `configuration`, then shuts the server's manager and the origin down.
+    func withServer(_ configuration: ServeConfiguration,
+                    _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Void) async throws {
+        let server = try ImageServer(configuration: configuration)
+        do {
+            try await server.makeApplication().test(.router) { client in try await body(server, client) }
+        } catch {
+            gate.open()
+            await server.manager.shutdown()
+            await origin.stop()
+            throw error
+        }
+        gate.open()
+        await server.manager.shutdown()
+        await origin.stop()
+    }
+
+    /// GET `/unsafe/<options>` for /stripes.png, decoded.
+    func stripes(_ client: any TestClientProtocol, _ options: String) async throws -> Image {
+        try Self.image(try await client.execute(uri: "/unsafe/\(options)\(url("/stripes.png"))", method: .get))
+    }
+
+    /// The response's body as bytes.
+    static func data(_ response: HummingbirdTesting.TestResponse) -> Data { Data(response.body.readableBytesView) }
+
+    /// The response's body as text.
+    static func text(_ response: HummingbirdTesting.TestResponse) -> String { String(buffer: response.body) }
+
+    /// The response decoded (every frame).
+    static func image(_ response: HummingbirdTesting.TestResponse) throws -> Image {
+        try coders.decode(data(response), options: DecodeOptions())
+    }
+}
+
+extension RGBAColor {
+    /// Whether each channel is within `tolerance` of `other`'s (lossy formats).
+    func isClose(to other: RGBAColor, tolerance: Int = 24) -> Bool {
+        abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
+            && abs(Int(blue) - Int(other.blue)) <= tolerance && abs(Int(alpha) - Int(other.alpha)) <= tolerance
+    }
+}

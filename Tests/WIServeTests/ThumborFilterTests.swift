@@ -1,0 +1,46 @@
+import Testing
+@testable import WIServe
+import WICore
+
+/// Each filter's arguments: accepted forms and the one-line 400 for each bad one.
+@Suite struct ThumborFilterTests {
+    func parse(_ text: String) throws(ServeError) -> [ThumborFilter] { try ThumborFilter.parseList(Substring(text)) }
+
+    @Test func acceptedForms() throws {
+        #expect(try parse("quality(0):quality(100)") == [.quality(0), .quality(100)])
+        #expect(try parse("format(JPG):format(png):format(webp):format(avif):format(gif):format(heic)")
+                == [.format(.jpeg), .format(.png), .format(.webp), .format(.avif), .format(.gif), .format(.heic)])
+        #expect(try parse("no_upscale()") == [.noUpscale])
+        #expect(try parse("blur(2.5):blur(4,2)") == [.blur(2.5), .blur(4)])
+        #expect(try parse("rotate(90):rotate(-90):rotate(450)") == [.rotate(90), .rotate(270), .rotate(90)])
+        #expect(try parse("round_corner(8,1,2,3):round_corner(8,1,2,3,1)")
+                == [.roundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: false),
+                    .roundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: true)])
+        #expect(try parse("fill(ff8000):fill(#0f0):fill(white):fill(transparent)")
+                == [.fill(RGBAColor(red: 255, green: 128, blue: 0)), .fill(RGBAColor(red: 0, green: 255, blue: 0)),
+                    .fill(.white), .fill(.clear)])
+        #expect(try parse("strip_exif()") == [.stripEXIF])
+    }
+
+    @Test(arguments: [
+        ("quality(101)", "quality() argument 1 must be an integer in 0...100, got '101'"),
+        ("quality()", "quality() takes 1 argument(s), got 0"),
+        ("quality(nan)", "quality() argument 1 must be an integer in 0...100, got 'nan'"),
+        ("format(bmp)", "format() must be one of jpeg, png, webp, avif, gif, heic, got 'bmp'"),
+        ("no_upscale(1)", "no_upscale() takes 0 argument(s), got 1"),
+        ("blur(inf)", "blur() argument 1 must be a number in 0.0...150.0, got 'inf'"),
+        ("blur(151)", "blur() argument 1 must be a number in 0.0...150.0, got '151'"),
+        ("rotate(45)", "rotate() takes a multiple of 90 degrees, got 45"),
+        ("round_corner(8,1,2)", "round_corner() takes 4 to 5 argument(s), got 3"),
+        ("round_corner(8,1,2,300)", "round_corner() argument 4 must be an integer in 0...255, got '300'"),
+        ("round_corner(-1,1,2,3)", "round_corner() argument 1 must be a radius in 0...1048576, got '-1'"),
+        ("fill(chartreuse-ish)", "fill() takes a colour name, RRGGBB, RGB or transparent, got 'chartreuse-ish'"),
+        ("strip_exif(", "malformed filter strip_exif("),
+        ("quality(80)x", "malformed filter list after quality()"),
+        ("quality(80):", "malformed filter list: it ends with ':'"),
+        ("watermark(a.png,0,0,0)", "unknown filter 'watermark'"),
+    ])
+    func badArgumentIsA400WithOneLine(text: String, reason: String) {
+        #expect(throws: ServeError(.badRequest, reason)) { try parse(text) }
+    }
+}
