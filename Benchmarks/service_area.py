@@ -253,7 +253,8 @@ def rows(python, servers, data, scratch):
         o, r = results[ours.name], results[reference.name]
         refused = o["statuses"].get(503, 0)
         out.append({"area": "Service", "kind": "service",
-                    "workload": f"the same JPEGs, {LOAD_CONNECTIONS} keep-alive clients, {load_seconds} s",
+                    "workload": f"the same JPEGs, {LOAD_CONNECTIONS} keep-alive clients, {load_seconds} s (wi serve's "
+                                f"defaults: --concurrency = cores, --queue 16)",
                     "reference": reference.name, "ours": 1 / o["rps"], "ref": 1 / r["rps"],
                     "ratio": r["rps"] / o["rps"], "spread": [r["rps"] / o["rps"]] * 2,
                     "ours_text": describe(o), "ref_text": describe(r),
