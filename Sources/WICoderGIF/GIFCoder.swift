@@ -7,7 +7,7 @@ import WICore
 /// ```swift
 /// let coders = ImageCodersManager(coders: [GIFCoder()])
 /// let image = try coders.decode(gifData, options: .init())
-/// print(image.frames.count, image.loopCount, image.frames.map(\.duration))
+/// print(image.frameCount, image.loopCount, image.durations)
 /// ```
 ///
 /// Decoding follows browsers: transparent canvas, frames clipped to the logical screen, disposal 2
@@ -50,7 +50,8 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try structure.advance(data)
         let animation = try GIFAnimation(data: data, structure: structure)
         let count = options.firstFrameOnly ? 1 : animation.infos.count
-        try options.checkPixelLimit(animation.canvas, frames: count)
+        try options.checkPixelLimit(animation.canvas,
+                                    frames: options.pixelLimitFrameCount(frameCount: count, canvas: animation.canvas))
         // A frame is decoded row by row at its full width, however much of it the screen clips.
         for frame in animation.frames.prefix(count) {
             try options.checkPixelLimit(PixelSize(width: frame.width, height: frame.height))
