@@ -48,7 +48,7 @@ import WITestSupport
     }
 
     @Test func framesFromElsewhereEncodeWithTheImagesLoopCount() throws {
-        let image = try Image(frames: try PNGCoder().decode(Fixtures.data("png/apng-red-blue.png"), options: .init()).frames,
+        let image = Image(frames: try PNGCoder().decode(Fixtures.data("png/apng-red-blue.png"), options: .init()).frames,
                           loopCount: 0)
         let decoded = try PNGCoder().decode(try PNGCoder().encode(image, as: .png, options: .init()), options: .init())
         #expect(decoded.loopCount == 0)
