@@ -12,8 +12,9 @@ import WICore
 ///
 /// Decoding follows browsers: transparent canvas, frames clipped to the logical screen, disposal 2
 /// clears to transparent, delays under 11 ms show 100 ms, no NETSCAPE2.0 extension plays once (loop count 1),
-/// NETSCAPE value N > 0 plays N + 1 times. A truncated or damaged file gives the frames that decoded completely
-/// (or the first frame as far as it decoded), flagged `.incomplete`. width x height x frames is checked against
+/// NETSCAPE value N > 0 plays N + 1 times. A truncated file gives the frames whose records are complete (or the
+/// first frame as far as it arrived), flagged `.incomplete`; a frame whose LZW data runs short shows the rows that
+/// decoded, the rest transparent (the canvas under it), as browsers show it. width x height x frames is checked against
 /// the pixel limit from a scan of the block structure, before any pixel is decoded.
 ///
 /// `makeAnimatedDecoder` produces frames on demand (a few keyframes kept, not every frame); the incremental
