@@ -1,6 +1,6 @@
 import Foundation
 
-/// Metadata blocks carried from the file: colour profile, EXIF and XMP, as raw bytes.
+/// Metadata carried from the file: colour profile, EXIF and XMP as raw bytes, and a cursor's hotspot.
 ///
 /// Thread safety: a value type; safe to send and share.
 public struct ImageMetadata: Hashable, Sendable {
@@ -10,10 +10,13 @@ public struct ImageMetadata: Hashable, Sendable {
     public var exif: Data?
     /// The XMP packet.
     public var xmp: Data?
+    /// A cursor's hotspot (CUR files): the pixel that points, in the decoded image's pixels (scaled with it).
+    public var cursorHotspot: PixelPoint?
 
     public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif
         self.xmp = xmp
+        self.cursorHotspot = nil
     }
 }
