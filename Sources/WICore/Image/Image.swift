@@ -57,33 +57,34 @@ public final class Image: Sendable {
     public let cost: Int
 
     /// Makes an image from its frames (which must not be empty and must all have the same size).
-    public init(
+    public convenience init(
         frames: [ImageFrame], loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
         orientation: ImageOrientation = .up, flags: Flags = [], decodeOptions: DecodeOptions? = nil,
         metadata: ImageMetadata = .init()
     ) {
         precondition(!frames.isEmpty, "an Image has at least one frame")
-        self.storage = .decoded(frames)
-        self.frameCount = frames.count
-        self.loopCount = loopCount
-        self.format = format
-        self.scale = scale
-        self.orientation = orientation
-        self.flags = flags
-        self.decodeOptions = decodeOptions
-        self.metadata = metadata
-        self.cost = frames.reduce(0) { $0 + $1.pixels.byteCount }
+        self.init(storage: .decoded(frames), frameCount: frames.count, cost: frames.reduce(0) { $0 + $1.pixels.byteCount },
+                  loopCount: loopCount, format: format, scale: scale, orientation: orientation, flags: flags,
+                  decodeOptions: decodeOptions, metadata: metadata)
     }
 
     /// Makes an animated image whose frames are decoded on demand by `frameBuffer` (its first frame is already
     /// decoded): the image holds at most `frameBuffer.maxHeldBytes` of pixels, however many frames it has.
-    public init(
+    public convenience init(
         frameBuffer: AnimatedFrameBuffer, loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
         orientation: ImageOrientation = .up, flags: Flags = [], decodeOptions: DecodeOptions? = nil,
         metadata: ImageMetadata = .init()
     ) {
-        self.storage = .onDemand(frameBuffer)
-        self.frameCount = frameBuffer.frameCount
+        self.init(storage: .onDemand(frameBuffer), frameCount: frameBuffer.frameCount, cost: frameBuffer.maxHeldBytes,
+                  loopCount: loopCount, format: format, scale: scale, orientation: orientation, flags: flags,
+                  decodeOptions: decodeOptions, metadata: metadata)
+    }
+
+    private init(storage: Storage, frameCount: Int, cost: Int, loopCount: Int, format: ImageFormat, scale: Double,
+                 orientation: ImageOrientation, flags: Flags, decodeOptions: DecodeOptions?, metadata: ImageMetadata) {
+        self.storage = storage
+        self.frameCount = frameCount
+        self.cost = cost
         self.loopCount = loopCount
         self.format = format
         self.scale = scale
@@ -91,7 +92,6 @@ public final class Image: Sendable {
         self.flags = flags
         self.decodeOptions = decodeOptions
         self.metadata = metadata
-        self.cost = frameBuffer.maxHeldBytes
     }
 
     /// Makes a still image.
