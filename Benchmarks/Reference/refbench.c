@@ -432,6 +432,49 @@ static void decode_pdf(blob b) {
     finish_canvas(cr, surface, pixels, w, h);
 }
 
+typedef struct { blob b; toff_t at; } tiff_reader;
+
+static tmsize_t tiff_read(thandle_t h, void *buffer, tmsize_t size) {
+    tiff_reader *r = h;
+    if (r->at >= r->b.size) return 0;
+    size_t n = r->b.size - r->at < (size_t)size ? r->b.size - r->at : (size_t)size;
+    memcpy(buffer, r->b.bytes + r->at, n);
+    r->at += n;
+    return (tmsize_t)n;
+}
+static tmsize_t tiff_write(thandle_t h, void *buffer, tmsize_t size) { (void)h; (void)buffer; (void)size; return -1; }
+static toff_t tiff_seek(thandle_t h, toff_t offset, int whence) {
+    tiff_reader *r = h;
+    r->at = (whence == SEEK_CUR ? r->at : whence == SEEK_END ? r->b.size : 0) + offset;
+    return r->at;
+}
+static int tiff_close(thandle_t h) { (void)h; return 0; }
+static toff_t tiff_size(thandle_t h) { return ((tiff_reader *)h)->b.size; }
+static int tiff_map(thandle_t h, void **base, toff_t *size) {
+    tiff_reader *r = h;
+    *base = r->b.bytes;
+    *size = r->b.size;
+    return 1;
+}
+static void tiff_unmap(thandle_t h, void *base, toff_t size) { (void)h; (void)base; (void)size; }
+
+static void decode_tiff(blob b) {
+    TIFFSetWarningHandler(NULL);  // the bogus-StripByteCounts fax warns on every open
+    tiff_reader reader = {b, 0};
+    TIFF *tif = TIFFClientOpen("memory", "rm", &reader, tiff_read, tiff_write, tiff_seek, tiff_close, tiff_size,
+                               tiff_map, tiff_unmap);
+    if (!tif) die("tiff", "cannot open");
+    uint32_t w = 0, h = 0;
+    TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &w);
+    TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &h);
+    uint32_t *pixels = malloc((size_t)w * h * 4);
+    if (!TIFFReadRGBAImageOriented(tif, w, h, pixels, ORIENTATION_TOPLEFT, 1)) die("tiff", "cannot decode");
+    counted((int)w, (int)h);
+    sink += pixels[0];
+    free(pixels);
+    TIFFClose(tif);
+}
+
 static void raw_read(const char *path) {
     static unsigned char buffer[1 << 20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
