@@ -30,7 +30,7 @@ struct FetchReport {
             cacheType = value.cacheType
             width = value.image.width
             height = value.image.height
-            frames = value.image.frames.count
+            frames = value.image.frameCount
             bytes = value.data?.count
         case .failure(let failure):
             error = describe(failure)

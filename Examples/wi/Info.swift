@@ -70,8 +70,9 @@ struct Info: AsyncParsableCommand {
     }
 
     private func dump(_ image: Image, name: String, into directory: String) throws {
-        for (index, frame) in image.frames.enumerated() {
-            let bytes = try frame.pixels.converted(to: .rgba8).packedBytes()
+        // One frame at a time: an animation decoded on demand never holds more than its frame buffer.
+        for index in 0..<image.frameCount {
+            let bytes = try image.frame(at: index).pixels.converted(to: .rgba8).packedBytes()
             let path = directory.appendingPath("\(name).\(index).rgba")
             guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
                 throw ImageError(.encodingFailed, "cannot write \(path)")

@@ -23,9 +23,9 @@ struct InfoReport {
         format = image.format.identifier
         width = image.width
         height = image.height
-        frames = image.frames.count
+        frames = image.frameCount
         loopCount = image.loopCount
-        durationsMilliseconds = image.frames.map { Int(($0.duration * 1000).rounded()) }
+        durationsMilliseconds = image.durations.map { Int(($0 * 1000).rounded()) }
         hasAlpha = image.hasAlpha
     }
 

@@ -53,8 +53,19 @@ public struct BMPCoder: ImageCoder {
         let finished = try options.finish(decoded.pixels, orientation: .up, fullSize: decoded.fullSize)
         var flags: Image.Flags = finished.isThumbnail ? [.thumbnail] : []
         if !decoded.complete { flags.insert(.incomplete) }
+        var metadata = ImageMetadata()
+        metadata.cursorHotspot = decoded.hotspot.map { Self.scaled($0, from: decoded.pixels.size, to: finished.pixels.size) }
         return Image(pixels: finished.pixels, format: format, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: flags, decodeOptions: options)
+                     orientation: finished.orientation, flags: flags, decodeOptions: options, metadata: metadata)
+    }
+
+    /// A hotspot moved with its pixels from `source` to `target` size, kept inside the image.
+    static func scaled(_ point: PixelPoint, from source: PixelSize, to target: PixelSize) -> PixelPoint {
+        guard source != target else {
+            return PixelPoint(x: min(point.x, source.width - 1), y: min(point.y, source.height - 1))
+        }
+        let x = point.x * target.width / source.width, y = point.y * target.height / source.height
+        return PixelPoint(x: min(max(0, x), target.width - 1), y: min(max(0, y), target.height - 1))
     }
 
     private func decodeBMP(_ reader: ByteReader, options: DecodeOptions) throws(ImageError) -> IconDecoder.Decoded {

@@ -7,7 +7,7 @@ import WICore
 /// 108 (V4) and 124 (V5). Masks come from the header when it holds them (52 and up), else from the 12 or 16 bytes
 /// after a 40-byte header (BI_BITFIELDS, BI_ALPHABITFIELDS).
 struct BMPHeader {
-    enum Compression: Equatable { case none, rle8, rle4, bitfields }
+    enum Compression: Equatable { case none, rle8, rle4, rle24, bitfields }
 
     var headerSize: Int
     var width: Int
@@ -99,8 +99,11 @@ struct BMPHeader {
         case 1 where bitCount == 8: return .rle8
         case 2 where bitCount == 4: return .rle4
         case 1, 2: throw ImageError(.badImageData, "BMP: RLE compression \(raw) with \(bitCount) bits per pixel")
-        case 3 where headerSize == 64, 4 where headerSize == 64:
-            throw ImageError(.unsupportedFormat, "BMP: OS/2 compression \(raw) (Huffman 1D or RLE24) is not supported")
+        case 4 where headerSize == 64 && bitCount == 24: return .rle24
+        case 4 where headerSize == 64:
+            throw ImageError(.badImageData, "BMP: OS/2 RLE24 compression with \(bitCount) bits per pixel")
+        case 3 where headerSize == 64:
+            throw ImageError(.unsupportedFormat, "BMP: OS/2 compression 3 (Huffman 1D) is not supported")
         case 3, 6:
             guard bitCount >= 16 else {
                 throw ImageError(.badImageData, "BMP: bitfields with \(bitCount) bits per pixel")

@@ -22,7 +22,7 @@ struct BitmapDecoder {
         let bytesPerRow = pixels.bytesPerRow
         let (complete, usedAlpha) = try pixels.withUnsafeMutableBytes { (out) throws(ImageError) -> (Bool, Bool) in
             switch header.compression {
-            case .rle8, .rle4:
+            case .rle8, .rle4, .rle24:
                 return (RunLengthDecoder(header: header, reader: reader).decode(into: out, bytesPerRow: bytesPerRow),
                         false)
             case .none, .bitfields:

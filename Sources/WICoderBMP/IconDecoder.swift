@@ -21,6 +21,8 @@ struct IconDecoder {
         var complete: Bool
         /// The size of the largest entry: the file's full size, for the thumbnail flag and target size.
         var fullSize: PixelSize
+        /// A cursor's hotspot in `pixels` (nil for icons and BMP files).
+        var hotspot: PixelPoint? = nil
     }
 
     func decode(options: DecodeOptions) throws(ImageError) -> Decoded {
@@ -39,7 +41,7 @@ struct IconDecoder {
             let image = try pngCoder.decode(data.subdata(in: data.startIndex + entry.offset..<data.endIndex),
                                             options: inner)
             return Decoded(pixels: image.pixels, complete: !image.flags.contains(.incomplete),
-                           fullSize: fullSize(largest, chosen: entry, decoded: image.size))
+                           fullSize: fullSize(largest, chosen: entry, decoded: image.size), hotspot: entry.hotspot)
         }
         var header = try BMPHeader.read(reader, dibOffset: entry.offset, fileOffset: nil, isIcon: true)
         let storedHeight = header.height
@@ -51,7 +53,7 @@ struct IconDecoder {
             try applyMask(header, to: &result.pixels)
         }
         return Decoded(pixels: result.pixels, complete: result.complete,
-                       fullSize: fullSize(largest, chosen: entry, decoded: result.pixels.size))
+                       fullSize: fullSize(largest, chosen: entry, decoded: result.pixels.size), hotspot: entry.hotspot)
     }
 
     /// The largest entry's size when a smaller one was chosen, else the decoded size.

@@ -12,6 +12,8 @@ struct IconDirectory {
         var offset: Int
         var isPNG: Bool
         var index: Int
+        /// A cursor entry's hotspot, in the entry's own pixels (nil for icons).
+        var hotspot: PixelPoint?
         var area: Int { width * height }
     }
 
@@ -48,8 +50,10 @@ struct IconDirectory {
                 }
             }
             let width = try r.u8(at, "width"), height = try r.u8(at + 1, "height")
+            // A cursor's entry keeps its hotspot where an icon's keeps planes and bit count.
+            let hotspot = type == 2 ? PixelPoint(x: try r.u16(at + 4, "hotspot x"), y: try r.u16(at + 6, "hotspot y")) : nil
             entries.append(Entry(width: width == 0 ? 256 : width, height: height == 0 ? 256 : height,
-                                 bitCount: bitCount, offset: offset, isPNG: isPNG, index: index))
+                                 bitCount: bitCount, offset: offset, isPNG: isPNG, index: index, hotspot: hotspot))
         }
         guard !entries.isEmpty else { throw ImageError(.badImageData, "ICO: no entry's data lies inside the file") }
         self.entries = entries

@@ -61,9 +61,8 @@ final class GIFAnimation: AnimationFrameSource {
     var isDamaged: Bool { lastFrameUnfinished || structure.unreadBytes > 0 || damagedFrames.withLock { !$0.isEmpty } }
 
     func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
-        // Only the first frame may show partially: later frames are used complete or not at all.
         let result = try GIFFrameDecoder.decode(data, structure: structure, frame: frames[index], clip: infos[index],
-                                                lenient: index == 0)
+                                                shortData: Self.shortData(frame: index))
         if !result.isComplete { damagedFrames.withLock { _ = $0.insert(index) } }
         return result.pixels
     }
@@ -72,8 +71,14 @@ final class GIFAnimation: AnimationFrameSource {
     /// same result as drawing `pixels(ofFrame:)` over it, in one pass.
     func draw(frame index: Int, info: AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
         let complete = try GIFFrameDecoder.draw(data, structure: structure, frame: frames[index], clip: infos[index],
-                                                onto: &canvas, origin: (0, 0), lenient: index == 0)
+                                                onto: &canvas, origin: (0, 0), shortData: Self.shortData(frame: index))
         if !complete { damagedFrames.withLock { _ = $0.insert(index) } }
+    }
+
+    /// A frame whose data runs short keeps the rows that decoded, the rest transparent, as browsers show it; the
+    /// first frame needs at least one row (else the file has no image).
+    private static func shortData(frame index: Int) -> GIFFrameDecoder.ShortData {
+        index == 0 ? .keepRowsIfAny : .keepRows
     }
 
     private static func info(for frame: GIFStructure.Frame, canvas: PixelSize) -> AnimationFrameInfo {

@@ -11,13 +11,14 @@ import WICore
 /// ```swift
 /// let coders = ImageCodersManager(coders: [GIFCoder()])
 /// let image = try coders.decode(gifData, options: .init())
-/// print(image.frames.count, image.loopCount, image.frames.map(\.duration))
+/// print(image.frameCount, image.loopCount, image.durations)
 /// ```
 ///
 /// Decoding follows browsers: transparent canvas, frames clipped to the logical screen, disposal 2
 /// clears to transparent, delays under 11 ms show 100 ms, no NETSCAPE2.0 extension plays once (loop count 1),
-/// NETSCAPE value N > 0 plays N + 1 times. A truncated or damaged file gives the frames that decoded completely
-/// (or the first frame as far as it decoded), flagged `.incomplete`. width x height x frames is checked against
+/// NETSCAPE value N > 0 plays N + 1 times. A truncated file gives the frames whose records are complete (or the
+/// first frame as far as it arrived), flagged `.incomplete`; a frame whose LZW data runs short shows the rows that
+/// decoded, the rest transparent (the canvas under it), as browsers show it. width x height x frames is checked against
 /// the pixel limit from a scan of the block structure, before any pixel is decoded.
 ///
 /// `makeAnimatedDecoder` produces frames on demand (a few keyframes kept, not every frame); the incremental
@@ -54,7 +55,8 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         try structure.advance(data)
         let animation = try GIFAnimation(data: data, structure: structure)
         let count = options.firstFrameOnly ? 1 : animation.infos.count
-        try options.checkPixelLimit(animation.canvas, frames: count)
+        try options.checkPixelLimit(animation.canvas,
+                                    frames: options.pixelLimitFrameCount(frameCount: count, canvas: animation.canvas))
         // A frame is decoded row by row at its full width, however much of it the screen clips.
         for frame in animation.frames.prefix(count) {
             try options.checkPixelLimit(PixelSize(width: frame.width, height: frame.height))

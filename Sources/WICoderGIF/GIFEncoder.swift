@@ -11,7 +11,7 @@ private import CGIF
 /// (`GIFFramePlan`), durations in 1/100 s, and a NETSCAPE2.0 extension unless the animation plays once.
 enum GIFEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
-        var frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
+        var frames = options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames
         for index in frames.indices {
             var pixels = frames[index].pixels
             if let box = options.maxPixelSize {

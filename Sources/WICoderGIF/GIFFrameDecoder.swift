@@ -12,24 +12,36 @@ private import CGIF
 /// global colour table, then the bytes from the frame's image descriptor on. So frame N is decoded without
 /// touching frames 0..<N, and nothing ever goes through `DGifSlurp` (which gives up on files browsers show).
 enum GIFFrameDecoder {
+    /// What a frame whose data ends or breaks before its last row gives.
+    enum ShortData {
+        /// The rows decoded so far, the rest transparent; `.badImageData` when not one row decoded (the first
+        /// frame: an image with nothing decoded is no image).
+        case keepRowsIfAny
+        /// The rows decoded so far, the rest transparent, even none (a later frame then leaves the canvas as it
+        /// is), as browsers show it.
+        case keepRows
+    }
+
     /// Frame `frame`'s pixels inside `clip` (the frame's rectangle clipped to the canvas, in canvas coordinates):
     /// straight RGBA8 of `clip`'s size, transparent where the frame's transparent index (or an index beyond its
     /// palette) is, and whether every row arrived. Errors as for `draw`.
     static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
-                       lenient: Bool) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
+                       shortData: ShortData) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
         var pixels = try PixelBuffer(width: clip.width, height: clip.height, format: .rgba8)
         let complete = try draw(data, structure: structure, frame: frame, clip: clip, onto: &pixels,
-                                origin: (clip.x, clip.y), lenient: lenient)
+                                origin: (clip.x, clip.y), shortData: shortData)
         return (pixels, complete)
     }
 
     /// Writes frame `frame`'s palette colours inside `clip` (canvas coordinates) straight into `target`, an RGBA8
     /// buffer whose top-left pixel is canvas point `origin`: one pass, no frame buffer. Pixels with the transparent
     /// index (or an index beyond the palette) are left as they are, which is GIF's "over" blend on binary alpha.
-    /// Returns whether every row arrived. With `lenient`, data that ends or breaks inside the frame leaves the rows
-    /// decoded so far (false) unless not one row decoded; otherwise it throws `.badImageData`.
+    /// Returns whether every row arrived; data that ends or breaks inside the frame is handled as `shortData` says
+    /// (the rows kept return false).
     static func draw(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
-                     onto target: inout PixelBuffer, origin: (x: Int, y: Int), lenient: Bool) throws(ImageError) -> Bool {
+                     onto target: inout PixelBuffer, origin: (x: Int, y: Int), shortData: ShortData)
+        throws(ImageError) -> Bool
+    {
         precondition(target.format == .rgba8 && clip.x >= origin.x && clip.y >= origin.y
                      && clip.x + clip.width <= origin.x + target.width && clip.y + clip.height <= origin.y + target.height,
                      "GIF frame \(clip) outside the target")
@@ -37,7 +49,7 @@ enum GIFFrameDecoder {
         let rowsRead = try handle.readFrame(into: &target, origin: origin, frame: frame, clip: clip)
         let totalRows = frame.height
         if rowsRead.count == totalRows { return true }
-        guard lenient, rowsRead.count > 0 else {
+        guard shortData == .keepRows || rowsRead.count > 0 else {
             throw ImageError(.badImageData, "GIF: frame data broken or truncated after \(rowsRead.count) of \(totalRows) rows"
                              + (rowsRead.message.map { " (\($0))" } ?? ""))
         }

@@ -19,9 +19,9 @@ extension JXLCoder {
         guard format == .jxl else { throw ImageError(.unsupportedFormat, "JXLCoder encodes JPEG XL, not \(format)") }
         var size = image.size
         if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
-        let wide = image.frames[0].pixels.format.bitsPerComponent == 16
+        let wide = image.pixels.format.bitsPerComponent == 16
         var frames: [ImageFrame] = []
-        for frame in options.firstFrameOnly ? [image.frames[0]] : image.frames {
+        for frame in options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames {
             let pixels = try options.effectiveResampler.resample(frame.pixels, to: size)
             frames.append(ImageFrame(pixels: try pixels.converted(to: wide ? .rgba16 : .rgba8), duration: frame.duration))
         }

@@ -35,11 +35,15 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data.prefix(16)) == .jxl }
 
-    /// Decodes a still or every frame of an animation (or the first only). Errors: `.badImageData` (malformed or
+    /// Decodes a still, or an animation: frames on demand (the first decoded now) unless the options ask for every
+    /// frame (`preloadAllFrames`) or the first only. Errors: `.badImageData` (malformed or
     /// truncated), `.pixelLimitExceeded` (canvas x frames, checked before allocating), `.outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard canDecode(data) else { throw ImageError(.badImageData, "JPEG XL: neither a codestream nor a container") }
         let table = try JXLFrameTable(data)
+        if options.decodesOnDemand(frameCount: table.durations.count) {
+            return try JXLAnimatedDecoder(data, options: options).makeImage()
+        }
         let session = try JXLDecodeSession(options: options, expectedFrames: table.durations.count)
         try session.append(data, isLast: true)
         return try Self.image(from: session)

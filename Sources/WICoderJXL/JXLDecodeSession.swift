@@ -54,7 +54,7 @@ final class JXLDecodeSession {
     /// Frames to skip before the first one kept (frame-by-frame access).
     private let skippedFrames: Int
     /// Frames to keep at most.
-    private let frameLimit: Int
+    private var frameLimit: Int
     /// All frames wanted have been decoded.
     private(set) var isComplete = false
     /// New detail reached the canvas since the last `takeProgress()`.
@@ -85,6 +85,27 @@ final class JXLDecodeSession {
         if received.isEmpty { received = data } else { received.append(data) }
         inputClosed = isLast
         guard received.count > consumed || isLast else { return }
+        try feed()
+    }
+
+    /// Frame-by-frame playback: in a session given every byte with `isLast: false` (so libjxl may be handed its
+    /// unprocessed bytes again), drops the frame kept and decodes the next one; nil after the file's last frame.
+    /// `.badImageData` when the data ends inside the frame or libjxl reports damage.
+    func decodeNextFrame() throws(ImageError) -> ImageFrame? {
+        guard isComplete, !frameIsLast, header?.isAnimated == true else { return nil }
+        frames.removeAll()
+        frameLimit = 1
+        isComplete = false
+        try feed()
+        guard isComplete, let frame = frames.first else {
+            throw ImageError(.badImageData, "JPEG XL: truncated file, the data ends before the image is complete")
+        }
+        return frame
+    }
+
+    /// Hands libjxl the bytes it has not processed and runs it (closing the input when `inputClosed`).
+    private func feed() throws(ImageError) {
+        let isLast = inputClosed
         let decoder = handle.pointer
         let start = consumed
         let outcome: Result<Int, ImageError> = received.withUnsafeBytes { bytes in

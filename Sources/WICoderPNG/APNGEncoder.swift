@@ -13,7 +13,7 @@ import WICore
 enum APNGEncoder {
     static func encode(_ image: Image, options: EncodeOptions, compressionLevel: Int) throws(ImageError) -> Data {
         var frames: [PixelBuffer] = []
-        for frame in image.frames {
+        for frame in try image.frames {
             var pixels = frame.pixels
             if let box = options.maxPixelSize {
                 let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
@@ -46,7 +46,7 @@ enum APNGEncoder {
                     }
                 }
             }
-            let delay = UInt16(min(65535, max(0, Int((image.frames[index].duration * 1000).rounded()))))
+            let delay = UInt16(min(65535, max(0, Int((image.duration(at: index) * 1000).rounded()))))
             var control = APNGAnimation.bigEndian(UInt32(sequence))
             for value in [rect.2, rect.3, rect.0, rect.1] { control += APNGAnimation.bigEndian(UInt32(value)) }
             control += [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8, 0, 0]   // delay/1000, dispose NONE, blend SOURCE

@@ -55,7 +55,9 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     private func makeAnimatedDecoder(_ data: Data, structure: APNGStructure, options: DecodeOptions)
         throws(ImageError) -> CompositedAnimationDecoder
     {
-        try options.checkPixelLimit(structure.canvas, frames: options.firstFrameOnly ? 1 : structure.frames.count)
+        let count = options.firstFrameOnly ? 1 : structure.frames.count
+        try options.checkPixelLimit(structure.canvas,
+                                    frames: options.pixelLimitFrameCount(frameCount: count, canvas: structure.canvas))
         let source = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit)
         return try CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
                                               loopCount: structure.plays, source: source, options: options)
@@ -70,7 +72,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
 
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .png else { throw ImageError(.unsupportedFormat, "PNGCoder encodes PNG, not \(format)") }
-        if image.frames.count > 1 && !options.firstFrameOnly {
+        if image.isAnimated && !options.firstFrameOnly {
             return try APNGEncoder.encode(image, options: options, compressionLevel: compressionLevel)
         }
         var pixels = image.pixels

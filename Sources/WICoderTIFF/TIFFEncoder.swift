@@ -11,7 +11,7 @@ enum TIFFEncoder {
     static func encode(_ image: Image, options: EncodeOptions, compression: TIFFCoder.Compression) throws(ImageError)
         -> Data
     {
-        let frames = options.firstFrameOnly ? Array(image.frames.prefix(1)) : image.frames
+        let frames = options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames
         let writer = try TIFFWriter()
         for (index, frame) in frames.enumerated() {
             var pixels = frame.pixels

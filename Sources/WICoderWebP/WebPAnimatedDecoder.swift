@@ -44,7 +44,7 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         let count = container.frameCount
         guard count > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
         let decodedFrames = options.firstFrameOnly ? 1 : count
-        try options.checkPixelLimit(canvas, frames: decodedFrames)
+        try options.checkPixelLimit(canvas, frames: options.pixelLimitFrameCount(frameCount: decodedFrames, canvas: canvas))
         var frameOptions = options
         frameOptions.scaleDownLimitBytes = options.scaleDownLimitBytes.map { max(1, $0 / decodedFrames) }
         orientation = container.orientation

@@ -18,7 +18,7 @@ extension WebPCoder {
         var size = image.size
         if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
         var frames: [ImageFrame] = []
-        for frame in options.firstFrameOnly ? [image.frames[0]] : image.frames {
+        for frame in options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames {
             frames.append(ImageFrame(pixels: try options.effectiveResampler.resample(frame.pixels, to: size),
                                      duration: frame.duration))
         }

@@ -15,6 +15,8 @@ extension DataMutations {
     }
 
     /// Decodes every input with `decode`, expecting an image or an error whose code is in `allowed`, and times each.
+    /// Every frame of an animation decoded on demand is asked for too (a later frame may fail the same way), so
+    /// damage after the first frame is exercised as it was when coders decoded every frame up front.
     ///
     /// ```swift
     /// let survey = DataMutations.survey(DataMutations.bitFlipped(data)) { try coder.decode($0, options: .init()) }
@@ -28,6 +30,7 @@ extension DataMutations {
             let started = clock.now
             do {
                 let image = try decode(input)
+                if image.frameBuffer != nil { for frame in 1..<image.frameCount { _ = try image.frame(at: frame) } }
                 if image.width > 0 && image.height > 0 { survey.decoded += 1 } else { survey.unexpected.append("#\(index): empty image") }
             } catch {
                 if allowed.contains(error.code) { survey.failed += 1 } else { survey.unexpected.append("#\(index): \(error)") }

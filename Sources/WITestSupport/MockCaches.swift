@@ -87,7 +87,7 @@ public final class MockTransformer: ImageTransformer, Sendable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         calls.withLock { $0 += 1 }
-        var frames = image.frames
+        var frames = try image.frames
         for index in frames.indices {
             let red = self.red
             try frames[index].pixels.withUnsafeMutableBytes { bytes in

@@ -63,8 +63,8 @@ public enum ProgressiveCoderVerifier {
                 }
             }
             let final = try decoder.finish()
-            guard final.frames.count == reference.frames.count,
-                  zip(final.frames, reference.frames).allSatisfy({ $0.pixels == $1.pixels }) else {
+            guard final.frameCount == reference.frameCount,
+                  try zip(final.frames, reference.frames).allSatisfy({ $0.pixels == $1.pixels }) else {
                 throw Failure(description: "\(name): the final image differs from a one-shot decode")
             }
             guard !final.flags.contains(.incremental) else {

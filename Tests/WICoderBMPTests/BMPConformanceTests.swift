@@ -97,9 +97,19 @@ import WITestSupport
             let error = #expect(throws: ImageError.self) { try decoded() }
             #expect(error?.code == .pixelLimitExceeded)
         case "irs-rgb24rle24.bmp":
-            // OS/2 RLE24 (compression 4 with a 64-byte header): not supported, a typed error.
-            let error = #expect(throws: ImageError.self) { try decoded() }
-            #expect(error?.code == .unsupportedFormat)
+            // OS/2 RLE24 (compression 4 with a 64-byte header), which Pillow refuses (no decoder here reads it, so the
+            // expected pixels come from the stream's bytes at offset 78, by hand): the bottom row starts with an
+            // absolute run of 5 BGR triples (00 00 00 x3, 00 2b 00, 00 00 00; padded to 16 bits), an encoded run of
+            // 4 x (33 2b 00), then an absolute run of 10 beginning 33 55 00, 33 55 00, 66 55 00. The stream covers the
+            // 127x64 pixels exactly and ends with its end-of-bitmap code: complete.
+            let image = try decoded()
+            #expect(image.size == PixelSize(width: 127, height: 64) && image.flags == [])
+            let bottom = (0..<12).map { image.pixels.color(x: $0, y: 63) }
+            let rgb = { (r: UInt8, g: UInt8, b: UInt8) in RGBAColor(red: r, green: g, blue: b, alpha: 255) }
+            #expect(bottom == [rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0x2b, 0), rgb(0, 0, 0),
+                               rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33),
+                               rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x66)])
+            #expect(image.pixels.isOpaque)
         default:
             // Bad bit counts (0, 40), RLE with 2 bits, broken PNG entries, a header cut inside its masks.
             let error = #expect(throws: ImageError.self) { try decoded() }

@@ -67,6 +67,25 @@ import WITestSupport
         #expect(real.size == PixelSize(width: 32, height: 32))
     }
 
+    /// Hotspots as the files' directory entries hold them (read with Python's struct for the expected values),
+    /// scaled with the pixels for a thumbnail; icons have none.
+    @Test func cursorHotspotsAreInTheMetadata() throws {
+        let expected: [(String, Int, PixelPoint)] = [("fc-cursor-hot-spot.cur", 21, PixelPoint(x: 8, y: 8)),
+                                                     ("fc-cursor-crosshair.cur", 17, PixelPoint(x: 8, y: 8)),
+                                                     ("fc-24bipp-6x6.cur", 6, PixelPoint(x: 4, y: 1)),
+                                                     ("fc-24bipp-256x256.cur", 256, PixelPoint(x: 254, y: 254))]
+        for (file, side, hotspot) in expected {
+            let image = try BMPCoder().decode(Fixtures.data("bmp/\(file)"), options: .init())
+            #expect(image.size == PixelSize(width: side, height: side), "\(file)")
+            #expect(image.metadata.cursorHotspot == hotspot, "\(file)")
+        }
+        let small = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp-256x256.cur"),
+                                          options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        #expect(small.size == PixelSize(width: 64, height: 64) && small.metadata.cursorHotspot == PixelPoint(x: 63, y: 63))
+        let icon = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp.ico"), options: .init())
+        #expect(icon.metadata.cursorHotspot == nil)
+    }
+
     @Test func pngEntriesNeedAPNGCoder() throws {
         let data = Fixtures.data("bmp/irs-png-32bpp-alpha.ico")
         let error = #expect(throws: ImageError.self) { try BMPCoder().decode(data, options: .init()) }

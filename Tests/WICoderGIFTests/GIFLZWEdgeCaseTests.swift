@@ -13,7 +13,7 @@ import WITestSupport
     func completeStreamWithoutTheUsualCodes(file: String, side: Int, sha256: String) throws {
         let image = try GIFCoder().decode(Fixtures.data(file), options: .init())
         #expect(image.size == PixelSize(width: side, height: side))
-        #expect(image.frames.count == 1)
+        #expect(image.frameCount == 1)
         #expect(!image.flags.contains(.incomplete))
         #expect(SHA256.hex(image.pixels.packedBytes()) == sha256)
     }

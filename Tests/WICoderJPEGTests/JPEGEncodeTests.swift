@@ -15,7 +15,7 @@ import WITestSupport
         let data = try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: 0.9))
         let again = try decode(data)
         #expect(again.size == Self.photo.size)
-        #expect(again.frames.count == 1)
+        #expect(again.frameCount == 1)
         #expect(psnr(again.pixels, Self.photo.pixels) > 38)
         #expect(jpegMarkers(data).contains(0xC0))          // baseline by default
         #expect(samplingFactors(data).map { [$0.0, $0.1] } == [[2, 2], [1, 1], [1, 1]])   // 4:2:0 by default

@@ -9,12 +9,31 @@ struct JXLAnimationTests {
 
     @Test func decodesFramesWithDurationsAndLoopCount() throws {
         let image = try JXLCoder().decode(data, options: .init())
-        #expect(image.frames.count == 5)
-        #expect(image.frames.map(\.duration) == [0.5, 0.5, 0.5, 0.5, 0.5])
+        #expect(image.frameCount == 5)
+        #expect(image.durations == [0.5, 0.5, 0.5, 0.5, 0.5])
         #expect(image.loopCount == 0)
         let first = try JXLCoder().decode(data, options: .init(firstFrameOnly: true))
-        #expect(first.frames.count == 1)
-        #expect(first.frames[0].pixels == image.frames[0].pixels)
+        #expect(first.frameCount == 1)
+        #expect(try first.frames[0].pixels == image.frames[0].pixels)
+    }
+
+    @Test func framesOnDemandEqualFramesDecodedUpFront() throws {
+        let preloaded = try JXLCoder().decode(data, options: .init(preloadAllFrames: true))
+        #expect(preloaded.frameBuffer == nil && preloaded.frameCount == 5)
+        for order in [[0, 1, 2, 3, 4], [4, 3, 1, 2, 0]] {
+            let image = try JXLCoder().decode(data, options: .init(frameBufferLimitBytes: 1))
+            let buffer = try #require(image.frameBuffer)
+            #expect(buffer.capacity == 1 && image.durations == preloaded.durations && image.loopCount == 0)
+            for index in order {
+                #expect(try image.frame(at: index).pixels == preloaded.frame(at: index).pixels, "frame \(index)")
+                // The open libjxl session holds the frame it decoded last, nothing more.
+                #expect(buffer.decoderHeldBytes <= 256 * 256 * 4 && buffer.heldBytes <= 256 * 256 * 4)
+            }
+            #expect(buffer.decodeCount == 1 + order.filter { $0 != 0 }.count)
+        }
+        let thumbnail = try JXLCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        #expect(thumbnail.size == PixelSize(width: 64, height: 64) && thumbnail.flags.contains(.thumbnail))
+        #expect(try thumbnail.frame(at: 3).pixels.size == PixelSize(width: 64, height: 64))
     }
 
     @Test func animatedDecoderGivesTheSameFramesInAnyOrder() throws {

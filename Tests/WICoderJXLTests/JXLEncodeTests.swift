@@ -14,7 +14,7 @@ struct JXLEncodeTests {
             #expect(coder.canDecode(encoded))
             let back = try coder.decode(encoded, options: .init())
             #expect(back.size == image.size)
-            #expect(back.frames[0].pixels == image.frames[0].pixels, "\(file)")
+            #expect(try back.frames[0].pixels == image.frames[0].pixels, "\(file)")
         }
     }
 
@@ -22,7 +22,7 @@ struct JXLEncodeTests {
         let image = try coder.decode(Fixtures.data("jxl/rgba16-lossless.jxl"), options: .init(keep16Bit: true))
         let encoded = try coder.encode(image, as: .jxl, options: .init(lossless: true))
         let back = try coder.decode(encoded, options: .init(keep16Bit: true))
-        #expect(back.frames[0].pixels == image.frames[0].pixels)
+        #expect(try back.frames[0].pixels == image.frames[0].pixels)
     }
 
     @Test func lossyQualityTradesSizeForFidelity() throws {
@@ -32,9 +32,9 @@ struct JXLEncodeTests {
         #expect(low.count < high.count)
         let highBack = try coder.decode(high, options: .init())
         let lowBack = try coder.decode(low, options: .init())
-        let highPSNR = JXLTestSupport.psnr(highBack.frames[0].pixels, image.frames[0].pixels)
+        let highPSNR = try JXLTestSupport.psnr(highBack.frames[0].pixels, image.frames[0].pixels)
         #expect(highPSNR >= 35)
-        #expect(JXLTestSupport.psnr(lowBack.frames[0].pixels, image.frames[0].pixels) < highPSNR)
+        #expect(try JXLTestSupport.psnr(lowBack.frames[0].pixels, image.frames[0].pixels) < highPSNR)
         let capped = try coder.encode(image, as: .jxl, options: .init(quality: 0.95, maxFileSize: low.count + 2000))
         #expect(capped.count <= low.count + 2000)
         #expect(try coder.encode(image, as: .jxl, options: .init(maxPixelSize: PixelSize(width: 100, height: 100)))
@@ -45,12 +45,12 @@ struct JXLEncodeTests {
         let image = try coder.decode(Fixtures.data("jxl/5_frames_numbered_jxli.jxl"), options: .init())
         let encoded = try coder.encode(image, as: .jxl, options: .init(lossless: true))
         let back = try coder.decode(encoded, options: .init())
-        #expect(back.frames.count == 5)
-        #expect(back.frames.map(\.duration) == image.frames.map(\.duration))
+        #expect(back.frameCount == 5)
+        #expect(back.durations == image.durations)
         #expect(back.loopCount == image.loopCount)
-        #expect(zip(back.frames, image.frames).allSatisfy { $0.pixels == $1.pixels })
+        #expect(try zip(back.frames, image.frames).allSatisfy { $0.pixels == $1.pixels })
         let still = try coder.encode(image, as: .jxl, options: .init(firstFrameOnly: true))
-        #expect(try coder.decode(still, options: .init()).frames.count == 1)
+        #expect(try coder.decode(still, options: .init()).frameCount == 1)
         #expect(!coder.canEncode(to: .png))
     }
 }

@@ -29,9 +29,9 @@ import WITestSupport
         let decoded = try PNGCoder().decode(encoded, options: .init())
         #expect(decoded.size == image.size)
         #expect(decoded.loopCount == image.loopCount)
-        #expect(decoded.frames.map(\.duration) == image.frames.map(\.duration))
-        #expect(decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
-        #expect(Self.controls(encoded).animation == [image.frames.count, image.loopCount])
+        #expect(decoded.durations == image.durations)
+        #expect(try decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
+        #expect(Self.controls(encoded).animation == [image.frameCount, image.loopCount])
     }
 
     @Test func laterFramesHoldOnlyTheChangedRectangle() throws {
@@ -52,7 +52,7 @@ import WITestSupport
                           loopCount: 0)
         let decoded = try PNGCoder().decode(try PNGCoder().encode(image, as: .png, options: .init()), options: .init())
         #expect(decoded.loopCount == 0)
-        #expect(decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
+        #expect(try decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
     }
 
     @Test func theColourProfileTravelsWithTheAnimation() throws {
@@ -63,9 +63,9 @@ import WITestSupport
         let animation = Image(frames: [ImageFrame(pixels: still.pixels, duration: 0.5), ImageFrame(pixels: second, duration: 0.5)],
                               loopCount: 2, metadata: still.metadata)
         let decoded = try PNGCoder().decode(try PNGCoder().encode(animation, as: .png, options: .init()), options: .init())
-        #expect(decoded.frames.count == 2 && decoded.loopCount == 2)
+        #expect(decoded.frameCount == 2 && decoded.loopCount == 2)
         #expect(decoded.metadata.iccProfile == profile)
-        #expect(decoded.frames.map(\.pixels) == [still.pixels, second])
+        #expect(try decoded.frames.map(\.pixels) == [still.pixels, second])
     }
 
     @Test func firstFrameOnlyWritesAStillPNG() throws {
@@ -73,9 +73,9 @@ import WITestSupport
         let encoded = try PNGCoder().encode(image, as: .png, options: .init(firstFrameOnly: true))
         #expect(Self.controls(encoded).animation == nil)
         let decoded = try PNGCoder().decode(encoded, options: .init())
-        #expect(decoded.frames.count == 1 && decoded.pixels == image.pixels)
+        #expect(decoded.frameCount == 1 && decoded.pixels == image.pixels)
         let small = try PNGCoder().decode(try PNGCoder().encode(image, as: .png, options: .init(maxPixelSize: .init(width: 10, height: 10))),
                                           options: .init())
-        #expect(small.size == PixelSize(width: 10, height: 10) && small.frames.count == 20)
+        #expect(small.size == PixelSize(width: 10, height: 10) && small.frameCount == 20)
     }
 }

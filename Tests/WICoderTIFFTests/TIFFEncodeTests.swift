@@ -46,7 +46,7 @@ import WITestSupport
                           orientation: .left)
         let data = try TIFFCoder().encode(image, as: .tiff, options: .init())
         let decoded = try TIFFCoder(decodesAllPages: true).decode(data, options: .init(applyOrientation: false))
-        #expect(decoded.frames.map(\.pixels) == [first, second])
+        #expect(try decoded.frames.map(\.pixels) == [first, second])
         #expect(decoded.orientation == .left)
         let single = try TIFFCoder().encode(image, as: .tiff, options: .init(firstFrameOnly: true))
         #expect(try TIFFCoder().makeAnimatedDecoder(single, options: .init()).frameCount == 1)

@@ -68,7 +68,7 @@ import WITestSupport
         let decoder = try #require(WebPCoder().makeIncrementalDecoder(header: data.prefix(16), options: .init()))
         #expect(try !decoder.append(data))
         #expect(decoder.currentImage() == nil)
-        #expect(try decoder.finish().frames.count == 3)
+        #expect(try decoder.finish().frameCount == 3)
     }
 
     @Test func corruptDataFailsTheDecoderWithATypedError() throws {

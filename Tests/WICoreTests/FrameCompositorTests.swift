@@ -169,10 +169,19 @@ private final class SolidFrames: AnimationFrameSource {
         let frames = (0..<3).map { _ in AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .source, duration: 0.05) }
         let colors = Array(repeating: [UInt8(10), 20, 30, 255], count: 3)
         let damaged = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
-                                                     source: SolidFrames(frames: frames, colors: colors, failing: 2))
+                                                     source: SolidFrames(frames: frames, colors: colors, failing: 2),
+                                                     options: .init(preloadAllFrames: true))
         let image = try damaged.image(format: .gif)
-        #expect(image.frames.count == 2 && image.flags == .incomplete && image.loopCount == 2)
-        #expect(image.frames.map(\.duration) == [0.05, 0.05])
+        #expect(image.frameCount == 2 && image.flags == .incomplete && image.loopCount == 2)
+        #expect(image.durations == [0.05, 0.05])
+        // On demand the damage shows when the frame is asked for.
+        let onDemand = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
+                                                      source: SolidFrames(frames: frames, colors: colors, failing: 2))
+            .image(format: .gif)
+        #expect(onDemand.frameCount == 3 && onDemand.flags == [] && onDemand.loopCount == 2)
+        #expect(try onDemand.frame(at: 1).pixels == image.frame(at: 1).pixels)
+        let late = #expect(throws: ImageError.self) { try onDemand.frame(at: 2) }
+        #expect(late?.code == .badImageData)
         let broken = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 0,
                                                     source: SolidFrames(frames: frames, colors: colors, failing: 0))
         #expect(throws: ImageError.self) { try broken.image(format: .gif) }
@@ -182,7 +191,7 @@ private final class SolidFrames: AnimationFrameSource {
         #expect(small.canvasSize == PixelSize(width: 2, height: 1))
         let thumbnail = try small.image(format: .gif)
         #expect(thumbnail.flags == .thumbnail && thumbnail.pixels.format == .premultipliedRGBA8)
-        #expect(thumbnail.size == PixelSize(width: 2, height: 1) && thumbnail.frames.count == 3)
+        #expect(thumbnail.size == PixelSize(width: 2, height: 1) && thumbnail.frameCount == 3)
     }
 
     /// Random layouts played in random order with a tiny keyframe budget equal a fresh sequential replay.

@@ -36,10 +36,10 @@ import WITransform
         let animation = Image(frames: frames, loopCount: 3, format: .gif)
         let output = try PipelineTransformer([FlipTransformer(horizontal: true), try CropTransformer(x: 2, y: 0, width: 4, height: 4)])
             .transform(animation)
-        #expect(output.frames.count == 3)
-        #expect(output.frames.map(\.duration) == [0.1, 0.2, 0.3])
+        #expect(output.frameCount == 3)
+        #expect(output.durations == [0.1, 0.2, 0.3])
         #expect(output.loopCount == 3 && output.format == .gif)
-        for (frame, color) in zip(output.frames, colors) {
+        for (frame, color) in try zip(output.frames, colors) {
             #expect(frame.pixels.size == PixelSize(width: 4, height: 4))
             #expect(frame.pixels.color(x: 3, y: 0) == .white)     // (0, 0) flipped to (5, 0), cropped to (3, 0)
             #expect(frame.pixels.color(x: 0, y: 0) == color)

@@ -18,7 +18,7 @@ import WITestSupport
         #expect(webp.format == .webp)
         #expect(coders.canEncode(to: .webp))
         let gif = try coders.decode(Fixtures.data("formats/sample.gif"), options: .init())
-        #expect(gif.format == .gif && gif.frames.count == 5)
+        #expect(gif.format == .gif && gif.frameCount == 5)
         #expect(coders.canEncode(to: .gif))
         #expect(try coders.makeAnimatedDecoder(Fixtures.data("formats/sample.gif"), options: .init()).frameCount == 5)
         let svg = try coders.decode(Fixtures.data("formats/sample.svg"), options: .init())

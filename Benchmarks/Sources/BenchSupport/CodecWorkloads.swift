@@ -12,23 +12,24 @@ public enum CodecWorkloads {
 
         public init() {}
 
-        mutating func add(_ image: Image) {
-            frames += image.frames.count
-            pixels += image.frames.reduce(0) { $0 + $1.pixels.width * $1.pixels.height }
+        /// Counts every frame of `image`, decoding frames an animation decodes on demand.
+        mutating func add(_ image: Image) throws(ImageError) {
+            frames += image.frameCount
+            pixels += try image.frames.reduce(0) { $0 + $1.pixels.width * $1.pixels.height }
         }
     }
 
     /// Fully decodes every file (all frames of animated ones, composited, RGBA8).
     public static func decodeAll(_ files: [Data]) throws(ImageError) -> Counts {
         var counts = Counts()
-        for data in files { counts.add(try Workloads.decode(data)) }
+        for data in files { try counts.add(try Workloads.decode(data)) }
         return counts
     }
 
     /// Decodes every file to a thumbnail that fits in `size` x `size`.
     public static func thumbnailAll(_ files: [Data], size: Int) throws(ImageError) -> Counts {
         var counts = Counts()
-        for data in files { counts.add(try Workloads.thumbnail(data, size: size)) }
+        for data in files { try counts.add(try Workloads.thumbnail(data, size: size)) }
         return counts
     }
 

@@ -8,7 +8,7 @@ public enum Workloads {
 
     /// A full decode to 8-bit RGBA.
     public static func decode(_ data: Data) throws(ImageError) -> Image {
-        try coders.decode(data, options: DecodeOptions())
+        try coders.decode(data, options: DecodeOptions(preloadAllFrames: true))
     }
 
     /// A thumbnail that fits in `size` x `size` (DCT-scaled decode, then the remaining resample).

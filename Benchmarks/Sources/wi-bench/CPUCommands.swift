@@ -52,7 +52,7 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         try timedPasses(int(0)) { () throws(ImageError) in
             var counts = CodecWorkloads.Counts()
             let output = try transformer.transform(image)
-            counts.frames = output.frames.count
+            counts.frames = output.frameCount
             counts.pixels = output.width * output.height
             return counts
         }

@@ -16,10 +16,11 @@ public enum FuzzInput {
         return Data(bytes: bytes, count: count)
     }
 
-    /// Decodes `data` in one call. Errors are the expected outcome for most inputs; a crash, leak or hang is not.
+    /// Decodes `data` in one call, then asks for every frame of an animation decoded on demand (frames after the
+    /// first decode only then). Errors are the expected outcome for most inputs; a crash, leak or hang is not.
     public static func decode(_ data: Data, with coder: some ImageCoder) {
-        guard coder.canDecode(data) else { return }
-        _ = try? coder.decode(data, options: options)
+        guard coder.canDecode(data), let image = try? coder.decode(data, options: options) else { return }
+        for index in 1..<max(1, image.frameCount) { _ = try? image.frame(at: index) }
     }
 
     /// Feeds `data` to an incremental decoder in chunks whose sizes cycle through 1, 7, 64, 300 and 4096 bytes

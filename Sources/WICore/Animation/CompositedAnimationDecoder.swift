@@ -4,8 +4,10 @@ import Synchronization
 /// `FrameCompositor`: the shared engine of the GIF and APNG coders.
 ///
 /// Frames come out composited on the full canvas and finished as the decode options ask (thumbnail size or byte
-/// limit, alpha form), so `canvasSize` is the finished size. Only the compositor's few keyframes stay in memory,
-/// so a player can show a long animation without holding every frame.
+/// limit, alpha form), so `canvasSize` is the finished size. Only the compositor's few keyframes and the canvas for
+/// the next frame stay in memory (fewer keyframes when frames are decoded on demand:
+/// `DecodeOptions.keyframeLimit(canvasBytes:frameCount:)`), so a player can show a long animation without holding
+/// every frame, and playing frames in order draws each frame once.
 ///
 /// ```swift
 /// let decoder = try CompositedAnimationDecoder(canvasSize: size, frames: infos, loopCount: 0, source: source,
@@ -32,7 +34,9 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
     public init(canvasSize: PixelSize, frames: [AnimationFrameInfo], loopCount: Int, source: any AnimationFrameSource,
                 options: DecodeOptions = .init()) throws(ImageError) {
         guard !frames.isEmpty else { throw ImageError(.badImageData, "the animation has no frames") }
-        self.compositor = Mutex(try FrameCompositor(canvasSize: canvasSize, frames: frames))
+        let keyframes = options.keyframeLimit(canvasBytes: canvasSize.area.multipliedReportingOverflow(by: 4).partialValue,
+                                              frameCount: options.firstFrameOnly ? 1 : frames.count)
+        self.compositor = Mutex(try FrameCompositor(canvasSize: canvasSize, frames: frames, maxKeyframes: keyframes))
         self.fullCanvasSize = canvasSize
         self.canvasSize = options.targetSize(for: canvasSize) ?? canvasSize
         self.frameInfos = frames
@@ -47,6 +51,12 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
         frameInfos.indices.contains(index) ? frameInfos[index].duration : ImageFrame.browserDuration(milliseconds: 0)
     }
 
+    /// Bytes of the compositor's canvas states now (keyframes and the canvas for the next frame).
+    public var heldBytes: Int { compositor.withLock { $0.heldBytes } }
+
+    /// The most bytes of canvas states the compositor keeps between calls.
+    public var maxHeldBytes: Int { compositor.withLock { $0.maxHeldBytes } }
+
     public func frame(at index: Int) throws(ImageError) -> PixelBuffer {
         let source = self.source
         let composited = try compositor.withLock { compositor throws(ImageError) in
@@ -57,17 +67,24 @@ public final class CompositedAnimationDecoder: AnimatedImageDecoder {
         return try options.finish(composited, orientation: .up).pixels
     }
 
-    /// Every frame (the first only with `options.firstFrameOnly`) as one `Image`, flagged a thumbnail when the
-    /// options scaled it, plus `flags`.
+    /// The animation as one `Image`, flagged a thumbnail when the options scaled it, plus `flags`: the first frame
+    /// only with `options.firstFrameOnly`; frames on demand through an `AnimatedFrameBuffer` (the first decoded now)
+    /// unless `options.preloadAllFrames` asks for every frame now.
     ///
-    /// A damaged file keeps what decoded: when a frame after the first fails with `.badImageData`, the image holds
-    /// the frames before it and is flagged `.incomplete`. An error in the first frame is thrown.
+    /// Frames decoded now keep what decodes: when a frame after the first fails with `.badImageData`, the image
+    /// holds the frames before it and is flagged `.incomplete`. On demand, such a frame throws when asked for. An
+    /// error in the first frame is thrown.
     public func image(format: ImageFormat, metadata: ImageMetadata = .init(), flags: Image.Flags = [])
         throws(ImageError) -> Image
     {
         let total = options.firstFrameOnly ? 1 : frameCount
-        var frames: [ImageFrame] = []
         var flags = flags.union(canvasSize != fullCanvasSize ? .thumbnail : [])
+        if options.decodesOnDemand(frameCount: total) {
+            let buffer = try AnimatedFrameBuffer(decoder: self, options: options)
+            return Image(frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
+                         flags: flags, decodeOptions: options, metadata: metadata)
+        }
+        var frames: [ImageFrame] = []
         frames.reserveCapacity(total)
         for index in 0..<total {
             do {

@@ -45,6 +45,17 @@ public struct FrameCompositor: Sendable {
         try appendFrames(frames)
     }
 
+    /// Bytes of the canvas states kept now: the keyframes and the canvas for the next frame.
+    public var heldBytes: Int {
+        keyframes.values.reduce(next?.canvas.byteCount ?? 0) { $0 + $1.byteCount }
+    }
+
+    /// The most bytes of canvas states kept between calls: `maxKeyframes` keyframes and the next frame's canvas.
+    public var maxHeldBytes: Int {
+        let (bytes, overflow) = canvasSize.area.multipliedReportingOverflow(by: 4 * (maxKeyframes + 1))
+        return overflow ? .max : bytes
+    }
+
     /// The most canvas states a compositor may be asked to keep: 65536.
     public static let maximumKeyframes = 1 << 16
 

@@ -30,15 +30,29 @@ public protocol AnimatedImageDecoder: Sendable {
     func duration(at index: Int) -> Double
     /// Frame `index`, composited onto the canvas; an error (never a trap) for an index outside the frames.
     func frame(at index: Int) throws(ImageError) -> PixelBuffer
+    /// Bytes of pixels the decoder keeps between calls now (canvas states for the next frame); 0 by default.
+    var heldBytes: Int { get }
+    /// The most bytes of pixels the decoder keeps between calls; 0 by default.
+    var maxHeldBytes: Int { get }
 }
 
 extension AnimatedImageDecoder {
-    /// Decodes every frame (or the first only) into one `Image`.
+    public var heldBytes: Int { 0 }
+    public var maxHeldBytes: Int { 0 }
+
+    /// The frames as one `Image`: the first only with `options.firstFrameOnly`, every frame decoded now with
+    /// `options.preloadAllFrames`, else frames on demand through an `AnimatedFrameBuffer` of
+    /// `options.frameBufferLimitBytes` (the first frame is decoded now).
     public func makeImage(format: ImageFormat, options: DecodeOptions, metadata: ImageMetadata = .init())
         throws(ImageError) -> Image
     {
         let count = options.firstFrameOnly ? Swift.min(1, frameCount) : frameCount
         guard count > 0 else { throw ImageError(.badImageData, "the animation has no frames") }
+        if options.decodesOnDemand(frameCount: count) {
+            let buffer = try AnimatedFrameBuffer(decoder: self, options: options)
+            return Image(frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
+                         decodeOptions: options, metadata: metadata)
+        }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
         for index in 0..<count {

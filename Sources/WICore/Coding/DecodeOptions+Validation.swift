@@ -1,7 +1,7 @@
 extension DecodeOptions {
     /// Throws `.invalidArgument` when a value is out of range, naming it: thumbnail sides outside
     /// 0...`ImageGeometry.maximumSide` (0 leaves a side free), a `scaleFactor` that is not a finite number above 0,
-    /// a `scaleDownLimitBytes` below 1, or a `pixelLimit` below 1.
+    /// a `scaleDownLimitBytes` below 1, a `pixelLimit` below 1, or a `frameBufferLimitBytes` below 0.
     ///
     /// `ImageCodersManager` and the pipeline call it before decoding, so values taken from a query string give an
     /// error rather than a surprise. Thread safety: a pure function of the value.
@@ -17,6 +17,7 @@ extension DecodeOptions {
             try ArgumentCheck.within(scaleDownLimitBytes, 1...Int.max, "scale-down limit bytes")
         }
         try ArgumentCheck.within(pixelLimit, 1...Int.max, "pixel limit")
+        try ArgumentCheck.within(frameBufferLimitBytes, 0...Int.max, "frame buffer limit bytes")
     }
 
     /// These options after `validate()`, for chaining: `try options.validated()`.

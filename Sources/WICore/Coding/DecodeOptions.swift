@@ -16,6 +16,12 @@ public struct DecodeOptions: Hashable, Sendable {
     public var scaleFactor: Double
     /// Decode only the first frame of an animation.
     public var firstFrameOnly: Bool
+    /// Decode every frame of an animation up front (`ImageOptions.preloadAllFrames`) instead of on demand into a
+    /// frame buffer of `frameBufferLimitBytes`.
+    public var preloadAllFrames: Bool
+    /// The most bytes of decoded frames an animation decoded on demand keeps besides its first frame
+    /// (`AnimatedFrameBuffer`; at least one frame is kept); default 32 MiB. Ignored with `preloadAllFrames`.
+    public var frameBufferLimitBytes: Int
     /// Keep the output at most this many bytes of pixels (aspect kept, at least 1x1); wins over
     /// `thumbnailPixelSize`.
     public var scaleDownLimitBytes: Int?
@@ -39,11 +45,15 @@ public struct DecodeOptions: Hashable, Sendable {
     /// The default pixel limit: 256 megapixels over all frames.
     public static let defaultPixelLimit = 256 * 1024 * 1024
 
+    /// The default frame buffer of animations decoded on demand: 32 MiB.
+    public static let defaultFrameBufferLimitBytes = 32 * 1024 * 1024
+
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleFactor: Double = 1,
         firstFrameOnly: Bool = false, scaleDownLimitBytes: Int? = nil, keep16Bit: Bool = false,
         premultipliedAlpha: Bool = false, applyOrientation: Bool = true, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
-        resampler: (any ImageResampler)? = nil
+        resampler: (any ImageResampler)? = nil, preloadAllFrames: Bool = false,
+        frameBufferLimitBytes: Int = DecodeOptions.defaultFrameBufferLimitBytes
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -55,6 +65,8 @@ public struct DecodeOptions: Hashable, Sendable {
         self.applyOrientation = applyOrientation
         self.pixelLimit = pixelLimit
         self.resampler = resampler
+        self.preloadAllFrames = preloadAllFrames
+        self.frameBufferLimitBytes = frameBufferLimitBytes
     }
 
     /// The size to output for a source of `size` (after orientation), or nil to keep the full size.
@@ -91,6 +103,7 @@ extension DecodeOptions {
             && lhs.scaleDownLimitBytes == rhs.scaleDownLimitBytes && lhs.keep16Bit == rhs.keep16Bit
             && lhs.premultipliedAlpha == rhs.premultipliedAlpha && lhs.applyOrientation == rhs.applyOrientation
             && lhs.pixelLimit == rhs.pixelLimit && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
+            && lhs.preloadAllFrames == rhs.preloadAllFrames && lhs.frameBufferLimitBytes == rhs.frameBufferLimitBytes
     }
 
     /// Hashes every field, the resampler by identity, consistently with `==`.
@@ -105,5 +118,7 @@ extension DecodeOptions {
         hasher.combine(applyOrientation)
         hasher.combine(pixelLimit)
         hasher.combine(ResamplerIdentity(resampler))
+        hasher.combine(preloadAllFrames)
+        hasher.combine(frameBufferLimitBytes)
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Metadata blocks carried from the file: colour profile, EXIF and XMP, as raw bytes.
+/// Metadata carried from the file: colour profile, EXIF and XMP as raw bytes, and a cursor's hotspot.
 ///
 /// Thread safety: a value type; safe to send and share.
 public struct ImageMetadata: Hashable, Sendable {
@@ -14,10 +14,13 @@ public struct ImageMetadata: Hashable, Sendable {
     public var exif: Data?
     /// The XMP packet.
     public var xmp: Data?
+    /// A cursor's hotspot (CUR files): the pixel that points, in the decoded image's pixels (scaled with it).
+    public var cursorHotspot: PixelPoint?
 
     public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif
         self.xmp = xmp
+        self.cursorHotspot = nil
     }
 }

@@ -75,17 +75,29 @@ extension ImageManager {
     }
 
     /// The result of a hit under the final key: a memory image as it is (a still when only the first frame is
-    /// asked for), or bytes decoded in the shared decode stage and promoted to memory with `info` (the entry's HTTP
-    /// cache info, renewed when a 304 just confirmed it). Nil when the entry's bytes are bad (it is removed) and
-    /// the load goes on as a miss.
+    /// asked for, every frame decoded when `preloadAllFrames` meets frames on demand), or bytes decoded in the
+    /// shared decode stage and promoted to memory with `info` (the entry's HTTP cache info, renewed when a 304 just
+    /// confirmed it). Nil when the entry's bytes are bad (it is removed) and the load goes on as a miss.
     private func finalHit(_ hit: ImageCacheQueryResult, info: HTTPCacheInfo?, key: String, request: ResolvedRequest,
                           cache: any ImageCache) async -> Result<ImageResult, ImageError>?
     {
         let data = request.isDerived ? nil : hit.data
         if let image = hit.image {
-            let still = request.decodeOptions.firstFrameOnly && image.isAnimated
-                ? image.with(frames: [image.frames[0]], loopCount: 0) : image
-            return .success(ImageResult(image: still, data: data, cacheType: hit.cacheType, url: request.url,
+            var held = image
+            if request.decodeOptions.firstFrameOnly && image.isAnimated {
+                held = image.with(frames: [ImageFrame(pixels: image.pixels)], loopCount: 0)
+            } else if request.decodeOptions.preloadAllFrames && image.frameBuffer != nil {
+                // Frames on demand in memory, every frame asked for now: decoded on the manager's pool (CPU work),
+                // the cached image unchanged.
+                let preloaded = await cpuPool.run { () -> Result<Image, ImageError> in
+                    Result { () throws(ImageError) -> Image in image.with(frames: try image.frames) }
+                }
+                switch preloaded {
+                case .success(let image): held = image
+                case .failure(let error): return .failure(error)
+                }
+            }
+            return .success(ImageResult(image: held, data: data, cacheType: hit.cacheType, url: request.url,
                                         sourceData: hit.data, httpCacheInfo: info))
         }
         guard let bytes = hit.data else { return nil }

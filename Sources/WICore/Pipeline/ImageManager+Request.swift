@@ -104,6 +104,7 @@ extension ImageManager {
             decode.scaleDownLimitBytes = 60 * 1024 * 1024
         }
         if options.contains(.decodeFirstFrameOnly) { decode.firstFrameOnly = true }
+        if options.contains(.preloadAllFrames) { decode.preloadAllFrames = true }
         // Caller data (a server passes query-string values straight in) fails here, before any cache or download.
         try decode.validate()
         try context[.encodeOptions]?.validate()

@@ -35,7 +35,8 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 13)
     /// Decode only the first frame of an animation.
     public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 14)
-    /// Decode every frame of an animation up front instead of on demand.
+    /// Decode every frame of an animation up front instead of on demand into a bounded frame buffer
+    /// (`DecodeOptions.preloadAllFrames`).
     public static let preloadAllFrames = ImageOptions(rawValue: 1 << 15)
     /// Complete only after the result is written to the caches.
     public static let waitStoreCache = ImageOptions(rawValue: 1 << 16)

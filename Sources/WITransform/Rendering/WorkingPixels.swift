@@ -47,10 +47,11 @@ extension Image {
     func transformingFrames(outputSize: PixelSize, _ body: (PixelBuffer) throws(ImageError) -> PixelBuffer)
         throws(ImageError) -> Image
     {
-        try (decodeOptions ?? DecodeOptions()).checkPixelLimit(outputSize, frames: frames.count)
+        try (decodeOptions ?? DecodeOptions()).checkPixelLimit(outputSize, frames: frameCount)
         var output: [ImageFrame] = []
-        output.reserveCapacity(frames.count)
-        for frame in frames {
+        output.reserveCapacity(frameCount)
+        for index in 0..<frameCount {
+            let frame = try frame(at: index)
             output.append(ImageFrame(pixels: try body(frame.pixels), duration: frame.duration))
         }
         return with(frames: output)

@@ -130,10 +130,10 @@ import WITestSupport
         let animation = Image(frames: [ImageFrame(pixels: frame, duration: 0.1), ImageFrame(pixels: frame, duration: 0.1)])
         h.memory.setImage(animation, forKey: url.absoluteString)
         let full = try await h.manager.loadImage(with: url)
-        #expect(full.image.frames.count == 2)
+        #expect(full.image.frameCount == 2)
         let still = try await h.manager.loadImage(with: url, options: .decodeFirstFrameOnly)
         #expect(still.cacheType == .memory)
-        #expect(still.image.frames.count == 1)
+        #expect(still.image.frameCount == 1)
         #expect(!still.image.isAnimated)
     }
 
@@ -146,6 +146,32 @@ import WITestSupport
         #expect(h.manager.cacheKey(for: url, context: context) == "mock://host/anim-Thumbnail({64.000000,32.000000},1).gif?v=2")
         #expect(h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly, context: context)
             == "mock://host/anim-Thumbnail({64.000000,32.000000},1)-FirstFrame.gif?v=2")
+    }
+
+    @Test func preloadAllFramesReachesTheDecodeOptions() async throws {
+        let h = Harness()
+        let url = URL(string: "mock://host/preload.gif")!
+        h.disk.setData(h.coder.data(width: 2, height: 2), forKey: url.absoluteString)
+        h.loader.close()
+        let onDemand = try await h.manager.loadImage(with: url, options: .fromCacheOnly)
+        #expect(onDemand.image.decodeOptions?.preloadAllFrames == false)
+        h.memory.removeAll()
+        let preloaded = try await h.manager.loadImage(with: url, options: [.fromCacheOnly, .preloadAllFrames])
+        #expect(preloaded.image.decodeOptions?.preloadAllFrames == true)
+        #expect(h.coder.decodeCount == 2)
+    }
+
+    @Test func preloadAllFramesOnAMemoryHitOfAnAnimationOnDemandDecodesEveryFrame() async throws {
+        let h = Harness()
+        let url = URL(string: "mock://host/on-demand.gif")!
+        let animation = Image(frameBuffer: try AnimatedFrameBuffer(decoder: ShadesAnimation(), capacity: 1), loopCount: 0)
+        h.memory.setImage(animation, forKey: url.absoluteString)
+        let played = try await h.manager.loadImage(with: url)
+        #expect(played.image === animation)
+        let preloaded = try await h.manager.loadImage(with: url, options: .preloadAllFrames)
+        #expect(preloaded.cacheType == .memory && preloaded.image.frameBuffer == nil)
+        #expect(try preloaded.image.frames.map { $0.pixels.color(x: 0, y: 0).red } == [0, 40, 80, 120])
+        #expect(preloaded.image.durations == [0.1, 0.1, 0.1, 0.1])
     }
 
     @Test func theOriginalImageCacheStoresOriginalsToo() async throws {
@@ -161,5 +187,16 @@ import WITestSupport
         #expect(!h.disk.keys.contains(url.absoluteString))
         #expect(h.disk.keys == ["mock://host/o-Thumbnail({8.000000,8.000000},1).png"])
         await originalCache.shutdown()
+    }
+}
+
+/// Four 1x1 frames of red 0, 40, 80, 120, decoded on demand.
+private struct ShadesAnimation: AnimatedImageDecoder {
+    var canvasSize: PixelSize { .init(width: 1, height: 1) }
+    var frameCount: Int { 4 }
+    var loopCount: Int { 0 }
+    func duration(at index: Int) -> Double { 0.1 }
+    func frame(at index: Int) throws(ImageError) -> PixelBuffer {
+        try PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [UInt8(index * 40), 0, 0, 255])
     }
 }

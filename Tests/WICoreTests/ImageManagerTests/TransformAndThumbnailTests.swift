@@ -56,8 +56,8 @@ import WITestSupport
         #expect(tint.callCount == 0)
         let transformed = try await manager.loadImage(with: url, options: [.fromLoaderOnly, .transformAnimatedImage])
         #expect(transformed.image.flags.contains(.transformed))
-        #expect(transformed.image.frames.count == 2)
-        #expect(transformed.image.frames[1].pixels.color(x: 1, y: 1).red == 200)
+        #expect(transformed.image.frameCount == 2)
+        #expect(try transformed.image.frames[1].pixels.color(x: 1, y: 1).red == 200)
     }
 
     @Test func thumbnailFromFullSizeDiskDataWithoutLoadingStoredUnderTheThumbnailKeyOnly() async throws {
