@@ -63,7 +63,7 @@ struct FetchOutput: Sendable {
         case .some(nil): break
         case nil:
             if transformed, result.cacheType == .disk, let stored = result.sourceData, ImageFormat.detect(stored) == format,
-               result.image.frames.count == frameCount(of: stored) {
+               result.image.frameCount == frameCount(of: stored) {
                 return stored
             }
         }

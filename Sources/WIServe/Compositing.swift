@@ -6,8 +6,9 @@ enum Compositing {
     /// `image`'s frames, each drawn over `color` on a canvas of `canvas` (nil: the frame's size), centred.
     static func over(_ color: RGBAColor, image: Image, canvas: PixelSize?) throws(ImageError) -> Image {
         var frames: [ImageFrame] = []
-        frames.reserveCapacity(image.frames.count)
-        for frame in image.frames {
+        frames.reserveCapacity(image.frameCount)
+        for index in 0..<image.frameCount {
+            let frame = try image.frame(at: index)
             let pixels = try over(color, pixels: frame.pixels, canvas: canvas ?? frame.pixels.size)
             frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
         }
