@@ -48,7 +48,7 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
         pool = RedisConnectionPool(configuration: configuration)
     }
 
-    /// Closes the tier's connections; later calls fail with 2005 (`.shutDown`), so the data-tier methods report
+    /// Closes the tier's connections; later calls fail with 1010 (`.shutDown`), so the data-tier methods report
     /// misses and drop writes. Idempotent.
     public func shutdown() async { pool.close() }
 

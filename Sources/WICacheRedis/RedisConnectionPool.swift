@@ -71,7 +71,7 @@ final class RedisConnectionPool: Sendable {
         return try use(connection, trial: trial, reused: false, body)
     }
 
-    /// Closes the idle connections and refuses every later call (2005); calls in flight finish on their own
+    /// Closes the idle connections and refuses every later call (1010); calls in flight finish on their own
     /// connections, which are closed when they come back.
     func close() {
         let dropped = state.withLock { state -> [RedisConnection] in

@@ -28,7 +28,7 @@ final class CurlEngine: @unchecked Sendable {
 
     let configuration: CurlImageLoader.Configuration
     /// Commands for the loader's thread; `closed` once it stopped taking them (commands sent later are answered
-    /// at once: a start fails with 2005).
+    /// at once: a start fails with 1010).
     private let inbox = Mutex<(commands: [Command], closed: Bool)>(([], false))
     /// Runs file: and data: loads and decryptors; threads start with the first job.
     let workers = WorkerPool(name: "wi.curl.work", threads: 2)

@@ -23,7 +23,7 @@ import WICore
 /// Thread safety: every method may be called from any thread. Events and completions of http(s) loads run on
 /// the loader's own thread, in order, the completion last (a decryptor's result arrives from a worker thread):
 /// keep them short and hand heavy work elsewhere. Releasing the loader, or `shutdown()`, cancels what it still runs
-/// (2002); after `shutdown()` loads fail at once with 2005.
+/// (2002); after `shutdown()` loads fail at once with 1010 (`.shutDown`).
 public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     /// The version the User-Agent names.
     public static let libraryVersion = "0.1.0"
@@ -100,7 +100,7 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     }
 
     /// Cancels every load (2002), ends the loader's thread and its worker threads, and waits for them; later loads
-    /// fail at once with 2005. Idempotent.
+    /// fail at once with 1010 (`.shutDown`). Idempotent.
     public func shutdown() async {
         await engine.shutdown()
     }

@@ -3,7 +3,7 @@ import WILoaderCurl
 
 extension ServeError {
     /// The answer for a pipeline error: the origin's 404 stays 404, limits are 413, refused addresses and schemes
-    /// 403, bad arguments and undecodable sources 400, origin failures 502, timeouts 504.
+    /// 403, bad arguments and undecodable sources 400, origin failures 502, timeouts 504, cancelled or shut down 503.
     init(_ error: ImageError) {
         let status: Status = switch error.code {
         case .badServerResponse where error.statusCode == 404 || error.statusCode == 410: .notFound
@@ -13,7 +13,7 @@ extension ServeError {
         case .invalidDownloadContentType: .unsupportedMediaType
         case .invalidURL, .invalidArgument, .badImageData, .unsupportedFormat: .badRequest
         case .timedOut: .gatewayTimeout
-        case .cancelled: .serviceUnavailable
+        case .cancelled, .shutDown: .serviceUnavailable
         default: .internalError
         }
         self.init(status, "\(error.code): \(error.message)")

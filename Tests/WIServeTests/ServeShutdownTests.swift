@@ -8,7 +8,7 @@ import WebImage
 @testable import WIServe
 
 /// Graceful shutdown on a live server: a request in flight when shutdown starts still gets its image, then the
-/// manager is shut down (new loads fail with 2005) and the service group returns.
+/// manager is shut down (new loads fail with 1010) and the service group returns.
 @Suite(.serialized) struct ServeShutdownTests {
     typealias H = ServeHarness
 

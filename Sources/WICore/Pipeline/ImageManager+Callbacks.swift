@@ -63,7 +63,7 @@ extension ImageManager {
     /// thread that finished the work. `progress` gets byte counts and partial images.
     ///
     /// The load is registered before this returns: `isRunning` is true and `cancelAll()` or `shutdown()` reach it
-    /// (completion with 2002). After `shutdown()`, `completed` gets 2005 at once.
+    /// (completion with 2002). After `shutdown()`, `completed` gets 1010 (`.shutDown`) at once.
     ///
     /// ```swift
     /// let token = manager.loadImage(with: url) { result in print(result) }

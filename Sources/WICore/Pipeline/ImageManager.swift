@@ -103,7 +103,7 @@ public final class ImageManager: Sendable {
     // MARK: Loading
 
     /// Loads the image for `url`; throws `ImageError` (1000 invalid URL, 1003 blocked, 1004 no coder for the
-    /// bytes, 2002 cancelled, 2005 shut down, loader and decode errors). Cancelling the calling task, or
+    /// bytes, 2002 cancelled, 1010 shut down, loader and decode errors). Cancelling the calling task, or
     /// `cancelAll()`, cancels this caller only.
     ///
     /// With `.refreshCached`, a cached image is returned at once and the URL is revalidated in the background with
