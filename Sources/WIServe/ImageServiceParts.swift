@@ -19,8 +19,8 @@ struct ImageServiceParts: Sendable {
     let pool: WorkerPool
     /// The encoded answers (nil with `--no-cache`).
     let variants: VariantCache?
-    /// The fleet-wide single-flight wrapper of the public loader (nil without `--redis`).
-    let singleFlight: RedisSingleFlightLoader?
+    /// The fleet-wide single-flight wrappers of the loaders (empty without `--redis`).
+    let singleFlights: [RedisSingleFlightLoader]
 
     /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
     /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
@@ -71,9 +71,6 @@ struct ImageServiceParts: Sendable {
             let wrapped = RedisSingleFlightLoader(wrapping: strict, redis: redis)
             keep(wrapped)
             loader = wrapped
-            singleFlight = wrapped
-        } else {
-            singleFlight = nil
         }
         allowedHosts = Set(configuration.allowedHosts.map { Self.normalized(host: $0) })
         if allowedHosts.isEmpty {
@@ -90,6 +87,7 @@ struct ImageServiceParts: Sendable {
                 allowedLoader = loose
             }
         }
+        singleFlights = [loader, allowedLoader].compactMap { $0 as? RedisSingleFlightLoader }
         var dataTiers: [any DataCaching] = []
         var memory: MemoryCache?
         var variantTiers: [any DataCaching] = []
