@@ -58,6 +58,8 @@ let package = Package(
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: ["libcurl4-openssl-dev"]),
         systemLibrary("CPNG", pkgConfig: "libpng", apt: ["libpng-dev"]),
+        // The PNG coder's image data: inflate of whole IDAT streams and deflate of encoded rows (CPNGShim).
+        systemLibrary("CDeflate", pkgConfig: "libdeflate", apt: ["libdeflate-dev"]),
         systemLibrary("CJPEG", pkgConfig: "libturbojpeg", apt: ["libjpeg-dev", "libturbojpeg0-dev"]),
         systemLibrary("CWebP", pkgConfig: "libwebpmux", apt: ["libwebp-dev"]),
         systemLibrary("CHeif", pkgConfig: "libheif", apt: ["libheif-dev"]),
@@ -77,7 +79,7 @@ let package = Package(
         systemLibrary("CXattr", pkgConfig: nil, apt: ["libc6-dev"]),
 
         // C shims: libpng and libjpeg report errors by longjmp, which Swift cannot host.
-        .target(name: "CPNGShim", dependencies: ["CPNG"], path: "Sources/System/CPNGShim"),
+        .target(name: "CPNGShim", dependencies: ["CPNG", "CDeflate"], path: "Sources/System/CPNGShim"),
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
         // libtiff's tag calls are variadic and its message handlers take a va_list, which Swift cannot host.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/System/CTIFFShim"),

@@ -8,9 +8,14 @@
                                 animated decode to RGBA frames keeps); prints `frames` and `pixels` of one pass
   thumb-plain N SIZE FILE...    Image.open + thumbnail((SIZE, SIZE)) without draft (WebP, HEIC); prints `frames`
                                 and `pixels` of one pass
+  service-png N SIZE FILE...    thumbor 7.8's PIL engine on a `fit-in/SIZExSIZE` PNG request, from the bytes (read
+                                before timing): Image.open + resize to the fitted size (LANCZOS, its default
+                                filter) + save as PNG at compress_level 6 (its PNG_COMPRESSION_LEVEL); prints
+                                `frames` and `pixels` of one pass
   resize N W H FILE             the file converted to RGBA once, then resize((W, H), LANCZOS)
   blur N RADIUS FILE            the file converted to RGBA once, then filter(GaussianBlur(RADIUS))
 """
+import io
 import resource
 import sys
 import time
@@ -58,6 +63,14 @@ def thumb_plain(path, size):
         return [im]
 
 
+def service_png(data, size):
+    with Image.open(io.BytesIO(data)) as im:
+        scale = min(size / im.width, size / im.height, 1)
+        small = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.LANCZOS)
+        small.save(io.BytesIO(), "PNG", compress_level=6)
+        return [small]
+
+
 def timed(n, files, job):
     """Runs `job` over every file once (warm-up, counted), then n times; prints the per-pass time and counts."""
     frames = [f for path in files for f in job(path)]
@@ -100,6 +113,10 @@ def main(argv):
     elif cmd == "thumb-plain":
         size = int(argv[2])
         timed(int(argv[1]), argv[3:], lambda path: thumb_plain(path, size))
+    elif cmd == "service-png":
+        size = int(argv[2])
+        blobs = {path: open(path, "rb").read() for path in argv[3:]}
+        timed(int(argv[1]), argv[3:], lambda path: service_png(blobs[path], size))
     elif cmd in ("resize", "blur"):
         n = int(argv[1])
         with Image.open(argv[-1]) as im:

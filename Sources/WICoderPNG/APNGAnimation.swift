@@ -18,7 +18,7 @@ struct APNGAnimation: AnimationFrameSource {
     func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
         let stream = standaloneStream(for: structure.frames[index])
         let handle = try PNGDecoderHandle(options: DecodeOptions(pixelLimit: pixelLimit))
-        try handle.feed(stream)
+        try handle.decode(stream)
         return try handle.finalImage().pixels
     }
 

@@ -6,7 +6,7 @@ import Foundation
 import WICore
 internal import CPNGShim
 
-/// PNG decoding and encoding on libpng.
+/// PNG decoding and encoding on libpng, with libdeflate for the image data of one-shot decodes and of encodes.
 ///
 /// Decodes every standard PNG (bit depths 1-16, grey, grey+alpha, palette, RGB, RGBA, tRNS, Adam7) to RGBA8, or
 /// RGBA16 with `keep16Bit`; applies eXIf orientation; keeps iCCP and eXIf as metadata; decodes incrementally.
@@ -19,7 +19,8 @@ internal import CPNGShim
 ///
 /// Thread safety: stateless; decode and encode from any number of threads at once.
 public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
-    /// zlib effort, 0 (none) to 9 (smallest); 6 by default, as libpng.
+    /// Deflate effort, 0 (stored) to 9 (smallest), on libdeflate's scale (zlib's, smaller output at each level);
+    /// 6 by default.
     public var compressionLevel: Int
 
     public init(compressionLevel: Int = 6) {
@@ -40,7 +41,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
             return try decoder.image(format: .png, metadata: metadata, flags: structure.isTruncated ? .incomplete : [])
         }
         let handle = try PNGDecoderHandle(options: options)
-        try handle.feed(data)
+        try handle.decode(data)
         return try handle.finalImage()
     }
 

@@ -31,6 +31,19 @@ final class PNGDecoderHandle {
         try Self.check(status, message: String(cString: wi_png_decoder_message(decoder)))
     }
 
+    /// Decodes a whole file held in memory: libpng reads the chunks before the image data and, for the common
+    /// layouts, the image data is inflated with libdeflate and unfiltered in one pass (CPNGShim's whole-buffer
+    /// path); anything else goes on through libpng. `wholeBuffer: false` keeps to libpng (the tests compare both).
+    func decode(_ data: Data, wholeBuffer: Bool = true) throws(ImageError) {
+        let status = data.withUnsafeBytes { bytes in
+            wi_png_decoder_decode(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, wholeBuffer ? 1 : 0)
+        }
+        try Self.check(status, message: String(cString: wi_png_decoder_message(decoder)))
+    }
+
+    /// Whether `decode` finished the image data itself (not libpng's rows).
+    var inflatedWhole: Bool { wi_png_decoder_inflated_whole(decoder) != 0 }
+
     var hasHeader: Bool { wi_png_decoder_has_header(decoder) != 0 }
     var isComplete: Bool { wi_png_decoder_is_complete(decoder) != 0 }
     var rowsDelivered: UInt64 { wi_png_decoder_rows_delivered(decoder) }

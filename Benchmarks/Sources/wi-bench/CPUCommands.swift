@@ -4,6 +4,7 @@
 //   decode-frames N FILE...            full decode (every frame) of each file
 //   thumb-set N SIZE FILE...           decode of each file to a thumbnail fitting SIZE x SIZE
 //   thumb-jpeg N SIZE QUALITY FILE...  the same, then a JPEG encode at QUALITY (0-100; a thumbnail service's request)
+//   thumb-png N SIZE FILE...           the same, then a PNG encode (the coder's defaults; a service's PNG request)
 //   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
@@ -30,14 +31,16 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         let size = int(1)
         let files = args.dropFirst(2).map { BenchPaths.read($0) }
         try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.thumbnailAll(files, size: size) }
-    case "thumb-jpeg":
-        let (size, quality) = (int(1), Double(int(2)) / 100)
-        let files = args.dropFirst(3).map { BenchPaths.read($0) }
+    case "thumb-jpeg", "thumb-png":
+        let png = command == "thumb-png"
+        let size = int(1)
+        let quality = png ? 1 : Double(int(2)) / 100
+        let files = args.dropFirst(png ? 2 : 3).map { BenchPaths.read($0) }
         try timedPasses(int(0)) { () throws(ImageError) in
             var counts = CodecWorkloads.Counts()
             for data in files {
                 let image = try Workloads.thumbnail(data, size: size)
-                _ = try Workloads.coders.encode(image, as: .jpeg, options: EncodeOptions(quality: quality))
+                _ = try Workloads.coders.encode(image, as: png ? .png : .jpeg, options: EncodeOptions(quality: quality))
                 counts.frames += 1
                 counts.pixels += image.width * image.height
             }

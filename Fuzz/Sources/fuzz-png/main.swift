@@ -1,8 +1,11 @@
 import FuzzSupport
-import WICoderPNG
+@_spi(Fuzzing) import WICoderPNG
 
-// Fuzzes a one-shot PNG/APNG decode.
+// Fuzzes a one-shot PNG/APNG decode, and checks that the whole-buffer image data path (libdeflate and our own
+// unfiltering) gives what libpng's rows give: a difference stops the fuzzer like a crash.
 FuzzInput.runFuzzer { bytes, count in
-    FuzzInput.decode(FuzzInput.data(bytes, count), with: PNGCoder())
+    let data = FuzzInput.data(bytes, count)
+    FuzzInput.decode(data, with: PNGCoder())
+    if let mismatch = PNGImageDataPaths.mismatch(in: data, options: FuzzInput.options) { fatalError(mismatch) }
     return 0
 }

@@ -1,29 +1,11 @@
 // See include/CPNGShim.h for why this file exists: libpng's longjmp error handling stays in C.
 #include "CPNGShim.h"
+#include "internal.h"
 
 #include <png.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct wi_png_decoder {
-    png_structp png;
-    png_infop info;
-    int keep_16;
-    uint64_t max_pixels;
-    wi_png_status failure;       // status to report when libpng longjmps (set before png_error by our checks)
-    int failed;
-    int has_header;
-    int complete;
-    uint64_t rows_delivered;
-    wi_png_header header;
-    uint8_t *pixels;
-    uint8_t *icc;
-    size_t icc_size;
-    uint8_t *exif;
-    size_t exif_size;
-    char message[256];
-};
 
 static void wi_png_error_fn(png_structp png, png_const_charp text) {
     wi_png_decoder *d = png_get_error_ptr(png);
@@ -94,6 +76,7 @@ static void wi_png_info_callback(png_structp png, png_infop info) {
         png_error(png, "image exceeds the pixel limit");
     }
 
+    wi_png_capture_colors(d);
     int output_16 = bit_depth == 16 && d->keep_16;
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
@@ -118,7 +101,9 @@ static void wi_png_info_callback(png_structp png, png_infop info) {
         d->failure = WI_PNG_ERROR;
         png_error(png, "unexpected row size after transformations");
     }
-    d->pixels = calloc(height, stride);
+    // One byte per row more than the pixels: room for the stored rows (filter byte + samples, at most 4 bytes per
+    // pixel in the layouts it takes) at the buffer's end, where the whole-buffer path inflates them.
+    d->pixels = calloc(1, (size_t)height * stride + height);
     if (!d->pixels) {
         d->failure = WI_PNG_OUT_OF_MEMORY;
         png_error(png, "cannot allocate the pixel buffer");
@@ -252,6 +237,9 @@ static void wi_png_encode_error_fn(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
+// IDAT chunks of at most 256 KiB: any reader streams them; one chunk per image would make some buffer it whole.
+enum { WI_PNG_IDAT_PIECE = 256 * 1024 };
+
 wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                             wi_png_layout layout, int bit_depth, int compression_level,
                             const uint8_t *icc, size_t icc_size, const uint8_t *exif, size_t exif_size,
@@ -261,7 +249,7 @@ wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
     wi_png_encode_error error = {message, message_capacity};
     // volatile: read after a longjmp back into this frame.
     wi_png_sink *volatile sink = calloc(1, sizeof(wi_png_sink));
-    png_bytep *volatile rows = NULL;
+    uint8_t *volatile image_data = NULL;
     png_structp png = NULL;
     png_infop info = NULL;
     *out = NULL;
@@ -278,14 +266,13 @@ wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
         png_destroy_write_struct(&png, &info);
         free(sink->bytes);
         free(sink);
-        free(rows);
+        free(image_data);
         return status;
     }
     png_set_write_fn(png, sink, wi_png_write_fn, wi_png_flush_fn);
     // A colour profile libpng dislikes (e.g. "known incorrect sRGB profile", common in camera and HEIF files) is a
     // benign error: let libpng warn and drop the chunk instead of failing the whole encode over metadata.
     png_set_benign_errors(png, 1);
-    png_set_compression_level(png, compression_level);
     png_set_IHDR(png, info, width, height, bit_depth, color_types[layout], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc && icc_size) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
@@ -295,20 +282,24 @@ wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t heig
     (void)exif;
     (void)exif_size;
 #endif
+    // libpng writes the signature, IHDR, iCCP and eXIf; the image data is filtered and deflated by
+    // wi_png_deflate_rows (libdeflate) and goes out as IDAT chunks through libpng's chunk writer.
     png_write_info(png, info);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (bit_depth == 16) png_set_swap(png);
-#endif
-    rows = malloc(sizeof(png_bytep) * (height ? height : 1));
-    if (!rows) {
+    static const unsigned channels[] = {1, 2, 3, 4};
+    size_t image_data_size = 0;
+    image_data = wi_png_deflate_rows(pixels, width, height, stride, channels[layout], (unsigned)bit_depth,
+                                     compression_level, &image_data_size);
+    if (!image_data) {
         sink->failed = 1;
         png_error(png, "out of memory");
     }
-    for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(pixels + (size_t)y * stride);
-    png_write_image(png, rows);
-    png_write_end(png, info);
+    for (size_t offset = 0; offset < image_data_size; offset += WI_PNG_IDAT_PIECE) {
+        size_t piece = image_data_size - offset < WI_PNG_IDAT_PIECE ? image_data_size - offset : WI_PNG_IDAT_PIECE;
+        png_write_chunk(png, (png_const_bytep)"IDAT", image_data + offset, piece);
+    }
+    png_write_chunk(png, (png_const_bytep)"IEND", NULL, 0);
     png_destroy_write_struct(&png, &info);
-    free(rows);
+    free(image_data);
     *out = sink->bytes;
     *out_size = sink->size;
     free(sink);

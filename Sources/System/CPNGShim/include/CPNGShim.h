@@ -1,4 +1,4 @@
-// CPNGShim: every call into libpng, in C.
+// CPNGShim: every call into libpng (and the PNG image data through libdeflate), in C.
 //
 // Why this exists: libpng reports errors by longjmp()ing to a setjmp() point, and Swift can neither call setjmp
 // nor survive a longjmp across its frames. Each function here sets its own jump point, runs libpng, and turns a
@@ -35,6 +35,15 @@ void wi_png_decoder_destroy(wi_png_decoder *decoder);
 /// Feeds the next bytes. Returns WI_PNG_OK or a failure, which is final for this decoder.
 wi_png_status wi_png_decoder_feed(wi_png_decoder *decoder, const uint8_t *data, size_t size);
 
+/// Decodes a whole PNG held in memory (a one-shot decode; call once, on a new decoder). With whole_buffer set,
+/// libpng reads the chunks before the image data and the image data of non-interlaced 8-bit images (palette and
+/// grey also at 1-4 bits) is inflated with libdeflate and unfiltered in one pass (image_data_decode.c); any other
+/// image, and any irregularity in the image data or the chunks after it, continues in libpng from the first IDAT, so
+/// the outcome (pixels, metadata, error) is the same as feeding the whole buffer. whole_buffer 0: only libpng.
+wi_png_status wi_png_decoder_decode(wi_png_decoder *decoder, const uint8_t *data, size_t size, int whole_buffer);
+/// Non-zero when wi_png_decoder_decode finished the image data itself rather than handing it to libpng.
+int wi_png_decoder_inflated_whole(const wi_png_decoder *decoder);
+
 /// Non-zero once the header is read and the (zero-filled) pixel buffer exists.
 int wi_png_decoder_has_header(const wi_png_decoder *decoder);
 const wi_png_header *wi_png_decoder_header(const wi_png_decoder *decoder);
@@ -59,8 +68,8 @@ typedef enum {
     WI_PNG_LAYOUT_RGBA = 3,
 } wi_png_layout;
 
-/// Encodes rows already in `layout` at `bit_depth` (8, or 16 as host-endian samples) into a PNG.
-/// compression_level 0-9. On success *out holds malloc()ed bytes (free them) and *out_size their count.
+/// Encodes rows already in `layout` at `bit_depth` (8, or 16 as host-endian samples) into a PNG: libpng writes the
+/// header and metadata chunks, libdeflate the image data. compression_level: libdeflate's, 0 (stored) to 12. On success *out holds malloc()ed bytes (free them) and *out_size their count.
 /// On failure returns the status and copies libpng's message into message (size message_capacity).
 wi_png_status wi_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                             wi_png_layout layout, int bit_depth, int compression_level,
