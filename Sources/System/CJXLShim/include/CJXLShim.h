@@ -12,7 +12,6 @@
 
 #define WI_JXL_FUNCTIONS(X) \
     X(JxlColorEncodingSetToSRGB) \
-    X(JxlDecoderCloseInput) \
     X(JxlDecoderCreate) \
     X(JxlDecoderDestroy) \
     X(JxlDecoderFlushImage) \
