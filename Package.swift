@@ -83,6 +83,14 @@ let package = Package(
         .target(name: "CJPEGShim", dependencies: ["CJPEG"], path: "Sources/System/CJPEGShim"),
         // libtiff's tag calls are variadic and its message handlers take a va_list, which Swift cannot host.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/System/CTIFFShim"),
+        // Tables of the heavy libraries' functions, bound with dlsym when their format is first met (WICore's
+        // `SharedLibrary`; docs/ARCHITECTURE.md, "Codec libraries opened on first use"): a process that meets none
+        // of these formats loads none of them, once linked with --as-needed (`make demo`, the README's install line).
+        .target(name: "CCairoShim", dependencies: ["CCairo"], path: "Sources/System/CCairoShim"),
+        .target(name: "CRsvgShim", dependencies: ["CRsvg"], path: "Sources/System/CRsvgShim"),
+        .target(name: "CPopplerShim", dependencies: ["CPoppler"], path: "Sources/System/CPopplerShim"),
+        .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/System/CHeifShim"),
+        .target(name: "CJXLShim", dependencies: ["CJXL"], path: "Sources/System/CJXLShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
         .target(
@@ -111,15 +119,15 @@ let package = Package(
         .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
         .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG", "CJPEGShim"]),
         .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
-        .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeif"]),
+        .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeifShim"]),
         .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
         // The vector coders' shared cairo canvas (not a product: an implementation detail of the two).
-        .target(name: "WICairo", dependencies: ["WICore", "CCairo"]),
-        .target(name: "WICoderSVG", dependencies: ["WICore", "WICairo", "CRsvg"]),
-        .target(name: "WICoderPDF", dependencies: ["WICore", "WICairo", "CPoppler"]),
+        .target(name: "WICairo", dependencies: ["WICore", "CCairoShim"]),
+        .target(name: "WICoderSVG", dependencies: ["WICore", "WICairo", "CRsvgShim"]),
+        .target(name: "WICoderPDF", dependencies: ["WICore", "WICairo", "CPopplerShim"]),
         // BMP, ICO and CUR in Swift: no C library (Debian has no fuzzed decoder for them).
         .target(name: "WICoderBMP", dependencies: ["WICore"]),
-        .target(name: "WICoderJXL", dependencies: ["WICore", "CJXL"]),
+        .target(name: "WICoderJXL", dependencies: ["WICore", "CJXLShim"]),
         .target(name: "WICoderTIFF", dependencies: ["WICore", "CTIFFShim"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),

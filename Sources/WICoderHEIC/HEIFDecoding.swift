@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
-internal import CHeif
+internal import CHeifShim
 
 /// One decode of a HEIF file: the primary image (or an embedded thumbnail big enough for the requested size) to
 /// RGBA, with libheif applying the container's transformations (irot, imir, clap) and assembling grids.
@@ -13,6 +13,14 @@ internal import CHeif
 struct HEIFDecoding {
     let options: DecodeOptions
     let format: ImageFormat
+    private let heif: wi_heif_functions
+
+    /// Throws `.unsupportedFormat` when libheif cannot be loaded.
+    init(options: DecodeOptions, format: ImageFormat) throws(ImageError) {
+        self.options = options
+        self.format = format
+        self.heif = try HEIFLibrary.functions()
+    }
 
     func decode(_ data: Data) throws(ImageError) -> Image {
         // libheif reads straight from our bytes; every use of them stays inside this closure.
@@ -23,19 +31,19 @@ struct HEIFDecoding {
     }
 
     private func decode(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Image {
-        let context = try HEIFContext()
-        try HEIFStatus.check(heif_context_read_from_memory_without_copy(context.pointer, bytes.baseAddress,
+        let context = try HEIFContext(heif)
+        try HEIFStatus.check(heif.heif_context_read_from_memory_without_copy(context.pointer, bytes.baseAddress,
                                                                         bytes.count, nil), "read")
         var primaryPointer: OpaquePointer?
-        try HEIFStatus.check(heif_context_get_primary_image_handle(context.pointer, &primaryPointer), "primary image")
+        try HEIFStatus.check(heif.heif_context_get_primary_image_handle(context.pointer, &primaryPointer), "primary image")
         guard let primaryPointer else { throw ImageError(.badImageData, "libheif: the file has no primary image") }
-        let primary = HEIFImageHandle(primaryPointer)
+        let primary = HEIFImageHandle(primaryPointer, heif)
 
         // Displayed size (after irot/clap) and coded size (ispe); libheif allocates the larger, so both are limited.
-        let displayed = PixelSize(width: Int(heif_image_handle_get_width(primary.pointer)),
-                                  height: Int(heif_image_handle_get_height(primary.pointer)))
-        let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(primary.pointer)),
-                              height: Int(heif_image_handle_get_ispe_height(primary.pointer)))
+        let displayed = PixelSize(width: Int(heif.heif_image_handle_get_width(primary.pointer)),
+                                  height: Int(heif.heif_image_handle_get_height(primary.pointer)))
+        let coded = PixelSize(width: Int(heif.heif_image_handle_get_ispe_width(primary.pointer)),
+                              height: Int(heif.heif_image_handle_get_ispe_height(primary.pointer)))
         try options.checkPixelLimit(displayed)
         if coded.width > 0 && coded.height > 0 { try options.checkPixelLimit(coded) }
 
@@ -56,18 +64,18 @@ struct HEIFDecoding {
     /// The smallest embedded thumbnail at least as big as the requested output in both dimensions, if any.
     private func thumbnail(of primary: HEIFImageHandle, displayed: PixelSize) throws(ImageError) -> HEIFImageHandle? {
         guard let target = options.targetSize(for: displayed) else { return nil }
-        let count = Int(heif_image_handle_get_number_of_thumbnails(primary.pointer))
+        let count = Int(heif.heif_image_handle_get_number_of_thumbnails(primary.pointer))
         guard count > 0 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_thumbnail_IDs(primary.pointer, &ids, Int32(count)))
+        let listed = Int(heif.heif_image_handle_get_list_of_thumbnail_IDs(primary.pointer, &ids, Int32(count)))
         var best: (handle: HEIFImageHandle, area: Int)?
         for id in ids.prefix(listed) {
             var pointer: OpaquePointer?
-            guard heif_image_handle_get_thumbnail(primary.pointer, id, &pointer).code == heif_error_Ok,
+            guard heif.heif_image_handle_get_thumbnail(primary.pointer, id, &pointer).code == heif_error_Ok,
                   let pointer else { continue }
-            let handle = HEIFImageHandle(pointer)
-            let size = PixelSize(width: Int(heif_image_handle_get_width(pointer)),
-                                 height: Int(heif_image_handle_get_height(pointer)))
+            let handle = HEIFImageHandle(pointer, heif)
+            let size = PixelSize(width: Int(heif.heif_image_handle_get_width(pointer)),
+                                 height: Int(heif.heif_image_handle_get_height(pointer)))
             // Big enough, smaller than the image, and a scaled copy of it: some cameras store letterboxed
             // thumbnails of another aspect ratio (the height must match the image's aspect within a pixel).
             let expectedHeight = Double(displayed.height) * Double(size.width) / Double(displayed.width)
@@ -85,10 +93,10 @@ struct HEIFDecoding {
     /// while that step reads a quarter or less of the pixels.
     /// Only for opaque 8-bit output: averaging straight RGBA with transparent pixels would bleed their colour.
     private func boxFactor(for handle: HEIFImageHandle, displayed: PixelSize) -> Int {
-        guard let target = options.targetSize(for: displayed), heif_image_handle_has_alpha_channel(handle.pointer) == 0,
-              !(options.keep16Bit && heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8) else { return 1 }
-        let size = PixelSize(width: Int(heif_image_handle_get_width(handle.pointer)),
-                             height: Int(heif_image_handle_get_height(handle.pointer)))
+        guard let target = options.targetSize(for: displayed), heif.heif_image_handle_has_alpha_channel(handle.pointer) == 0,
+              !(options.keep16Bit && heif.heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8) else { return 1 }
+        let size = PixelSize(width: Int(heif.heif_image_handle_get_width(handle.pointer)),
+                             height: Int(heif.heif_image_handle_get_height(handle.pointer)))
         let reduction = min(size.width / max(1, target.width), size.height / max(1, target.height))
         var factor = reduction / 2
         while factor > 1 && (size.width % factor != 0 || size.height % factor != 0) { factor -= 1 }
@@ -99,29 +107,29 @@ struct HEIFDecoding {
     /// more than 8 bits and `keep16Bit` asks for them. With `boxFactor` k > 1 (8-bit only), each k x k block is
     /// averaged into one pixel as it is copied (k divides both sides).
     private func decodePixels(_ handle: HEIFImageHandle, boxFactor: Int = 1) throws(ImageError) -> PixelBuffer {
-        let wide = options.keep16Bit && heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8
-        guard let decodingOptions = heif_decoding_options_alloc() else {
+        let wide = options.keep16Bit && heif.heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8
+        guard let decodingOptions = heif.heif_decoding_options_alloc() else {
             throw ImageError(.outOfMemory, "cannot allocate heif_decoding_options")
         }
-        defer { heif_decoding_options_free(decodingOptions) }
+        defer { heif.heif_decoding_options_free(decodingOptions) }
         decodingOptions.pointee.ignore_transformations = 0
         decodingOptions.pointee.convert_hdr_to_8bit = wide ? 0 : 1
         var imagePointer: OpaquePointer?
-        try HEIFStatus.check(heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB,
+        try HEIFStatus.check(heif.heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB,
                                                wide ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA,
                                                decodingOptions), "decode")
         guard let imagePointer else { throw ImageError(.badImageData, "libheif decoded no image") }
-        let image = HEIFPixelImage(imagePointer)
-        let size = PixelSize(width: Int(heif_image_get_width(image.pointer, heif_channel_interleaved)),
-                             height: Int(heif_image_get_height(image.pointer, heif_channel_interleaved)))
+        let image = HEIFPixelImage(imagePointer, heif)
+        let size = PixelSize(width: Int(heif.heif_image_get_width(image.pointer, heif_channel_interleaved)),
+                             height: Int(heif.heif_image_get_height(image.pointer, heif_channel_interleaved)))
         try options.checkPixelLimit(size)
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(image.pointer, heif_channel_interleaved, &stride) else {
+        guard let plane = heif.heif_image_get_plane_readonly(image.pointer, heif_channel_interleaved, &stride) else {
             throw ImageError(.badImageData, "libheif decoded no interleaved plane")
         }
-        let bits = Int(heif_image_get_bits_per_pixel_range(image.pointer, heif_channel_interleaved))
+        let bits = Int(heif.heif_image_get_bits_per_pixel_range(image.pointer, heif_channel_interleaved))
         // Files that flag their alpha premultiplied ('prem') come out premultiplied; `finish` gives the asked form.
-        let premultiplied = heif_image_is_premultiplied_alpha(image.pointer) != 0
+        let premultiplied = heif.heif_image_is_premultiplied_alpha(image.pointer) != 0
         let format: PixelFormat = switch (wide, premultiplied) {
         case (false, false): .rgba8
         case (false, true): .premultipliedRGBA8

@@ -1,5 +1,5 @@
 import WICore
-internal import CHeif
+internal import CHeifShim
 
 // Owners of libheif's objects: each frees its object in deinit, so an early throw never leaks one.
 // None is thread-safe: each lives inside one decode or encode call.
@@ -7,41 +7,54 @@ internal import CHeif
 /// Owns a `heif_context` (a file being read or written).
 final class HEIFContext {
     let pointer: OpaquePointer
+    let heif: wi_heif_functions
 
-    init() throws(ImageError) {
-        guard HEIFLibrary.initialized else { throw ImageError(.badImageData, "libheif failed to initialize") }
-        guard let pointer = heif_context_alloc() else { throw ImageError(.outOfMemory, "cannot allocate a heif_context") }
+    init(_ heif: wi_heif_functions) throws(ImageError) {
+        guard let pointer = heif.heif_context_alloc() else { throw ImageError(.outOfMemory, "cannot allocate a heif_context") }
         self.pointer = pointer
+        self.heif = heif
     }
 
-    deinit { heif_context_free(pointer) }
+    deinit { heif.heif_context_free(pointer) }
 }
 
 /// Owns a `heif_image_handle` (an image item: the primary image or a thumbnail).
 final class HEIFImageHandle {
     let pointer: OpaquePointer
+    let heif: wi_heif_functions
 
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer, _ heif: wi_heif_functions) {
+        self.pointer = pointer
+        self.heif = heif
+    }
 
-    deinit { heif_image_handle_release(pointer) }
+    deinit { heif.heif_image_handle_release(pointer) }
 }
 
 /// Owns a `heif_image` (decoded pixels, or pixels to encode); libheif owns its planes.
 final class HEIFPixelImage {
     let pointer: OpaquePointer
+    let heif: wi_heif_functions
 
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer, _ heif: wi_heif_functions) {
+        self.pointer = pointer
+        self.heif = heif
+    }
 
-    deinit { heif_image_release(pointer) }
+    deinit { heif.heif_image_release(pointer) }
 }
 
 /// Owns a `heif_encoder`.
 final class HEIFEncoderHandle {
     let pointer: OpaquePointer
+    let heif: wi_heif_functions
 
-    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    init(_ pointer: OpaquePointer, _ heif: wi_heif_functions) {
+        self.pointer = pointer
+        self.heif = heif
+    }
 
-    deinit { heif_encoder_release(pointer) }
+    deinit { heif.heif_encoder_release(pointer) }
 }
 
 /// The one place libheif's `heif_error` results become `ImageError`s.

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
-internal import CJXL
+internal import CJXLShim
 
 /// One pass of libjxl's `JxlDecoder` over a file whose bytes may arrive in pieces: the single decode path behind the
 /// one-shot decode, the incremental decoder and the frame-by-frame decoder, so a one-shot decode equals an
@@ -71,12 +71,14 @@ final class JXLDecodeSession {
         handle = try JXLDecoderHandle()
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         events |= JXL_DEC_FRAME_PROGRESSION.rawValue
-        try handle.check(JxlDecoderSubscribeEvents(handle.pointer, Int32(bitPattern: events)), "its events")
-        try handle.check(JxlDecoderSetKeepOrientation(handle.pointer, options.applyOrientation ? 0 : 1), "orientation")
-        try handle.check(JxlDecoderSetUnpremultiplyAlpha(handle.pointer, 1), "straight alpha")
-        try handle.check(JxlDecoderSetProgressiveDetail(handle.pointer, kPasses), "progressive detail")
-        if skipping > 0 { JxlDecoderSkipFrames(handle.pointer, skipping) }
+        try handle.check(jxl.JxlDecoderSubscribeEvents(handle.pointer, Int32(bitPattern: events)), "its events")
+        try handle.check(jxl.JxlDecoderSetKeepOrientation(handle.pointer, options.applyOrientation ? 0 : 1), "orientation")
+        try handle.check(jxl.JxlDecoderSetUnpremultiplyAlpha(handle.pointer, 1), "straight alpha")
+        try handle.check(jxl.JxlDecoderSetProgressiveDetail(handle.pointer, kPasses), "progressive detail")
+        if skipping > 0 { jxl.JxlDecoderSkipFrames(handle.pointer, skipping) }
     }
+
+    private var jxl: wi_jxl_functions { handle.jxl }
 
     /// Feeds the next bytes (`isLast` closes the input: a file that ends before its last frame is then an error).
     /// Returns once libjxl needs more input or has decoded every frame wanted.
@@ -115,11 +117,11 @@ final class JXLDecodeSession {
         let outcome: Result<Int, ImageError> = received.withUnsafeBytes { bytes in
             let input = bytes.baseAddress.map { $0.assumingMemoryBound(to: UInt8.self) + start }
             let available = bytes.count - start
-            if let input, available > 0, JxlDecoderSetInput(decoder, input, available) != JXL_DEC_SUCCESS {
+            if let input, available > 0, jxl.JxlDecoderSetInput(decoder, input, available) != JXL_DEC_SUCCESS {
                 return .failure(ImageError(.badImageData, "JPEG XL: libjxl refused the input"))
             }
             let result = Result { () throws(ImageError) in try process() }
-            let unprocessed = available > 0 ? JxlDecoderReleaseInput(decoder) : 0
+            let unprocessed = available > 0 ? jxl.JxlDecoderReleaseInput(decoder) : 0
             return result.map { available - min(unprocessed, available) }
         }
         consumed += try outcome.get()
@@ -135,7 +137,7 @@ final class JXLDecodeSession {
     /// The canvas as far as decoded (libjxl renders what it has into it), nil before its first frame began.
     func flushedCanvas() -> PixelBuffer? {
         guard canvas != nil else { return nil }
-        _ = JxlDecoderFlushImage(handle.pointer)   // JXL_DEC_ERROR only means "nothing new to show yet"
+        _ = jxl.JxlDecoderFlushImage(handle.pointer)   // JXL_DEC_ERROR only means "nothing new to show yet"
         return canvas
     }
 
@@ -143,13 +145,13 @@ final class JXLDecodeSession {
     private func process() throws(ImageError) {
         let decoder = handle.pointer
         while !isComplete {
-            let status = JxlDecoderProcessInput(decoder)
+            let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
                 try readBasicInfo()
             case JXL_DEC_FRAME:
                 var frameHeader = JxlFrameHeader()
-                try handle.check(JxlDecoderGetFrameHeader(decoder, &frameHeader), "the frame header")
+                try handle.check(jxl.JxlDecoderGetFrameHeader(decoder, &frameHeader), "the frame header")
                 frameDuration = Double(frameHeader.duration) * (header?.secondsPerTick ?? 0)
                 frameIsLast = frameHeader.is_last != 0
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
@@ -180,7 +182,7 @@ final class JXLDecodeSession {
 
     private func readBasicInfo() throws(ImageError) {
         var info = JxlBasicInfo()
-        try handle.check(JxlDecoderGetBasicInfo(handle.pointer, &info), "the basic info")
+        try handle.check(jxl.JxlDecoderGetBasicInfo(handle.pointer, &info), "the basic info")
         let fileOrientation = ImageOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up
         var size = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
         let turned = options.applyOrientation && fileOrientation.swapsDimensions
@@ -206,14 +208,14 @@ final class JXLDecodeSession {
         var buffer = try PixelBuffer(width: header.size.width, height: header.size.height, format: pixelFormat,
                                      zeroed: true)
         var wanted = 0
-        try handle.check(JxlDecoderImageOutBufferSize(handle.pointer, &format, &wanted), "the output size")
+        try handle.check(jxl.JxlDecoderImageOutBufferSize(handle.pointer, &format, &wanted), "the output size")
         guard wanted == buffer.byteCount else {
             throw ImageError(.badImageData, "JPEG XL: libjxl wants \(wanted) bytes for a \(header.size) frame")
         }
         let decoder = handle.pointer
         // The memory stays this buffer's: it is not written through Swift (nor copied) while libjxl decodes into it.
         let status = try buffer.withUnsafeMutableBytes { memory in
-            JxlDecoderSetImageOutBuffer(decoder, &format, memory.baseAddress, memory.count)
+            jxl.JxlDecoderSetImageOutBuffer(decoder, &format, memory.baseAddress, memory.count)
         }
         try handle.check(status, "the output buffer")
         canvas = buffer
@@ -225,15 +227,19 @@ final class JXLDecodeSession {
 /// Not thread-safe: used by one session.
 final class JXLDecoderHandle {
     let pointer: OpaquePointer
+    let jxl: wi_jxl_functions
 
+    /// Throws `.unsupportedFormat` when libjxl cannot be loaded.
     init() throws(ImageError) {
-        guard let pointer = JxlDecoderCreate(nil) else {
+        let jxl = try JXLLibrary.functions()
+        guard let pointer = jxl.JxlDecoderCreate(nil) else {
             throw ImageError(.outOfMemory, "JPEG XL: cannot create a decoder")
         }
         self.pointer = pointer
+        self.jxl = jxl
     }
 
-    deinit { JxlDecoderDestroy(pointer) }
+    deinit { jxl.JxlDecoderDestroy(pointer) }
 
     /// Throws `.badImageData` naming `what` unless `status` is `JXL_DEC_SUCCESS` (libjxl gives no message).
     func check(_ status: JxlDecoderStatus, _ what: String) throws(ImageError) {

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
-internal import CJXL
+internal import CJXLShim
 
 /// One JPEG XL encode with libjxl's `JxlEncoder`: sRGB frames (RGBA8 or RGBA16, straight alpha, tightly packed
 /// rows) in, a bare codestream out.
@@ -16,13 +16,14 @@ struct JXLEncoder {
     /// Encodes lossily at `distance`, or losslessly when nil.
     func encode(distance: Float?) throws(ImageError) -> Data {
         let handle = try JXLEncoderHandle()
+        let jxl = handle.jxl
         let encoder = handle.pointer
         let first = frames[0].pixels
         let wide = first.format.bitsPerComponent == 16
         let hasAlpha = frames.contains { !$0.pixels.isOpaque }
         let isAnimation = frames.count > 1
         var info = JxlBasicInfo()
-        JxlEncoderInitBasicInfo(&info)
+        jxl.JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(first.width)
         info.ysize = UInt32(first.height)
         info.bits_per_sample = wide ? 16 : 8
@@ -36,36 +37,36 @@ struct JXLEncoder {
             info.animation.tps_denominator = 1
             info.animation.num_loops = UInt32(clamping: loopCount)
         }
-        try handle.check(JxlEncoderSetBasicInfo(encoder, &info), "the basic info")
+        try handle.check(jxl.JxlEncoderSetBasicInfo(encoder, &info), "the basic info")
         var color = JxlColorEncoding()
-        JxlColorEncodingSetToSRGB(&color, 0)
-        try handle.check(JxlEncoderSetColorEncoding(encoder, &color), "the sRGB colour encoding")
-        guard let settings = JxlEncoderFrameSettingsCreate(encoder, nil) else {
+        jxl.JxlColorEncodingSetToSRGB(&color, 0)
+        try handle.check(jxl.JxlEncoderSetColorEncoding(encoder, &color), "the sRGB colour encoding")
+        guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ImageError(.outOfMemory, "JPEG XL: cannot create frame settings")
         }
-        try handle.check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)),
+        try handle.check(jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)),
                          "the effort")
         if let distance {
-            try handle.check(JxlEncoderSetFrameDistance(settings, distance), "the distance")
+            try handle.check(jxl.JxlEncoderSetFrameDistance(settings, distance), "the distance")
         } else {
-            try handle.check(JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
+            try handle.check(jxl.JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
         }
         var format = JxlPixelFormat(num_channels: hasAlpha ? 4 : 3, data_type: wide ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                     endianness: JXL_NATIVE_ENDIAN, align: 0)
         for frame in frames {
             if isAnimation {
                 var header = JxlFrameHeader()
-                JxlEncoderInitFrameHeader(&header)
+                jxl.JxlEncoderInitFrameHeader(&header)
                 header.duration = UInt32(clamping: Int((frame.duration * 1000).rounded()))
-                try handle.check(JxlEncoderSetFrameHeader(settings, &header), "the frame header")
+                try handle.check(jxl.JxlEncoderSetFrameHeader(settings, &header), "the frame header")
             }
             let samples = hasAlpha ? frame.pixels.packedBytes() : Self.dropAlpha(frame.pixels)
             let status = samples.withUnsafeBytes { bytes in
-                JxlEncoderAddImageFrame(settings, &format, bytes.baseAddress, bytes.count)
+                jxl.JxlEncoderAddImageFrame(settings, &format, bytes.baseAddress, bytes.count)
             }
             try handle.check(status, "a frame")
         }
-        JxlEncoderCloseInput(encoder)
+        jxl.JxlEncoderCloseInput(encoder)
         return try handle.drain()
     }
 
@@ -93,17 +94,21 @@ struct JXLEncoder {
 /// Not thread-safe: used by one encode.
 final class JXLEncoderHandle {
     let pointer: OpaquePointer
+    let jxl: wi_jxl_functions
 
+    /// Throws `.unsupportedFormat` when libjxl cannot be loaded.
     init() throws(ImageError) {
-        guard let pointer = JxlEncoderCreate(nil) else { throw ImageError(.outOfMemory, "JPEG XL: cannot create an encoder") }
+        let jxl = try JXLLibrary.functions()
+        guard let pointer = jxl.JxlEncoderCreate(nil) else { throw ImageError(.outOfMemory, "JPEG XL: cannot create an encoder") }
         self.pointer = pointer
+        self.jxl = jxl
     }
 
-    deinit { JxlEncoderDestroy(pointer) }
+    deinit { jxl.JxlEncoderDestroy(pointer) }
 
     func check(_ status: JxlEncoderStatus, _ what: String) throws(ImageError) {
         guard status == JXL_ENC_SUCCESS else {
-            throw ImageError(.encodingFailed, "JPEG XL: libjxl refused \(what) (error \(JxlEncoderGetError(pointer).rawValue))")
+            throw ImageError(.encodingFailed, "JPEG XL: libjxl refused \(what) (error \(jxl.JxlEncoderGetError(pointer).rawValue))")
         }
     }
 
@@ -115,7 +120,7 @@ final class JXLEncoderHandle {
             let status = output.withUnsafeMutableBufferPointer { buffer in
                 var next = buffer.baseAddress.map { $0 + written }
                 var left = buffer.count - written
-                let status = JxlEncoderProcessOutput(pointer, &next, &left)
+                let status = jxl.JxlEncoderProcessOutput(pointer, &next, &left)
                 written = buffer.count - left
                 return status
             }

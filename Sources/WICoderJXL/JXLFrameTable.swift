@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
-internal import CJXL
+internal import CJXLShim
 
 /// The frames of a JPEG XL file, read without decoding pixels: libjxl parses the frame headers and skips the
 /// pixel data when no image event is subscribed. Gives the counts and durations the pixel limit and the
@@ -24,16 +24,17 @@ struct JXLFrameTable {
     /// Reads `data` (the whole file). Errors: `.badImageData` for a malformed or truncated file.
     init(_ data: Data) throws(ImageError) {
         let handle = try JXLDecoderHandle()
+        let jxl = handle.jxl
         let decoder = handle.pointer
         let events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue
-        try handle.check(JxlDecoderSubscribeEvents(decoder, Int32(bitPattern: events)), "its events")
+        try handle.check(jxl.JxlDecoderSubscribeEvents(decoder, Int32(bitPattern: events)), "its events")
         let outcome: Result<JXLFrameTable, ImageError> = data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty,
-                  JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
+                  jxl.JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
             else { return .failure(ImageError(.badImageData, "JPEG XL: empty input")) }
             // Not closed (see JXLDecodeSession.feed): the last frame's header ends the walk, and running short
             // before it is JXL_DEC_NEED_MORE_INPUT, with nothing printed to stderr.
-            defer { _ = JxlDecoderReleaseInput(decoder) }
+            defer { _ = jxl.JxlDecoderReleaseInput(decoder) }
             return Result { () throws(ImageError) in try Self.read(handle) }
         }
         self = try outcome.get()
@@ -47,14 +48,15 @@ struct JXLFrameTable {
     }
 
     private static func read(_ handle: JXLDecoderHandle) throws(ImageError) -> JXLFrameTable {
+        let jxl = handle.jxl
         var info = JxlBasicInfo()
         var table = JXLFrameTable(storedSize: PixelSize(width: 0, height: 0), isAnimated: false, durations: [],
                                   loopCount: 0)
         var secondsPerTick = 0.0
         while true {
-            switch JxlDecoderProcessInput(handle.pointer) {
+            switch jxl.JxlDecoderProcessInput(handle.pointer) {
             case JXL_DEC_BASIC_INFO:
-                try handle.check(JxlDecoderGetBasicInfo(handle.pointer, &info), "the basic info")
+                try handle.check(jxl.JxlDecoderGetBasicInfo(handle.pointer, &info), "the basic info")
                 table.storedSize = PixelSize(width: Int(info.xsize), height: Int(info.ysize))
                 table.isAnimated = info.have_animation != 0
                 table.orientation = ImageOrientation(rawValue: Int(info.orientation.rawValue)) ?? .up
@@ -64,7 +66,7 @@ struct JXLFrameTable {
                 }
             case JXL_DEC_FRAME:
                 var frame = JxlFrameHeader()
-                try handle.check(JxlDecoderGetFrameHeader(handle.pointer, &frame), "the frame header")
+                try handle.check(jxl.JxlDecoderGetFrameHeader(handle.pointer, &frame), "the frame header")
                 table.durations.append(Double(frame.duration) * secondsPerTick)
                 if frame.is_last != 0 { return table }
             case JXL_DEC_SUCCESS:

@@ -4,30 +4,34 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
-internal import CRsvg
+internal import CRsvgShim
 
 /// A parsed SVG document: owns its `RsvgHandle` and frees it in deinit.
 ///
 /// Thread safety: not thread-safe; one document lives inside one decode call.
 final class SVGDocument {
     private let handle: UnsafeMutablePointer<RsvgHandle>
+    private let rsvg: wi_rsvg_functions
 
     /// Parses `bytes` with no base file, so that no external reference can be resolved; 96 dpi as rsvg-convert.
     /// The bytes are not kept: librsvg has parsed the whole document when this returns.
+    /// Throws `.unsupportedFormat` when librsvg cannot be loaded.
     init(parsing bytes: UnsafeRawBufferPointer) throws(ImageError) {
-        guard let stream = g_memory_input_stream_new_from_data(bytes.baseAddress, gssize(bytes.count), nil) else {
+        let rsvg = try RsvgLibrary.shared.get().functions
+        guard let stream = rsvg.g_memory_input_stream_new_from_data(bytes.baseAddress, gssize(bytes.count), nil) else {
             throw ImageError(.outOfMemory, "cannot make a GMemoryInputStream")
         }
-        defer { g_object_unref(stream) }
+        defer { rsvg.g_object_unref(stream) }
         var error: UnsafeMutablePointer<GError>?
-        let handle = rsvg_handle_new_from_stream_sync(stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
-        guard let handle else { throw GLibError.take(error, "librsvg parse") }
-        GLibError.discard(error)
+        let handle = rsvg.rsvg_handle_new_from_stream_sync(stream, nil, RSVG_HANDLE_FLAGS_NONE, nil, &error)
+        guard let handle else { throw GLibError.take(error, "librsvg parse", rsvg) }
+        GLibError.discard(error, rsvg)
         self.handle = handle
-        rsvg_handle_set_dpi(handle, 96)
+        self.rsvg = rsvg
+        rsvg.rsvg_handle_set_dpi(handle, 96)
     }
 
-    deinit { g_object_unref(handle) }
+    deinit { rsvg.g_object_unref(handle) }
 
     /// What the root element says about the document's size: width and height in CSS pixels where they are
     /// absolute lengths (not percentages, em or ex), and the viewBox's aspect (width / height).
@@ -41,10 +45,10 @@ final class SVGDocument {
         var width = 0.0, height = 0.0
         var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
         var widthLength = RsvgLength(), heightLength = RsvgLength(), viewBox = RsvgRectangle()
-        rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
+        rsvg.rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
                                              &hasViewBox, &viewBox)
         var result = Dimensions()
-        if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
+        if rsvg.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
             result.width = Self.usable(width)
             result.height = Self.usable(height)
         } else {
@@ -77,25 +81,39 @@ final class SVGDocument {
     func render(on context: OpaquePointer, viewport: (width: Double, height: Double)) throws(ImageError) {
         var rectangle = RsvgRectangle(x: 0, y: 0, width: viewport.width, height: viewport.height)
         var error: UnsafeMutablePointer<GError>?
-        guard rsvg_handle_render_document(handle, context, &rectangle, &error) != 0 else {
-            throw GLibError.take(error, "librsvg render")
+        guard rsvg.rsvg_handle_render_document(handle, context, &rectangle, &error) != 0 else {
+            throw GLibError.take(error, "librsvg render", rsvg)
         }
-        GLibError.discard(error)
+        GLibError.discard(error, rsvg)
     }
 }
 
 /// The one place glib's `GError`s become `ImageError`s (and are freed).
 enum GLibError {
     /// An `ImageError` (`.badImageData`) carrying the GError's message, freeing the GError.
-    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String) -> ImageError {
+    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String, _ rsvg: wi_rsvg_functions) -> ImageError {
         guard let error else { return ImageError(.badImageData, "\(action) failed") }
-        defer { g_error_free(error) }
+        defer { rsvg.g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
         return ImageError(.badImageData, "\(action): \(message)")
     }
 
     /// Frees a GError that came with a success (none is expected).
-    static func discard(_ error: UnsafeMutablePointer<GError>?) {
-        if let error { g_error_free(error) }
+    static func discard(_ error: UnsafeMutablePointer<GError>?, _ rsvg: wi_rsvg_functions) {
+        if let error { rsvg.g_error_free(error) }
     }
+}
+
+/// librsvg-2.so.2 (with GLib through it), opened the first time an SVG is parsed (WICore's `SharedLibrary`).
+package enum RsvgLibrary {
+    /// The library and its functions, or why it could not be loaded (`.unsupportedFormat`); opened once.
+    static let shared = Result { () throws(ImageError) in try open(soname: "librsvg-2.so.2") }
+
+    static func open(soname: String) throws(ImageError) -> SharedLibrary<wi_rsvg_functions> {
+        try SharedLibrary(soname: soname, bind: wi_rsvg_bind)
+    }
+
+    /// Opens `soname` as librsvg and binds every function, as the first SVG does, then lets it go: the test hook
+    /// for a library that is missing or lacks a function.
+    package static func check(soname: String) throws(ImageError) { _ = try open(soname: soname) }
 }

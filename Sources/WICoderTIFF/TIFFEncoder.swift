@@ -33,7 +33,9 @@ enum TIFFEncoder {
 final class TIFFWriter {
     private let writer: OpaquePointer
 
+    /// Throws `.unsupportedFormat` when libtiff cannot be loaded.
     init() throws(ImageError) {
+        try TIFFLibrary.load()
         guard let writer = wi_tiff_writer_create() else {
             throw ImageError(.outOfMemory, "cannot create a libtiff writer")
         }

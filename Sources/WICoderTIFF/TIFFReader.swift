@@ -28,7 +28,9 @@ final class TIFFReader {
     private let reader: OpaquePointer
 
     /// Opens `data`. With `copy` false the bytes must stay valid and unmoved for the reader's life.
+    /// Throws `.unsupportedFormat` when libtiff cannot be loaded.
     init(bytes: UnsafeRawBufferPointer, copy: Bool, maxSingleAllocation: Int) throws(ImageError) {
+        try TIFFLibrary.load()
         guard let reader = wi_tiff_reader_create(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
                                                  copy ? 1 : 0, Int64(maxSingleAllocation)) else {
             throw ImageError(.outOfMemory, "cannot create a libtiff reader")

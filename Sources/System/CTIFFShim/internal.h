@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <tiffio.h>
 #include "CTIFFShim.h"
+#include "functions.h"
 
 /// What libtiff said on one handle: the first error is kept (later ones are usually consequences), warnings counted.
 typedef struct {

@@ -94,4 +94,9 @@ const char *wi_tiff_writer_message(const wi_tiff_writer *writer);
 /// libtiff's version line ("LIBTIFF, Version 4.5.0 ...").
 const char *wi_tiff_version(void);
 
+/// Looks every libtiff function the shim calls up in `handle` (dlopen of libtiff.so.6); returns the first name it
+/// cannot find, or NULL when all were found. With `install`, a complete set becomes the table every wi_tiff_ function
+/// calls through (functions.h); none of them may be called before that.
+const char *wi_tiff_bind(void *handle, int install);
+
 #endif
