@@ -12,6 +12,7 @@ that make_photo.py made (run it first).
   photo-2000x1500.jxl      the WebP photo's pixels, lossy JPEG XL (cjxl -d 1, effort 7)
   graphic-1000x750.jxl     the drawing, lossless JPEG XL (cjxl -d 0, effort 7)
   photo-2000x1500-lzw.tif  the photo resized (LANCZOS) to 2000x1500, RGB, LZW-compressed TIFF (the TIFF decode row)
+  photo-2000x1500.bmp      the same pixels as a 24-bit bottom-up BMP (the large BMP decode row)
   photo-2040x1356.jpg      the photo cropped to 3:2 and resized (LANCZOS) to 2040x1356, JPEG q90 4:2:0 (the libvips
                            thumbnail-service row: fit 512 + JPEG q80)
 Usage: make_cpu_inputs.py DATA_DIR
@@ -95,6 +96,9 @@ def main():
     out = os.path.join(data, "photo-2000x1500-lzw.tif")
     if not os.path.exists(out):
         photo.resize((2000, 1500), Image.LANCZOS).save(out, compression="tiff_lzw")
+    out = os.path.join(data, "photo-2000x1500.bmp")
+    if not os.path.exists(out):
+        photo.resize((2000, 1500), Image.LANCZOS).convert("RGB").save(out)
     out = os.path.join(data, "photo-2040x1356.jpg")
     if not os.path.exists(out):
         photo.crop((0, 170, 4000, 2830)).resize((2040, 1356), Image.LANCZOS).save(out, quality=90, subsampling=2)

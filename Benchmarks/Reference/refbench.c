@@ -20,12 +20,15 @@
 //                          cairo into a malloc'd ARGB32 buffer, then unpremultiplied to RGBA in place
 //   pdf N FILE...          poppler-glib from memory, the first page at 72 dpi on white, drawn with cairo into a
 //                          malloc'd ARGB32 buffer, then turned into RGBA in place
+//   pixbuf N FILE...       gdk-pixbuf's loader (GdkPixbufLoader, from memory; the BMP and ICO reference: no other
+//                          C library on Debian decodes them), to RGBA (gdk_pixbuf_add_alpha when it gave RGB)
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
 // Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads -ltiff
-//   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib)
+//   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib gdk-pixbuf-2.0)
 #include <cairo.h>
 #include <fcntl.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <gif_lib.h>
 #include <jxl/decode.h>
 #include <jxl/thread_parallel_runner.h>
@@ -475,6 +478,20 @@ static void decode_pdf(blob b) {
     finish_canvas(cr, surface, pixels, w, h);
 }
 
+static void decode_pixbuf(blob b) {
+    GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
+    GError *error = NULL;
+    if (!gdk_pixbuf_loader_write(loader, b.bytes, b.size, &error) || !gdk_pixbuf_loader_close(loader, &error))
+        die("pixbuf", error->message);
+    GdkPixbuf *pixbuf = gdk_pixbuf_loader_get_pixbuf(loader);
+    if (!pixbuf) die("pixbuf", "no image");
+    GdkPixbuf *rgba = gdk_pixbuf_get_has_alpha(pixbuf) ? g_object_ref(pixbuf) : gdk_pixbuf_add_alpha(pixbuf, 0, 0, 0, 0);
+    counted(gdk_pixbuf_get_width(rgba), gdk_pixbuf_get_height(rgba));
+    sink += gdk_pixbuf_read_pixels(rgba)[0];
+    g_object_unref(rgba);
+    g_object_unref(loader);
+}
+
 static void raw_read(const char *path) {
     static unsigned char buffer[1 << 20];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -497,7 +514,7 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|pixbuf|jpegthumb|webpthumb|heifthumb|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
@@ -509,14 +526,14 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(cmd, "png") || !strcmp(cmd, "jpeg") || !strcmp(cmd, "heif") || !strcmp(cmd, "webp")
         || !strcmp(cmd, "gif") || !strcmp(cmd, "svg") || !strcmp(cmd, "pdf") || !strcmp(cmd, "jxl")
-        || !strcmp(cmd, "tiff")) {
+        || !strcmp(cmd, "tiff") || !strcmp(cmd, "pixbuf")) {
         int files = argc - 3;
         blob *blobs = malloc(sizeof(blob) * files);
         for (int i = 0; i < files; i++) blobs[i] = read_file(argv[3 + i]);
         void (*decode)(blob) = !strcmp(cmd, "png") ? decode_png : !strcmp(cmd, "jpeg") ? decode_jpeg
             : !strcmp(cmd, "webp") ? decode_webp : !strcmp(cmd, "gif") ? decode_gif
             : !strcmp(cmd, "svg") ? decode_svg : !strcmp(cmd, "pdf") ? decode_pdf : !strcmp(cmd, "jxl") ? jxl_decode
-            : !strcmp(cmd, "tiff") ? decode_tiff : decode_heif;
+            : !strcmp(cmd, "tiff") ? decode_tiff : !strcmp(cmd, "pixbuf") ? decode_pixbuf : decode_heif;
         for (int i = 0; i < files; i++) decode(blobs[i]);  // warm-up
         counts_done = 1;
         frames = frames_seen;
@@ -560,5 +577,9 @@ int main(int argc, char **argv) {
     }
     printf("seconds %.9g\n", seconds / n);
     if (counts_done) printf("frames %ld\npixels %ld\n", frames, pixels);
-    return sink == 42 ? 1 : 0;
+    // A volatile store keeps the decoded pixels observable (an exit status tied to their sum failed the JPEG XL
+    // row: its files happen to sum to 42).
+    volatile size_t observed = sink;
+    (void)observed;
+    return 0;
 }

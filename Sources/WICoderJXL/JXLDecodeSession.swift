@@ -103,9 +103,13 @@ final class JXLDecodeSession {
         return frame
     }
 
-    /// Hands libjxl the bytes it has not processed and runs it (closing the input when `inputClosed`).
+    /// Hands libjxl the bytes it has not processed and runs it.
+    ///
+    /// The input is never closed in libjxl (`JxlDecoderCloseInput`): the session's own `inputClosed` says the data
+    /// is all there is. Debian's libjxl 0.7 is built without NDEBUG, so it prints its failures to stderr, and a
+    /// closed input that runs short prints "decode.cc: missing input"; an open one answers
+    /// `JXL_DEC_NEED_MORE_INPUT` quietly, which `process()` turns into the same truncation error.
     private func feed() throws(ImageError) {
-        let isLast = inputClosed
         let decoder = handle.pointer
         let start = consumed
         let outcome: Result<Int, ImageError> = received.withUnsafeBytes { bytes in
@@ -114,7 +118,6 @@ final class JXLDecodeSession {
             if let input, available > 0, JxlDecoderSetInput(decoder, input, available) != JXL_DEC_SUCCESS {
                 return .failure(ImageError(.badImageData, "JPEG XL: libjxl refused the input"))
             }
-            if isLast { JxlDecoderCloseInput(decoder) }
             let result = Result { () throws(ImageError) in try process() }
             let unprocessed = available > 0 ? JxlDecoderReleaseInput(decoder) : 0
             return result.map { available - min(unprocessed, available) }

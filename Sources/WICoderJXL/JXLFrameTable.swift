@@ -31,7 +31,8 @@ struct JXLFrameTable {
             guard let base = bytes.baseAddress, !bytes.isEmpty,
                   JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
             else { return .failure(ImageError(.badImageData, "JPEG XL: empty input")) }
-            JxlDecoderCloseInput(decoder)
+            // Not closed (see JXLDecodeSession.feed): the last frame's header ends the walk, and running short
+            // before it is JXL_DEC_NEED_MORE_INPUT, with nothing printed to stderr.
             defer { _ = JxlDecoderReleaseInput(decoder) }
             return Result { () throws(ImageError) in try Self.read(handle) }
         }
@@ -65,6 +66,7 @@ struct JXLFrameTable {
                 var frame = JxlFrameHeader()
                 try handle.check(JxlDecoderGetFrameHeader(handle.pointer, &frame), "the frame header")
                 table.durations.append(Double(frame.duration) * secondsPerTick)
+                if frame.is_last != 0 { return table }
             case JXL_DEC_SUCCESS:
                 guard !table.durations.isEmpty else { throw ImageError(.badImageData, "JPEG XL: the file has no frame") }
                 return table

@@ -14,11 +14,18 @@ public enum DecodeSets {
         ]),
         ("heic", ["formats/sample.heic", "heic/hat.heic", "heic/gradient-alpha.heic"]),
         ("avif", ["formats/sample.avif", "heic/hat.avif"]),
-        // No C library decodes these here (WICoderBMP is Swift); Pillow is the reference.
+        // WICoderBMP is Swift: gdk-pixbuf's loaders (the only C decoders of these on Debian) and Pillow are the
+        // references (Benchmarks/compare's Codec rows, to RGBA on every side).
         ("bmp", [
             "bmp/irs-Core_8_Bit.bmp", "bmp/irs-Core_4_Bit.bmp", "bmp/tm-24bitpalette.bmp",
             "bmp/tm-blauesglas_16_bitmask565.bmp", "bmp/sg-rgba32-1.bmp", "bmp/tm-money-256-(os2).bmp",
-            "bmp/fc-24bipp.ico",
+        ]),
+        // Icons with BMP entries only (gdk-pixbuf refuses PNG entries), where every side picks the same (largest)
+        // entry.
+        ("ico", [
+            "bmp/fc-24bipp.ico", "bmp/peer-favicon.ico", "bmp/tm-favicon.ico", "bmp/tm-JavaCup.ico",
+            "bmp/tm-joypad.ico", "bmp/irs-multiple_entries_with_different_bit_depth.ico",
+            "bmp/irs-bmp-32bpp-alpha.ico",
         ]),
     ]
 
