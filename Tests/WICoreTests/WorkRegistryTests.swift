@@ -104,4 +104,78 @@ import WICore
         #expect(registry.startedCount == 1)
         #expect(registry.activeCount == 0)
     }
+
+    /// Each caller's outcome: its value, or "cancelled".
+    private func outcome(_ result: Result<Int, ImageError>) -> String {
+        switch result {
+        case .success(let value): "\(value)"
+        case .failure(let error): error.code == .cancelled ? "cancelled" : "\(error)"
+        }
+    }
+
+    @Test func aCancellationBeforeTheCallerJoinsEndsItWhenItJoins() async throws {
+        let registry = Registry()
+        let cancellation = WaiterCancellation()
+        cancellation.cancel()
+        let result = await registry.run(key: "k", priority: .normal, cancellation: cancellation) { _ in .success(1) }
+        #expect(outcome(result) == "cancelled")
+        #expect(registry.activeCount == 0)
+        #expect(registry.waiterCount(for: "k") == 0)
+    }
+
+    @Test func aCancellationEndsOneWaitingCallerAndTheOthersGetTheResult() async throws {
+        let registry = Registry()
+        let work = GatedWork()
+        let cancellations = (0..<10).map { _ in WaiterCancellation() }
+        let callers = cancellations.map { cancellation in
+            Task { await registry.run(key: "k", priority: .normal, cancellation: cancellation, work: work.run) }
+        }
+        #expect(await eventually { registry.waiterCount(for: "k") == 10 })
+        for (n, cancellation) in cancellations.enumerated() where n % 2 == 0 {
+            cancellation.cancel()
+            cancellation.cancel()                                   // a second cancel does nothing
+        }
+        #expect(registry.waiterCount(for: "k") == 5)                // left at once, not when the work ends
+        work.release()
+        var outcomes: [String] = []
+        for caller in callers { outcomes.append(outcome(await caller.value)) }
+        #expect(outcomes == (0..<10).map { $0 % 2 == 0 ? "cancelled" : "42" })
+        #expect(registry.startedCount == 1)
+        #expect(registry.activeCount == 0)
+    }
+
+    @Test func cancellingTheLastCallerCancelsTheWork() async throws {
+        let registry = Registry()
+        let sawCancel = Mutex(false)
+        let started = Mutex(false)
+        let cancellation = WaiterCancellation()
+        let caller = Task {
+            await registry.run(key: "k", priority: .normal, cancellation: cancellation) { _ in
+                started.withLock { $0 = true }
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(1)) }
+                sawCancel.withLock { $0 = true }
+                return .success(1)
+            }
+        }
+        #expect(await eventually { started.withLock { $0 } })
+        cancellation.cancel()
+        #expect(outcome(await caller.value) == "cancelled")
+        #expect(await eventually { sawCancel.withLock { $0 } })
+        #expect(registry.activeCount == 0)
+    }
+
+    @Test func aCancellationAfterTheResultTouchesNoLaterCaller() async throws {
+        let registry = Registry()
+        let cancellation = WaiterCancellation()
+        let first = await registry.run(key: "k", priority: .normal, cancellation: cancellation) { _ in .success(1) }
+        #expect(outcome(first) == "1")
+        let work = GatedWork()
+        let later = Task { await registry.run(key: "k", priority: .normal, work: work.run) }
+        #expect(await eventually { registry.waiterCount(for: "k") == 1 })
+        cancellation.cancel()                                       // the first caller is gone: nothing to end
+        #expect(registry.waiterCount(for: "k") == 1)
+        work.release()
+        #expect(outcome(await later.value) == "42")
+        #expect(registry.startedCount == 2)
+    }
 }

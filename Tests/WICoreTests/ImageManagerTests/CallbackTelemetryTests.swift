@@ -120,6 +120,30 @@ import WITestSupport
         await h.manager.shutdown()
     }
 
+    @Test func aLoadRefusedAfterShutdownIsCountedLikeTheAsyncForm() async throws {
+        let h = TelemetryHarness()
+        let url = h.serve("cbr.png")
+        await h.manager.shutdown()
+        let codes = Codes()
+        h.manager.loadImage(with: url) { codes.add($0) }
+        #expect(codes.all == [1010])                            // at once, before the call returned
+        #expect(try h.loads() == ["success": 0, "failure": 1, "cancelled": 0])
+        let refused = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url) }
+        #expect(refused?.code == .shutDown)
+        // The async form's refusal: counted the same way, one more of each.
+        #expect(try h.loads() == ["success": 0, "failure": 2, "cancelled": 0])
+        #expect(try h.metrics.expectTimer("webimage_load_duration_seconds").values.count == 2)
+        #expect(try h.metrics.expectMeter("webimage_inflight_loads").values == [1, 0, 1, 0])
+        let spans = h.spans("webimage.load")
+        #expect(spans.count == 2)
+        #expect(spans.map { $0.attributes.int("webimage.error.code") } == [1010, 1010])
+        #expect(spans.allSatisfy { $0.status?.code == .error })
+        #expect(h.spanNames == ["webimage.load", "webimage.load"])
+        let failures = h.logs.all.filter { $0.level == .debug && $0.metadata["webimage.error.code"] == "1010" }
+        #expect(failures.count == 2)
+        #expect(h.quietAboveDebug)
+    }
+
     @Test func theCallersSpanIsTheParent() async throws {
         let h = TelemetryHarness()
         let url = h.serve("cbp.png")

@@ -49,14 +49,15 @@ struct TelemetryHarness {
     let logs = RecordingLogHandler.Store()
     let manager: ImageManager
 
-    init(disk: MockDataCache = MockDataCache()) {
+    /// `tracing: false`: the manager gets the no-op tracer (as with no backend bootstrapped), `tracer` sees nothing.
+    init(disk: MockDataCache = MockDataCache(), tracing: Bool = true) {
         self.disk = disk
         let coders = ImageCodersManager(coders: [coder])
         let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders, metrics: metrics)
         let store = logs
         let logger = Logger(label: "test", factory: { _ in RecordingLogHandler(store: store) })
         manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [cache], logger: logger,
-                               metrics: metrics, tracer: tracer)
+                               metrics: metrics, tracer: tracing ? tracer : NoOpTracer())
     }
 
     func serve(_ name: String) -> URL {
@@ -175,6 +176,62 @@ extension SpanAttributes {
         #expect(h.spans("webimage.cache.query").first?.attributes.string("webimage.cache.type") == "memory")
         #expect(h.spans("webimage.load").first?.attributes.string("webimage.cache.type") == "memory")
         #expect(h.quietAboveDebug)
+        await h.manager.shutdown()
+    }
+
+    /// With no tracer a memory hit is answered in the caller's task before any shared work (the fast path): each
+    /// tier is still asked, and counted, once per load; the hit has its events and load counters.
+    @Test func withoutATracerEachTierIsAskedOncePerLoad() async throws {
+        let h = TelemetryHarness(tracing: false)
+        let url = h.serve("f.png")
+        let events = h.manager.events()
+        #expect(try await h.manager.loadImage(with: url, options: .waitStoreCache).cacheType == .none)
+        #expect(try h.lookups("memory", "miss") == 1 && h.lookups("memory", "hit") == 0)
+        #expect(try h.lookups("mockdatacache", "miss") == 1 && h.lookups("mockdatacache", "hit") == 0)
+        #expect(try await h.manager.loadImage(with: url).cacheType == .memory)
+        #expect(try h.lookups("memory", "miss") == 1 && h.lookups("memory", "hit") == 1)
+        #expect(try h.lookups("mockdatacache", "miss") == 1 && h.lookups("mockdatacache", "hit") == 0)
+        #expect(try h.loads() == ["success": 2, "failure": 0, "cancelled": 0])
+        #expect(try h.metrics.expectMeter("webimage_inflight_loads").values == [1, 0, 1, 0])
+        #expect(!h.manager.isRunning)
+        var kinds: [String] = []
+        for await event in events {
+            switch event.kind {
+            case .started: kinds.append("started")
+            case .finished(let type): kinds.append("finished \(type)")
+            default: break   // the cold load's response and progress
+            }
+            if kinds.count == 4 { break }
+        }
+        #expect(kinds == ["started", "finished none", "started", "finished memory"])
+        #expect(h.tracer.finishedSpans.isEmpty)
+        let warm = TelemetryHarness(disk: h.disk, tracing: false)
+        #expect(try await warm.manager.loadImage(with: url, options: .waitStoreCache).cacheType == .disk)
+        #expect(try warm.lookups("memory", "miss") == 1 && warm.lookups("memory", "hit") == 0)
+        #expect(try warm.lookups("mockdatacache", "hit") == 1 && warm.lookups("mockdatacache", "miss") == 0)
+        #expect(try await warm.manager.loadImage(with: url).cacheType == .memory)
+        #expect(try warm.lookups("memory", "hit") == 1 && warm.lookups("mockdatacache", "hit") == 1)
+        await h.manager.shutdown()
+        await warm.manager.shutdown()
+    }
+
+    /// A caller whose task is cancelled gets 2002 from a memory hit too, counted as cancelled.
+    @Test func aCancelledCallerGets2002FromAMemoryHit() async throws {
+        let h = TelemetryHarness(tracing: false)
+        let url = h.serve("fc.png")
+        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
+        let manager = h.manager
+        let code = await Task { () -> Int in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(ImageError) {
+                _ = try await manager.loadImage(with: url)
+                return 0
+            } catch {
+                return error.code.rawValue
+            }
+        }.value
+        #expect(code == 2002)
+        #expect(try h.loads() == ["success": 1, "failure": 0, "cancelled": 1])
         await h.manager.shutdown()
     }
 
