@@ -53,8 +53,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        // Only WIServe's shutdown test uses it (a client of a live server); HummingbirdTesting brings it anyway.
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -224,7 +222,6 @@ let package = Package(
             name: "WIServeTests",
             dependencies: [
                 "WIServe", "WITestSupport", "WITestServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -66,7 +66,7 @@ struct Serve: AsyncParsableCommand {
         }
         let server: ImageServer
         do {
-            server = try ImageServer(configuration: serveConfiguration(), logger: logger)
+            server = try await ImageServer(configuration: serveConfiguration(), logger: logger)
         } catch {
             writeToStandardError("wi serve: \(error.message)\n")
             throw ExitCode(1)

@@ -118,9 +118,9 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     /// the limits. An image costing more than `maxEntryCostRatio` of the cost limit is refused, and the key then
     /// holds nothing.
     public func setImage(_ image: Image, forKey key: String, timeToLive: Duration?) {
-        let key = CacheKey(key, secret: keySecret)
+        let hash = KeyHash.hash(key, secret: keySecret)
         let deadline = timeToLive.map { Self.adding(Self.nanoseconds($0), to: now()) } ?? .max
-        withShard(key.hash) { $0.store(image, cost: image.cost, deadline: deadline, for: key, now: now) }
+        withShard(hash) { $0.store(image, cost: image.cost, deadline: deadline, for: key, hash: hash, now: now) }
     }
 
     /// Removes the image stored under `key`, from the weak tier too.

@@ -31,29 +31,41 @@ final class AdmissionGate: Sendable {
     /// Requests working and waiting now (tests wait for exact counts instead of sleeping).
     var counts: (active: Int, waiting: Int) { state.withLock { ($0.active, $0.waiting.count + $0.pending.count) } }
 
-    /// Takes a slot: at once when one is free, after waiting when the line has room; false when the line is full
-    /// or the task was cancelled while waiting. A true answer must be paired with `release()`.
-    func acquire() async -> Bool {
-        enum Decision {
-            case admitted, full, wait(UInt64)
-        }
-        let decision = state.withLock { s -> Decision in
+    /// What `tryAcquire()` decided: a slot, a place in the line (pass the ticket to `wait(for:)`), or a refusal.
+    enum Admission: Equatable {
+        case admitted, refused
+        case queued(ticket: UInt64)
+    }
+
+    /// Decides at once, without suspending: one lock, no allocation unless the request joins the line. The cheap
+    /// path of every refusal.
+    func tryAcquire() -> Admission {
+        state.withLock { s -> Admission in
             if s.active < self.concurrency {
                 s.active += 1
                 return .admitted
             }
-            guard s.waiting.count + s.pending.count < self.queue else { return .full }
+            guard s.waiting.count + s.pending.count < self.queue else { return .refused }
             s.nextID += 1
             s.pending.insert(s.nextID)
-            return .wait(s.nextID)
+            return .queued(ticket: s.nextID)
         }
-        let id: UInt64
-        switch decision {
-        case .admitted: return true
-        case .full: return false
-        case .wait(let waiterID): id = waiterID
+    }
+
+    /// Takes a slot: at once when one is free, after waiting when the line has room; false when the line is full
+    /// or the task was cancelled while waiting. A true answer must be paired with `release()`.
+    func acquire() async -> Bool {
+        switch tryAcquire() {
+        case .admitted: true
+        case .refused: false
+        case .queued(let ticket): await wait(for: ticket)
         }
-        return await withTaskCancellationHandler {
+    }
+
+    /// Waits in line with the ticket `tryAcquire()` gave: true with a slot (pair it with `release()`), false when
+    /// the task was cancelled first.
+    func wait(for id: UInt64) async -> Bool {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 let cancelledEarly = self.state.withLock { s -> Bool in
                     s.pending.remove(id)

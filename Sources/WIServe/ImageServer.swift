@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CoreMetrics
 import HTTPTypes
 public import Hummingbird
 public import Logging
@@ -10,6 +11,7 @@ import NIOCore
 public import ServiceLifecycle
 public import UnixSignals
 public import WICore
+import Synchronization
 import WIServiceLifecycle
 
 /// `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
@@ -34,12 +36,18 @@ public struct ImageServer: Sendable {
     let logger: Logger
 
     /// Builds the pipeline (caches, loaders, coders) for `configuration`; throws `.invalidArgument` for a value
-    /// out of range and the disk and Redis tiers' errors. `logger` gets the access log (info) and the pipeline's
-    /// warnings.
-    public init(configuration: ServeConfiguration, logger: Logger = .webImageNoOp) throws(ImageError) {
+    /// out of range, the disk tier's errors and `.networkError` when `--redis` cannot be reached (after shutting
+    /// down what it had made). `logger` gets the access log (info) and the pipeline's warnings.
+    public init(configuration: ServeConfiguration, logger: Logger = .webImageNoOp) async throws(ImageError) {
+        try await self.init(configuration: configuration, logger: logger, made: { _ in })
+    }
+
+    /// `init(configuration:logger:)`, with `made` seeing each part that needs a shutdown as it is made (tests).
+    init(configuration: ServeConfiguration, logger: Logger,
+         made: @Sendable (any ShutdownCapable) -> Void) async throws(ImageError) {
         self.configuration = configuration
         self.logger = logger
-        service = try ImageService(configuration: configuration, metrics: ServeMetrics(), logger: logger)
+        service = try await ImageService(configuration: configuration, metrics: ServeMetrics(), logger: logger, made: made)
     }
 
     /// The Hummingbird application (not started); `onServerRunning` gets the bound port.
@@ -47,8 +55,7 @@ public struct ImageServer: Sendable {
         -> some ApplicationProtocol
     {
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: AccessLogMiddleware(logger: logger, metrics: service.metrics))
-        router.add(middleware: ThumborMiddleware(service: service))
+        router.add(middleware: ServeMiddleware(service: service, logger: logger))
         router.get("healthz") { _, _ in "ok\n" }
         let metrics = service.metrics
         router.get("metrics") { _, _ -> Response in
@@ -82,53 +89,73 @@ public struct ImageServer: Sendable {
     }
 }
 
-/// Answers every path but `/healthz` and `/metrics` as a thumbor URL (GET and HEAD; other methods get 405).
-struct ThumborMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Every request: admission first for image paths (a refusal is a prebuilt 503, before any parsing, signature
+/// check, log line or timing), then the thumbor service; `/healthz` and `/metrics` go to the router. Admitted
+/// requests and the other paths get one access-log line each (info: method, path, status, bytes, milliseconds) and
+/// the request metrics; refusals are counted one by one and logged as one line per second with their count.
+struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
     let service: ImageService
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        if request.uri.path == "/healthz" || request.uri.path == "/metrics" { return try await next(request, context) }
-        // An image URL's own query (`...?v=2`) belongs to it, as libthumbor signs it.
-        let path = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
-        guard request.method == .get || request.method == .head else {
-            return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
-        }
-        let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: path,
-                               accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
-        let output = await service.respond(to: input)
-        var headers = HTTPFields()
-        for (name, value) in output.headers {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-        }
-        headers[.contentLength] = String(output.contentLength)
-        return Response(status: .init(code: output.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
-    }
-}
-
-/// One access-log line per request (info: method, path, status, bytes, milliseconds) and the request metrics.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
-    let metrics: ServeMetrics
+    let refusals: Refusals
+
+    init(service: ImageService, logger: Logger) {
+        self.service = service
+        self.logger = logger
+        refusals = Refusals(configuration: service.configuration, metrics: service.metrics, logger: logger)
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        let path = request.uri.path
+        guard path != "/healthz", path != "/metrics" else {
+            return try await logged(request) { try await next(request, context) }
+        }
+        guard request.method == .get || request.method == .head else {
+            return await logged(request) {
+                Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+                         body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
+            }
+        }
+        switch service.gate.tryAcquire() {
+        case .admitted:
+            break
+        case .refused:
+            return refusals.refuse(head: request.method == .head)
+        case .queued(let ticket):
+            guard await service.gate.wait(for: ticket) else { return refusals.refuse(head: request.method == .head) }
+        }
+        defer { service.gate.release() }
+        return await logged(request) {
+            // An image URL's own query (`...?v=2`) belongs to it, as libthumbor signs it.
+            let target = request.uri.query.map { "\(path)?\($0)" } ?? path
+            let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: target,
+                                   accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+            let output = await service.respond(to: input)
+            var headers = HTTPFields()
+            for (name, value) in output.headers {
+                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+            }
+            headers[.contentLength] = String(output.contentLength)
+            return Response(status: .init(code: output.status), headers: headers,
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
+        }
+    }
+
+    /// Runs `body` with one access-log line and the request metrics.
+    private func logged(_ request: Request, _ body: () async throws -> Response) async rethrows -> Response {
         let start = ContinuousClock.now
         var status = 500
         var bytes = "-"
         defer {
             let elapsed = ContinuousClock.now - start
-            metrics.record(status: status, duration: elapsed)
+            service.metrics.record(status: status, duration: elapsed)
             let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
             logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
                         metadata: ["status": "\(status)"])
         }
         do {
-            let response = try await next(request, context)
+            let response = try await body()
             status = response.status.code
             bytes = response.headers[.contentLength] ?? "-"
             return response
@@ -136,5 +163,47 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             status = error.status.code
             throw error
         }
+    }
+}
+
+/// The answer to a request the admission gate refuses, built once: 503, `Retry-After: 1`, the one-line reason.
+/// Each refusal costs an atomic increment of `webimage_serve_requests_total{status="503"}` and, at most once a
+/// second, one log line with the count of refusals since the last one (a line per refusal would be most of a
+/// refusal's cost under a flood).
+///
+/// Thread safety: immutable responses and atomics; `refuse` may be called from any task.
+final class Refusals: Sendable {
+    private let get: Response
+    private let head: Response
+    private let counter: CoreMetrics.Counter
+    private let logger: Logger
+    private let reason: String
+    private let start = ContinuousClock.now
+    /// Refusals not logged yet, and the second (since `start`) of the last refusal line.
+    private let unlogged = Atomic<Int>(0)
+    private let loggedSecond = Atomic<Int64>(-1)
+
+    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) {
+        reason = "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting"
+        let body = ByteBuffer(string: reason + "\n")
+        let headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
+                                   .retryAfter: "1", .contentLength: String(body.readableBytes)]
+        get = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody(byteBuffer: body))
+        head = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody())
+        counter = metrics.requestCounter(status: 503)
+        self.logger = logger
+    }
+
+    /// Counts one refusal and returns the prebuilt answer (no body for HEAD, Content-Length still the GET's).
+    func refuse(head isHead: Bool) -> Response {
+        counter.increment()
+        unlogged.add(1, ordering: .relaxed)
+        let second = (ContinuousClock.now - start).components.seconds
+        let last = loggedSecond.load(ordering: .relaxed)
+        if second != last, loggedSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged {
+            let count = unlogged.exchange(0, ordering: .relaxed)
+            logger.info("503 refused \(count) request(s): \(reason)", metadata: ["status": "503"])
+        }
+        return isHead ? head : get
     }
 }

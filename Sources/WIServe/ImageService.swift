@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import Synchronization
 import WebImage
 
 /// One request as the service sees it, independent of the HTTP server.
@@ -24,8 +25,8 @@ struct ServeOutput: Sendable {
     var contentLength: Int
 }
 
-/// The thumbor-compatible image service: parse, check the signature, admit, load through the pipeline, encode,
-/// answer with validators. Errors are one-line text bodies with the matching status.
+/// The thumbor-compatible image service (behind the admission gate): parse, check the signature, load through the
+/// pipeline, encode, answer with validators. Errors are one-line text bodies with the matching status.
 ///
 /// Thread safety: immutable after `init`; `respond` may run for any number of requests at once.
 final class ImageService: Sendable {
@@ -34,30 +35,42 @@ final class ImageService: Sendable {
     let gate: AdmissionGate
     let metrics: ServeMetrics
     private let signer: ThumborSignature?
+    /// Requests that went through the pipeline (load, transform, encode) rather than the variant cache.
+    let renders = Atomic<Int>(0)
 
-    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) throws(ImageError) {
+    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+         made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError) {
         self.configuration = configuration
         self.metrics = metrics
-        parts = try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger)
+        parts = try await ImageServiceParts.make(configuration: configuration, metrics: metrics, logger: logger, made: made)
         gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
         signer = configuration.key.map(ThumborSignature.init(key:))
     }
 
-    /// The answer to `input` (never throws: every failure is an error answer).
+    /// The answer to `input`, admitted by `gate` (the caller's job; never throws: every failure is an error answer).
     func respond(to input: ServeInput) async -> ServeOutput {
         do {
             let request = try ThumborRequest.parse(path: input.path)
             try authorize(request)
             let url = try sourceURL(request)
             let plan = try EncodePlan(request: request, configuration: configuration)
-            guard await gate.acquire() else {
-                throw ServeError(.serviceUnavailable, "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting")
+            let variantKey = VariantCache.key(signedPath: request.signedPath, requested: plan.format, accept: input.accept,
+                                              autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF)
+            if let variants = parts.variants {
+                if let match = input.ifNoneMatch, let etag = await variants.etag(forKey: variantKey),
+                   Self.matches(match, etag: etag) {
+                    return ServeOutput(status: 304, headers: validators(etag: etag), body: Data(), contentLength: 0)
+                }
+                if let (body, etag) = await variants.variant(forKey: variantKey) {
+                    return answer(body: body, format: ImageFormat.detect(body), etag: etag, input: input)
+                }
             }
-            defer { gate.release() }
             let (body, format) = try await withTimeout {
                 try await self.render(request, url: url, plan: plan, accept: input.accept)
             }
-            return answer(body: body, format: format, input: input)
+            let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
+            await parts.variants?.store(body, etag: etag, forKey: variantKey)
+            return answer(body: body, format: format, etag: etag, input: input)
         } catch let error as ServeError {
             return failure(error, input: input)
         } catch {
@@ -89,6 +102,7 @@ final class ImageService: Sendable {
     private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?) async throws
         -> (Data, ImageFormat)
     {
+        renders.add(1, ordering: .relaxed)
         var context = ImageContext()
         context[.imageTransformer] = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels)
@@ -142,18 +156,19 @@ final class ImageService: Sendable {
     }
 
     /// 200 with validators, or 304 when If-None-Match names the ETag; HEAD gets the head only.
-    private func answer(body: Data, format: ImageFormat, input: ServeInput) -> ServeOutput {
-        let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
-        var headers: [(String, String)] = [
-            ("Content-Type", format.mimeType), ("ETag", etag),
-            ("Cache-Control", "public, max-age=\(configuration.maxAge)"),
-        ]
-        if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
+    private func answer(body: Data, format: ImageFormat, etag: String, input: ServeInput) -> ServeOutput {
         if let match = input.ifNoneMatch, Self.matches(match, etag: etag) {
-            return ServeOutput(status: 304, headers: headers, body: Data(), contentLength: 0)
+            return ServeOutput(status: 304, headers: validators(etag: etag), body: Data(), contentLength: 0)
         }
-        return ServeOutput(status: 200, headers: headers, body: input.method == "HEAD" ? Data() : body,
-                           contentLength: body.count)
+        return ServeOutput(status: 200, headers: [("Content-Type", format.mimeType)] + validators(etag: etag),
+                           body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
+    }
+
+    /// The header fields of a 200 and a 304: ETag, Cache-Control, and Vary when the Accept header picks formats.
+    private func validators(etag: String) -> [(String, String)] {
+        var headers = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")]
+        if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
+        return headers
     }
 
     /// Whether an If-None-Match value names `etag` (weak comparison, `*` matches).

@@ -17,59 +17,112 @@ struct ImageServiceParts: Sendable {
     let allowedLoader: (any ImageLoader)?
     let allowedHosts: Set<String>
     let pool: WorkerPool
+    /// The encoded answers (nil with `--no-cache`).
+    let variants: VariantCache?
+    /// The fleet-wide single-flight wrapper of the public loader (nil without `--redis`).
+    let singleFlight: RedisSingleFlightLoader?
 
-    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) throws(ImageError) {
+    /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
+    /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
+    static func make(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+                     made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError)
+        -> ImageServiceParts
+    {
         try configuration.validate()
-        coders = WebImage.makeCoders()
         var owned: [any ShutdownCapable] = []
+        do throws(ImageError) {
+            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger) { part in
+                owned.append(part)
+                made(part)
+            }
+        } catch {
+            for part in owned { await part.shutdown() }
+            throw error
+        }
+    }
+
+    /// `own` gets each part that needs a shutdown as soon as it exists, in the order the manager shuts them down:
+    /// the loaders (single-flight wrappers first), the caches, Redis, the pools.
+    private init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+                 own: (any ShutdownCapable) -> Void) throws(ImageError) {
+        coders = WebImage.makeCoders()
+        var parts: [any ShutdownCapable] = []
+        func keep(_ part: any ShutdownCapable) {
+            if part is RedisSingleFlightLoader { parts.insert(part, at: 0) } else { parts.append(part) }
+            own(part)
+        }
         var redis: RedisCache?
         if let text = configuration.redisURL, let address = RedisAddress(text) {
             var redisConfiguration = RedisCache.Configuration(host: address.host, port: address.port)
             redisConfiguration.database = address.database
             redisConfiguration.logger = logger
             let cache = try RedisCache(configuration: redisConfiguration)
+            keep(cache)
+            // One EXISTS: a start against a Redis that cannot be reached fails now, not as a silent miss on every request.
+            do throws(ImageError) { _ = try cache.contains(forKey: "wi-serve:start") } catch {
+                throw ImageError(.networkError, "redis at \(address.host):\(address.port) cannot be reached: \(error.message)")
+            }
             redis = cache
         }
-        // Shut down in this order: the loaders (single-flight wrappers first), the caches, Redis, the CPU pool.
         let strict = try Self.loader(configuration, exceptions: [], coders: coders, logger: logger)
+        keep(strict)
         var loader: any ImageLoader = strict
         if let redis {
             let wrapped = RedisSingleFlightLoader(wrapping: strict, redis: redis)
-            owned.append(wrapped)
+            keep(wrapped)
             loader = wrapped
+            singleFlight = wrapped
+        } else {
+            singleFlight = nil
         }
-        owned.append(strict)
         allowedHosts = Set(configuration.allowedHosts.map { Self.normalized(host: $0) })
         if allowedHosts.isEmpty {
             allowedLoader = nil
         } else {
             let addresses = allowedHosts.reduce(into: Set<String>()) { $0.formUnion(HostAddresses.resolve($1)) }
             let loose = try Self.loader(configuration, exceptions: addresses, coders: coders, logger: logger)
+            keep(loose)
             if let redis {
                 let wrapped = RedisSingleFlightLoader(wrapping: loose, redis: redis)
-                owned.append(wrapped)
+                keep(wrapped)
                 allowedLoader = wrapped
             } else {
                 allowedLoader = loose
             }
-            owned.append(loose)
         }
         var dataTiers: [any DataCaching] = []
         var memory: MemoryCache?
+        var variantTiers: [any DataCaching] = []
         if configuration.useCache {
             var disk = DiskCache.Configuration()
             disk.logger = logger
-            dataTiers.append(try DiskCache(name: "images", root: configuration.cacheDirectory ?? Self.defaultCacheRoot(),
-                                           configuration: disk))
+            let root = configuration.cacheDirectory ?? Self.defaultCacheRoot()
+            let images = try DiskCache(name: "images", root: root, configuration: disk)
+            own(images)  // the tiered cache shuts it down
+            dataTiers.append(images)
+            let variantDisk = try DiskCache(name: "variants", root: root, configuration: disk)
+            keep(variantDisk)
+            variantTiers = [VariantMemoryCache(byteLimit: configuration.variantMemoryBytes), variantDisk]
             memory = try MemoryCache(configuration: .init(costLimit: configuration.memoryCacheBytes))
         }
         if let redis { dataTiers.append(redis) }
         let cache = TieredImageCache(memory: memory, dataTiers: dataTiers, coders: coders, metrics: metrics.factory)
-        owned.append(cache)
-        if let redis { owned.append(redis) }
+        keep(cache)
+        if let redis {
+            // Shut down after the caches and loaders that use it.
+            parts.removeAll { $0 as? RedisCache === redis }
+            parts.append(redis)
+        }
+        if variantTiers.isEmpty {
+            variants = nil
+        } else {
+            let io = WorkerPool(name: "wi.serve.io", threads: 2)
+            keep(io)
+            variants = VariantCache(tiers: variantTiers, io: io)
+        }
         pool = WorkerPool.cpu(name: "wi.serve")
-        owned.append(pool)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool, owning: owned,
+        keep(pool)
+        manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool, owning: parts,
                                logger: logger, metrics: metrics.factory)
     }
 

@@ -45,6 +45,9 @@ public struct ServeConfiguration: Sendable {
     public var maxAge = 86_400
     /// The memory cache's limit in bytes of pixels (default 256 MiB).
     public var memoryCacheBytes = 256 << 20
+    /// The memory limit of the encoded-variant cache in bytes (default 64 MiB); an answer above an eighth of it is
+    /// kept on disk only.
+    public var variantMemoryBytes = 64 << 20
 
     /// The defaults.
     public init() {}
@@ -57,6 +60,7 @@ public struct ServeConfiguration: Sendable {
         try check(concurrency, 1...4096, "concurrency")
         try check(queue, 0...1_000_000, "queue")
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
+        try check(variantMemoryBytes, 0...(1 << 40), "variant-memory-bytes")
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")
         }

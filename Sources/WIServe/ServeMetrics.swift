@@ -22,7 +22,16 @@ final class ServeMetrics: Sendable {
 
     /// Counts one answered request with its status and time.
     func record(status: Int, duration: Duration) {
-        let (counter, timer) = byStatus.withLock { map in
+        let (counter, timer) = metrics(status: status)
+        counter.increment()
+        timer.record(duration: duration)
+    }
+
+    /// The request counter of `status`, to keep and increment without a lookup (refusals).
+    func requestCounter(status: Int) -> CoreMetrics.Counter { metrics(status: status).0 }
+
+    private func metrics(status: Int) -> (CoreMetrics.Counter, Metrics.Timer) {
+        byStatus.withLock { map in
             if let pair = map[status] { return pair }
             let dimensions = [("status", String(status))]
             let pair = (CoreMetrics.Counter(label: Self.requests, dimensions: dimensions, factory: factory),
@@ -30,8 +39,6 @@ final class ServeMetrics: Sendable {
             map[status] = pair
             return pair
         }
-        counter.increment()
-        timer.record(duration: duration)
     }
 
     /// The registry in Prometheus text format.

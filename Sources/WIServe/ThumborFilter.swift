@@ -10,8 +10,9 @@ enum ThumborFilter: Hashable, Sendable {
     case format(ImageFormat)
     /// `no_upscale()`: never enlarge the source.
     case noUpscale
-    /// `blur(R)` or `blur(R,S)`: a blur of radius R (thumbor's sigma S is accepted and ignored; R decides).
-    case blur(Double)
+    /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and
+    /// standard deviation S (0 or absent: R); see `ThumborBlur`.
+    case blur(radius: Int, sigma: Double)
     /// `rotate(DEG)`: a multiple of 90, turned counter-clockwise (thumbor's direction).
     case rotate(Int)
     /// `round_corner(R,r,g,b)` or `round_corner(R,r,g,b,1)`: corners of radius R painted in the colour, or left
@@ -93,9 +94,9 @@ enum ThumborFilter: Hashable, Sendable {
             return .noUpscale
         case "blur":
             try count(1...2)
-            let radius = try real(0, 0...150)
-            if arguments.count == 2 { _ = try real(1, 0...150) }
-            return .blur(radius)
+            let radius = try integer(0, 0...150)
+            let sigma = arguments.count == 2 ? try real(1, 0...150) : 0
+            return .blur(radius: radius, sigma: sigma)
         case "rotate":
             try count(1...1)
             let degrees = try integer(0, -3600...3600)

@@ -66,8 +66,8 @@ struct ThumborTransformer: ImageTransformer, Hashable {
             switch filter {
             case .rotate(let degrees) where degrees != 0:
                 result = try RotateTransformer(degrees: Double(degrees), fitsCanvas: true).transform(result)
-            case .blur(let radius) where radius > 0:
-                result = try BlurTransformer(radius: radius).transform(result)
+            case .blur(let radius, let sigma) where radius > 0:
+                result = try ThumborBlur(radius: radius, sigma: sigma).apply(to: result)
             case .roundCorner(let radius, let color, let transparent):
                 result = try RoundCornerTransformer(radius: radius).transform(result)
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }

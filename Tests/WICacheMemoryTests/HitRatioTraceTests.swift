@@ -30,17 +30,16 @@ import WITestSupport
     static func simulateLRU(warmUp: [Int], trace: [Int]) -> Ratios {
         var pool = NodePool()
         var index: [Int: Int32] = [:]
-        let placeholder = CacheKey("", hash: 0)
         func access(_ key: Int) -> Bool {
             if let node = index[key] {
                 pool.moveToTail(node, of: 0)
                 return true
             }
-            index[key] = pool.append(Node(key: placeholder, image: nil, cost: key, deadline: .max), to: 0)
+            index[key] = pool.append(Node(hash: 0, cost: key, deadline: .max), to: 0)
             if pool.lists[0].count > capacity {
                 let head = pool.lists[0].head
                 index.removeValue(forKey: pool[head].cost)
-                _ = pool.remove(head)
+                pool.remove(head)
             }
             return false
         }

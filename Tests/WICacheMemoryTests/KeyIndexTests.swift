@@ -1,33 +1,51 @@
 import Testing
+import WICore
 @testable import WICacheMemory
 import WITestSupport
 
 @Suite struct KeyIndexTests {
+    /// Inserts `key` for a new node holding `image`; returns the node.
+    static func insert(_ key: CacheKey, image: Image? = nil, into index: inout KeyIndex, pool: inout NodePool) -> Int32 {
+        let node = pool.append(Node(hash: key.hash, cost: 0, deadline: .max), to: 0)
+        index.insert(key, node: node, image: image, expires: false)
+        return node
+    }
+
+    /// Removes `node` (holding `key`) from the index and the pool.
+    static func remove(_ node: Int32, _ key: CacheKey, from index: inout KeyIndex, pool: inout NodePool) {
+        _ = index.remove(at: index.slot(of: node, hash: key.hash))
+        pool.remove(node)
+    }
+
     /// 20,000 random inserts and removals over 3,000 keys agree exactly with a Dictionary model, through growth
-    /// and backward-shift deletions.
+    /// and backward-shift deletions; every slot keeps its key and image.
     @Test func agreesWithADictionary() {
         var pool = NodePool()
         var index = KeyIndex()
-        var model: [String: Int32] = [:]
+        var model: [String: (node: Int32, image: Image)] = [:]
         var random = SeededRandom(seed: 7)
         for _ in 0..<20_000 {
             let name = "key\(random.next() % 3_000)"
             let key = CacheKey(name, secret: fixedKeySecret)
-            if let node = model[name] {
-                #expect(index.find(key, in: pool) == node)
-                index.remove(node, hash: key.hash)
-                _ = pool.remove(node)
+            if let entry = model[name] {
+                #expect(index.find(key).map(index.node(at:)) == entry.node)
+                Self.remove(entry.node, key, from: &index, pool: &pool)
                 model[name] = nil
             } else {
-                #expect(index.find(key, in: pool) == nil)
-                let node = pool.append(Node(key: key, image: nil, cost: 0, deadline: .max), to: 0)
-                index.insert(node, hash: key.hash)
-                model[name] = node
+                #expect(index.find(key) == nil)
+                let image = makeImage(cost: 4)
+                model[name] = (Self.insert(key, image: image, into: &index, pool: &pool), image)
             }
         }
         #expect(index.count == model.count)
-        for (name, node) in model { #expect(index.find(CacheKey(name, secret: fixedKeySecret), in: pool) == node) }
-        #expect(index.find(CacheKey("absent", secret: fixedKeySecret), in: pool) == nil)
+        for (name, entry) in model {
+            let slot = index.find(CacheKey(name, secret: fixedKeySecret))
+            #expect(slot.map(index.node(at:)) == entry.node)
+            #expect(slot.map(index.key(at:)) == name)
+            #expect(slot.flatMap(index.image(at:)) === entry.image)
+            #expect(slot.map(index.expires(at:)) == false)
+        }
+        #expect(index.find(CacheKey("absent", secret: fixedKeySecret)) == nil)
     }
 
     /// Keys whose hashes are equal (forced) share a tag and a probe run: each is still found by its string, and
@@ -36,23 +54,50 @@ import WITestSupport
         var pool = NodePool()
         var index = KeyIndex()
         let keys = (0..<40).map { CacheKey("same\($0)", hash: $0 < 20 ? 0xDEAD_BEEF_0000 : 0xDEAD_BEEF_0001) }
-        var nodes: [Int32] = []
-        for key in keys {
-            let node = pool.append(Node(key: key, image: nil, cost: 0, deadline: .max), to: 0)
-            index.insert(node, hash: key.hash)
-            nodes.append(node)
-        }
-        for (key, node) in zip(keys, nodes) { #expect(index.find(key, in: pool) == node) }
-        #expect(index.find(CacheKey("same40", hash: 0xDEAD_BEEF_0000), in: pool) == nil)
+        let nodes = keys.map { Self.insert($0, into: &index, pool: &pool) }
+        for (key, node) in zip(keys, nodes) { #expect(index.find(key).map(index.node(at:)) == node) }
+        #expect(index.find(CacheKey("same40", hash: 0xDEAD_BEEF_0000)) == nil)
         for position in stride(from: 0, to: 40, by: 3) {
-            index.remove(nodes[position], hash: keys[position].hash)
-            _ = pool.remove(nodes[position])
+            Self.remove(nodes[position], keys[position], from: &index, pool: &pool)
         }
         for position in 0..<40 {
             let expected: Int32? = position % 3 == 0 ? nil : nodes[position]
-            #expect(index.find(keys[position], in: pool) == expected)
+            #expect(index.find(keys[position]).map(index.node(at:)) == expected)
         }
         #expect(index.count == 26)
+    }
+
+    /// A slot's deadline flag and image change in place.
+    @Test func updateKeepsTheSlot() {
+        var pool = NodePool()
+        var index = KeyIndex()
+        let key = CacheKey("k", secret: fixedKeySecret)
+        let node = Self.insert(key, image: makeImage(cost: 4), into: &index, pool: &pool)
+        let replacement = makeImage(cost: 8)
+        let slot = index.find(key)
+        #expect(slot != nil)
+        guard let slot else { return }
+        index.update(slot, image: replacement, expires: true)
+        #expect(index.find(key) == slot)
+        #expect(index.node(at: slot) == node)
+        #expect(index.expires(at: slot))
+        #expect(index.image(at: slot) === replacement)
+        index.update(slot, image: replacement, expires: false)
+        #expect(!index.expires(at: slot) && index.node(at: slot) == node)
+    }
+
+    /// Reference bits are per node: a reused node starts unreferenced.
+    @Test func referenceBitsFollowTheNodes() {
+        var pool = NodePool()
+        let nodes = (0..<130).map { pool.append(Node(hash: UInt64($0), cost: 0, deadline: .max), to: 0) }
+        for node in nodes where node % 3 == 0 { pool.markReferenced(node) }
+        #expect(nodes.filter { pool.isReferenced($0) }.count == 44)
+        pool.clearReferenced(129)
+        #expect(!pool.isReferenced(129) && pool.isReferenced(126))
+        pool.remove(126)
+        let reused = pool.append(Node(hash: 0, cost: 0, deadline: .max), to: 0)
+        #expect(reused == 126)
+        #expect(!pool.isReferenced(reused))
     }
 }
 

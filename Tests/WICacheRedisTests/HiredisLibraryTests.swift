@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WITestSupport
 @testable import WICacheRedis
 
 @Suite struct HiredisLibraryTests {

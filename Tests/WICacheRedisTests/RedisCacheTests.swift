@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import WICacheRedis
 import WICore
+import WITestSupport
 
 @Suite struct RedisCacheTests {
     @Test func storesQueriesRemovesAndClearsItsNamespaceOnly() throws {

@@ -76,10 +76,11 @@ struct ServeHarness {
         return configuration
     }
 
-    /// Runs `body` against a server made with `configuration`, then shuts the server's manager and the origin down.
-    func withServer(_ configuration: ServeConfiguration,
+    /// Runs `body` against a server made with `configuration`, then shuts the server's manager (and, unless
+    /// `keepOrigin`, the origin) down.
+    func withServer(_ configuration: ServeConfiguration, keepOrigin: Bool = false,
                     _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Void) async throws {
-        let server = try ImageServer(configuration: configuration)
+        let server = try await ImageServer(configuration: configuration)
         do {
             try await server.makeApplication().test(.router) { client in try await body(server, client) }
         } catch {
@@ -90,7 +91,7 @@ struct ServeHarness {
         }
         gate.open()
         await server.manager.shutdown()
-        await origin.stop()
+        if !keepOrigin { await origin.stop() }
     }
 
     /// GET `/unsafe/<options>` for /stripes.png, decoded.

@@ -11,7 +11,7 @@ import WICore
         #expect(try parse("format(JPG):format(png):format(webp):format(avif):format(gif):format(heic)")
                 == [.format(.jpeg), .format(.png), .format(.webp), .format(.avif), .format(.gif), .format(.heic)])
         #expect(try parse("no_upscale()") == [.noUpscale])
-        #expect(try parse("blur(2.5):blur(4,2)") == [.blur(2.5), .blur(4)])
+        #expect(try parse("blur(2):blur(4,2.5)") == [.blur(radius: 2, sigma: 0), .blur(radius: 4, sigma: 2.5)])
         #expect(try parse("rotate(90):rotate(-90):rotate(450)") == [.rotate(90), .rotate(270), .rotate(90)])
         #expect(try parse("round_corner(8,1,2,3):round_corner(8,1,2,3,1)")
                 == [.roundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: false),
@@ -28,8 +28,10 @@ import WICore
         ("quality(nan)", "quality() argument 1 must be an integer in 0...100, got 'nan'"),
         ("format(bmp)", "format() must be one of jpeg, png, webp, avif, gif, heic, got 'bmp'"),
         ("no_upscale(1)", "no_upscale() takes 0 argument(s), got 1"),
-        ("blur(inf)", "blur() argument 1 must be a number in 0.0...150.0, got 'inf'"),
-        ("blur(151)", "blur() argument 1 must be a number in 0.0...150.0, got '151'"),
+        ("blur(inf)", "blur() argument 1 must be an integer in 0...150, got 'inf'"),
+        ("blur(151)", "blur() argument 1 must be an integer in 0...150, got '151'"),
+        ("blur(2.5)", "blur() argument 1 must be an integer in 0...150, got '2.5'"),
+        ("blur(2,-1)", "blur() argument 2 must be a number in 0.0...150.0, got '-1'"),
         ("rotate(45)", "rotate() takes a multiple of 90 degrees, got 45"),
         ("round_corner(8,1,2)", "round_corner() takes 4 to 5 argument(s), got 3"),
         ("round_corner(8,1,2,300)", "round_corner() argument 4 must be an integer in 0...255, got '300'"),

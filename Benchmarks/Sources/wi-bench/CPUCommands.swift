@@ -123,10 +123,10 @@ func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.Evictio
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
     let cache = try CacheWorkloads.filledMemoryCache(policy: policy)
     let keys = CacheWorkloads.keys, values = CacheWorkloads.values
-    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads,
+    let (seconds, cpu, hits) = runMixedTimed(operations, threads: threads,
                                                   read: { cache.image(forKey: keys[$0]) != nil },
                                                   write: { cache.setImage(values[$0], forKey: keys[$0]) })
-    printMixed(seconds: seconds, hits: hits, operations: operations)
+    printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
 /// The same load without a cache: a read finds the image by the operation's index (no hashing, no lock, no
@@ -137,10 +137,10 @@ func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.Evictio
 func cacheFloor(operations count: Int, threads: Int) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
     let keys = CacheWorkloads.keys, values = CacheWorkloads.values
-    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads,
+    let (seconds, cpu, hits) = runMixedTimed(operations, threads: threads,
                                                   read: { FloorCache.image(forKey: keys[$0], index: $0) != nil },
                                                   write: { FloorCache.setImage(values[$0], forKey: keys[$0]) })
-    printMixed(seconds: seconds, hits: hits, operations: operations)
+    printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
 /// The floor's stand-in for a cache; not inlined, so the key and image cross a call as they do into a cache.
@@ -163,10 +163,10 @@ func lockedCacheFloor(operations count: Int) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
     let keys = CacheWorkloads.keys, values = CacheWorkloads.values
     let floor = LockedFloorCache()
-    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: 1,
+    let (seconds, cpu, hits) = runMixedTimed(operations, threads: 1,
                                                   read: { floor.image(forKey: keys[$0], index: $0) != nil },
                                                   write: { floor.setImage(values[$0], forKey: keys[$0]) })
-    printMixed(seconds: seconds, hits: hits, operations: operations)
+    printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
 /// `FloorCache` behind one lock.
@@ -192,21 +192,31 @@ func nsCacheMixed(operations count: Int, threads: Int, bridged: Bool) {
     let keys = CacheWorkloads.keys, values = CacheWorkloads.values
     let nsKeys = keys.map { $0 as NSString }
     let box = UncheckedSendable((cache: CacheWorkloads.filledNSCache(keys: nsKeys), keys: nsKeys))
-    let (seconds, hits) = bridged
-        ? CacheWorkloads.runMixed(operations, threads: threads,
+    let (seconds, cpu, hits) = bridged
+        ? runMixedTimed(operations, threads: threads,
                                   read: { box.value.cache.object(forKey: keys[$0] as NSString) != nil },
                                   write: { box.value.cache.setObject(values[$0], forKey: keys[$0] as NSString,
                                                                      cost: values[$0].cost) })
-        : CacheWorkloads.runMixed(operations, threads: threads,
+        : runMixedTimed(operations, threads: threads,
                                   read: { box.value.cache.object(forKey: box.value.keys[$0]) != nil },
                                   write: { box.value.cache.setObject(values[$0], forKey: box.value.keys[$0],
                                                                      cost: values[$0].cost) })
-    printMixed(seconds: seconds, hits: hits, operations: operations)
+    printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
-func printMixed(seconds: Double, hits: Int, operations: [CacheWorkloads.Operation]) {
+/// `CacheWorkloads.runMixed`, also returning the process's CPU seconds over the run (all threads): on a loaded
+/// machine the wall time of one thread includes the time other processes ran, its CPU time does not.
+func runMixedTimed(_ operations: [CacheWorkloads.Operation], threads: Int, read: @Sendable (Int) -> Bool,
+                   write: @Sendable (Int) -> Void) -> (seconds: Double, cpu: Double, hits: Int) {
+    let before = BenchClock.cpuSeconds
+    let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads, read: read, write: write)
+    return (seconds, BenchClock.cpuSeconds - before, hits)
+}
+
+func printMixed(seconds: Double, cpu: Double, hits: Int, operations: [CacheWorkloads.Operation]) {
     let reads = operations.count { !$0.isWrite }
     print("seconds", seconds / Double(operations.count))
+    print("cpu", cpu / Double(operations.count))
     print("reads", reads)
     print("hits", hits)
 }

@@ -1,9 +1,8 @@
-import WICore
-
-/// One cached entry, stored by index in a `NodePool` (no per-entry allocation, no reference counting of nodes).
+/// What eviction needs of one cached entry, stored by index in a `NodePool` (no per-entry allocation, no reference
+/// counting of nodes). Its key and image live in the entry's `KeyIndex` slot, which a hit reads instead.
 struct Node {
-    var key: CacheKey
-    var image: Image?
+    /// The key's hash (`CacheKey.hash`): finds the entry's slot and its frequency.
+    var hash: UInt64
     var cost: Int
     /// Nanoseconds on the cache's clock after which the entry is expired; `Int64.max` for never.
     var deadline: Int64
@@ -11,8 +10,6 @@ struct Node {
     var next: Int32 = -1
     /// Which list of the pool holds the node.
     var list: UInt8 = 0
-    /// CLOCK's reference bit: set by a hit, cleared when the hand passes.
-    var referenced = false
 }
 
 /// A doubly linked list threaded through a `NodePool` by index; tracks its length and total cost.
@@ -23,11 +20,13 @@ struct NodeList {
     var cost = 0
 }
 
-/// The entries of one shard: a slab of nodes with a free list, and up to three linked lists over them
-/// (CLOCK uses one; W-TinyLFU uses window, probation and protected).
+/// The entries of one shard: a slab of nodes with a free list, up to three linked lists over them (CLOCK uses
+/// one; W-TinyLFU uses window, probation and protected), and the nodes' CLOCK reference bits in a bitmap of their
+/// own (set by a hit, cleared when the hand passes): a hit writes one bit in a few hot lines instead of the node.
 struct NodePool {
     private(set) var nodes: [Node] = []
     private var free: [Int32] = []
+    private var referenceBits: [UInt64] = []
     var lists = [NodeList](repeating: NodeList(), count: 3)
 
     subscript(index: Int32) -> Node {
@@ -35,7 +34,25 @@ struct NodePool {
         _modify { yield &nodes[Int(index)] }
     }
 
-    /// Stores a new node at the tail of `list` and returns its index.
+    /// Whether the node was hit since the hand last passed it.
+    @inline(__always)
+    func isReferenced(_ index: Int32) -> Bool {
+        referenceBits[Int(index) >> 6] & (1 << UInt64(index & 63)) != 0
+    }
+
+    /// Sets the node's reference bit (a hit).
+    @inline(__always)
+    mutating func markReferenced(_ index: Int32) {
+        referenceBits[Int(index) >> 6] |= 1 << UInt64(index & 63)
+    }
+
+    /// Clears the node's reference bit (the hand passed it).
+    @inline(__always)
+    mutating func clearReferenced(_ index: Int32) {
+        referenceBits[Int(index) >> 6] &= ~(1 << UInt64(index & 63))
+    }
+
+    /// Stores a new node, unreferenced, at the tail of `list` and returns its index.
     mutating func append(_ node: consuming Node, to list: UInt8) -> Int32 {
         let index: Int32
         if let reused = free.popLast() {
@@ -44,19 +61,17 @@ struct NodePool {
         } else {
             index = Int32(nodes.count)
             nodes.append(node)
+            if nodes.count > referenceBits.count * 64 { referenceBits.append(0) }
         }
+        clearReferenced(index)
         link(index, to: list)
         return index
     }
 
-    /// Unlinks and frees a node, moving its image out (the caller decides when it is released).
-    mutating func remove(_ index: Int32) -> Image? {
+    /// Unlinks and frees a node.
+    mutating func remove(_ index: Int32) {
         unlink(index)
-        var image: Image?
-        swap(&image, &nodes[Int(index)].image)
-        nodes[Int(index)].key = CacheKey.empty
         free.append(index)
-        return image
     }
 
     /// Moves a node to the tail of `list` (which may be the list it is in).
@@ -77,6 +92,7 @@ struct NodePool {
     mutating func removeAll() {
         nodes = []
         free = []
+        referenceBits = []
         lists = [NodeList](repeating: NodeList(), count: 3)
     }
 
@@ -100,9 +116,4 @@ struct NodePool {
         lists[slot].count -= 1
         lists[slot].cost -= nodes[Int(index)].cost
     }
-}
-
-extension CacheKey {
-    /// The key of a freed node.
-    static let empty = CacheKey("", hash: 0)
 }

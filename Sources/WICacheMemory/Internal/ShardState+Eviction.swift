@@ -7,8 +7,8 @@ extension ShardState {
     mutating func evictClock(toCost targetCost: Int, count targetCount: Int, now: () -> Int64) {
         while cost > targetCost || count > targetCount {
             let front = pool.lists[0].head
-            if pool[front].referenced && !isExpired(front, now: now) {
-                pool[front].referenced = false
+            if pool.isReferenced(front) && !isExpired(front, now: now) {
+                pool.clearReferenced(front)
                 pool.moveToTail(front, of: 0)
             } else {
                 evictNode(front, now: now)
@@ -57,8 +57,8 @@ extension ShardState {
 
     /// Whether `index` gets a second chance: referenced since it reached the front and not expired. Clears the bit.
     private mutating func takeSecondChance(_ index: Int32, now: () -> Int64) -> Bool {
-        guard pool[index].referenced else { return false }
-        pool[index].referenced = false
+        guard pool.isReferenced(index) else { return false }
+        pool.clearReferenced(index)
         return !isExpired(index, now: now)
     }
 
@@ -103,6 +103,6 @@ extension ShardState {
     }
 
     private mutating func frequency(of index: Int32) -> Int {
-        sketch?.frequency(pool[index].key.hash) ?? 0
+        sketch?.frequency(pool[index].hash) ?? 0
     }
 }

@@ -55,14 +55,14 @@ struct ShardState {
 
     /// The image stored under the key `string` (hash `hash`), counting a hit or a miss.
     mutating func image(for string: String, hash: UInt64, now: () -> Int64) -> Image? {
-        if let index = index.find(string, hash: hash, in: pool) {
-            let deadline = pool[index].deadline
-            if deadline == .max || now() < deadline {
+        if let slot = index.find(string, hash: hash) {
+            let node = index.node(at: slot)
+            if !index.expires(at: slot) || now() < pool[node].deadline {
                 counters.hits += 1
-                touch(index)
-                return pool[index].image
+                touch(node, hash: hash)
+                return index.image(at: slot)
             }
-            removeNode(index)
+            removeNode(node, slot: slot)
             counters.expirations += 1
         } else if !weak.isEmpty, case let key = CacheKey(string, hash: hash),
                   let remembered = weak.removeValue(forKey: key), let image = remembered.image,
@@ -70,7 +70,7 @@ struct ShardState {
         {
             counters.hits += 1
             counters.weakHits += 1
-            store(image, cost: image.cost, deadline: remembered.deadline, for: key, now: now)
+            store(image, cost: image.cost, deadline: remembered.deadline, for: string, hash: hash, now: now)
             return image
         }
         counters.misses += 1
@@ -80,36 +80,40 @@ struct ShardState {
 
     /// Whether `key` is in the strong tier and not expired; touches nothing.
     func contains(_ key: CacheKey, now: () -> Int64) -> Bool {
-        guard let index = index.find(key, in: pool) else { return false }
-        let deadline = pool[index].deadline
-        return deadline == .max || now() < deadline
+        guard let slot = index.find(key) else { return false }
+        return !index.expires(at: slot) || now() < pool[index.node(at: slot)].deadline
     }
 
-    mutating func store(_ image: Image, cost: Int, deadline: Int64, for key: CacheKey, now: () -> Int64) {
-        if !weak.isEmpty { weak.removeValue(forKey: key) }
+    /// Stores `image` under the key `string` (hash `hash`). A replaced entry keeps its node and slot (a
+    /// `CacheKey`, which retains the string, is made only for a new entry or the weak tier).
+    mutating func store(_ image: Image, cost: Int, deadline: Int64, for string: String, hash: UInt64,
+                        now: () -> Int64) {
+        if !weak.isEmpty { weak.removeValue(forKey: CacheKey(string, hash: hash)) }
         guard cost <= maxEntryCost else {
-            if let index = index.find(key, in: pool) { removeNode(index) }   // the key no longer means the old image
+            // The key no longer means the old image.
+            if let slot = index.find(string, hash: hash) { removeNode(index.node(at: slot), slot: slot) }
             return
         }
-        if let index = index.find(key, in: pool) {
-            pool[index].image = image
-            pool[index].deadline = deadline
-            self.cost += cost - pool[index].cost
-            pool.setCost(cost, of: index)
-            touch(index)
+        if let slot = index.find(string, hash: hash) {
+            let node = index.node(at: slot)
+            index.update(slot, image: image, expires: deadline != .max)
+            pool[node].deadline = deadline
+            self.cost += cost - pool[node].cost
+            pool.setCost(cost, of: node)
+            touch(node, hash: hash)
         } else {
-            let node = Node(key: key, image: image, cost: cost, deadline: deadline)
-            index.insert(pool.append(node, to: 0), hash: key.hash)
+            let node = pool.append(Node(hash: hash, cost: cost, deadline: deadline), to: 0)
+            index.insert(CacheKey(string, hash: hash), node: node, image: image, expires: deadline != .max)
             self.cost += cost
             count += 1
-            sketch?.increment(key.hash)
+            sketch?.increment(hash)
             sketch?.ensureCapacity(count)
         }
         evict(toCost: costLimit, count: countLimit, now: now)
     }
 
     mutating func remove(_ key: CacheKey) {
-        if let index = index.find(key, in: pool) { removeNode(index) }
+        if let slot = index.find(key) { removeNode(index.node(at: slot), slot: slot) }
         if !weak.isEmpty { weak.removeValue(forKey: key) }
     }
 
@@ -127,7 +131,7 @@ struct ShardState {
             while index >= 0 {
                 let next = pool[index].next
                 if pool[index].deadline <= now {
-                    removeNode(index)
+                    removeNode(index, slot: self.index.slot(of: index, hash: pool[index].hash))
                     counters.expirations += 1
                 }
                 index = next
@@ -157,33 +161,32 @@ struct ShardState {
     /// Records a hit without moving any list node (a move would touch the neighbours' nodes, two or three more
     /// cache misses per hit): both policies set the entry's reference bit, which eviction reads as a second chance;
     /// W-TinyLFU also counts the access in its sketch.
-    private mutating func touch(_ index: Int32) {
-        if policy == .tinyLFU { sketch?.increment(pool[index].key.hash) }
-        if !pool[index].referenced { pool[index].referenced = true }
+    @inline(__always)
+    private mutating func touch(_ node: Int32, hash: UInt64) {
+        if policy == .tinyLFU { sketch?.increment(hash) }
+        pool.markReferenced(node)
     }
 
-    /// Removes a node without counting an eviction or remembering it weakly (explicit removal, expiry).
-    private mutating func removeNode(_ index: Int32) {
-        self.index.remove(index, hash: pool[index].key.hash)
-        cost -= pool[index].cost
+    /// Removes a node (held in `slot` of the index) without counting an eviction or remembering it weakly
+    /// (explicit removal, expiry).
+    private mutating func removeNode(_ node: Int32, slot: Int) {
+        _ = index.remove(at: slot)
+        cost -= pool[node].cost
         count -= 1
-        _ = pool.remove(index)
+        pool.remove(node)
     }
 
     /// Evicts a node: counted, and remembered in the weak tier when that is on.
-    mutating func evictNode(_ index: Int32, now: () -> Int64) {
-        self.index.remove(index, hash: pool[index].key.hash)
-        cost -= pool[index].cost
+    mutating func evictNode(_ node: Int32, now: () -> Int64) {
+        let hash = pool[node].hash
+        let (key, image) = index.remove(at: index.slot(of: node, hash: hash))
+        cost -= pool[node].cost
         count -= 1
         counters.evictions += 1
-        let deadline = pool[index].deadline
-        guard usesWeakTier, deadline == .max || now() < deadline else {
-            _ = pool.remove(index)
-            return
-        }
-        let key = pool[index].key
-        guard let image = pool.remove(index) else { return }
-        weak[key] = WeakImage(image, deadline: deadline)
+        let deadline = pool[node].deadline
+        pool.remove(node)
+        guard usesWeakTier, deadline == .max || now() < deadline, let image else { return }
+        weak[CacheKey(key, hash: hash)] = WeakImage(image, deadline: deadline)
         if weak.count >= weakSweepThreshold {
             weak = weak.filter { $0.value.image != nil }
             weakSweepThreshold = max(256, 2 * weak.count)

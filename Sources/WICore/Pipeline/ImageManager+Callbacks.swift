@@ -83,7 +83,10 @@ extension ImageManager {
         let cancelledResult: Result<ImageResult, ImageError> = .failure(ImageManager.cancelled)
         let token = ImageRequestToken(manager: self, cancel: { first.call(cancelledResult) })
         guard let id = tracker.register(cancel: { token.cancel() }) else {
-            first.call(.failure(Self.shutDownError))
+            // Refused, and observed like a refused async load (a failure with its span, duration and log).
+            let refused: Result<ImageResult, ImageError> = .failure(Self.shutDownError)
+            endObservation(beginObservation(url: url), refused, url: url, options: options, context: context)
+            first.call(refused)
             return token
         }
         var onProgress: (@Sendable (ImageLoadProgress) -> Void)?
@@ -106,7 +109,12 @@ extension ImageManager {
                     let request = try prepare(url: url, options: options, context: context, order: order)
                     resolved = request
                     emit(request.url, .started)
-                    let result = await run(request, priorityTicket: { token.attach($0) }, progress: reportProgress)
+                    var shared = request
+                    let result = if let hit = await memoryHit(&shared) {
+                        hit
+                    } else {
+                        await run(shared, priorityTicket: { token.attach($0) }, progress: reportProgress)
+                    }
                     switch result {
                     case .success(let value):
                         report(value, url: request.url)

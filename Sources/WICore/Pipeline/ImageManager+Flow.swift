@@ -8,9 +8,11 @@ extension ImageManager {
     typealias ImageTicket = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Ticket
     typealias ImageTaskContext = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>.Context
 
-    /// Joins or starts the shared image task for `request`.
+    /// Joins or starts the shared image task for `request`; `cancellation` (the async form's) lets `cancelAll()`
+    /// and `shutdown()` end this caller with 2002.
     func run(_ request: ResolvedRequest, priorityTicket: @Sendable (ImageTicket) -> Void,
-             progress: (@Sendable (ImageLoadProgress) -> Void)?) async -> Result<ImageResult, ImageError> {
+             progress: (@Sendable (ImageLoadProgress) -> Void)?,
+             cancellation: WaiterCancellation? = nil) async -> Result<ImageResult, ImageError> {
         let url = request.url
         return await imageTasks.run(
             key: imageTaskKey(request), priority: ImageRequestPriority(request.options),
@@ -25,13 +27,35 @@ extension ImageManager {
                     self?.emit(url, .partialImage(image.size))
                 }
             },
-            ticket: priorityTicket, coalesced: telemetry.coalescedLoad
+            ticket: priorityTicket, coalesced: telemetry.coalescedLoad, cancellation: cancellation
         ) { [self] context in
             let result = await perform(request, context)
             if case .failure(let error) = result { recordFailure(request, error) }
             if case .success = result, request.options.contains(.retryFailed) { removeFailedURL(url) }
             return result
         }
+    }
+
+    /// A memory hit answered in the caller's task, before any shared work is joined (no task, no thread hand-off:
+    /// most of a hit's cost before). Taken only where the shared task would answer exactly the same at once: the
+    /// final key queried in memory, HTTP caching ignored, no frames to decode, no tracer (whose spans keep one
+    /// `webimage.cache.query` per load). Nil when the shared task must answer; after a memory miss `request` then
+    /// no longer asks the memory tier (each tier is asked once per load, and counted once).
+    func memoryHit(_ request: inout ResolvedRequest) async -> Result<ImageResult, ImageError>? {
+        guard !telemetry.isTracing, request.queryType.includesMemory, let key = request.finalKey,
+              !request.options.contains(.fromLoaderOnly), !request.decodeOptions.preloadAllFrames,
+              (request.context[.httpCachePolicy] ?? .ignore) == .ignore, !Task.isCancelled else { return nil }
+        let cache = request.context[.imageCache] ?? self.cache
+        guard let hit = await cache.query(key: key, options: request.options, context: request.context,
+                                          cacheType: .memory) else {
+            request.queryType = request.queryType.intersection(.disk)
+            return nil
+        }
+        // Bytes without an image (a custom memory tier) are decoded by the shared task, which asks again.
+        guard hit.image != nil, let result = await finalHit(hit, info: hit.httpCacheInfo, key: key, request: request,
+                                                            cache: cache) else { return nil }
+        if case .success = result, request.options.contains(.retryFailed) { removeFailedURL(request.url) }
+        return result
     }
 
     /// SDWebImage's steps 3 to 7 for one shared image task, as one flow: the final image from the cache, or else

@@ -124,13 +124,18 @@ public final class ImageManager: Sendable {
         -> ImageResult
     {
         let request = try prepare(url: url, options: options, context: context, order: nextHandover())
-        let work = Task { await self.run(request, priorityTicket: { _ in }, progress: nil) }
-        guard let id = tracker.register(cancel: { work.cancel() }) else {
-            work.cancel()
-            throw Self.shutDownError
-        }
+        // The load runs in the caller's task, with no task of its own (a spawn and two thread hand-offs per load
+        // before). `cancelAll()` and `shutdown()` reach the caller through its cancellation, which ends its wait in
+        // the image task registry with 2002 whether it has joined yet or not.
+        let cancellation = WaiterCancellation()
+        guard let id = tracker.register(cancel: cancellation.cancel) else { throw Self.shutDownError }
         emit(request.url, .started)
-        let result = await withTaskCancellationHandler { await work.value } onCancel: { work.cancel() }
+        var shared = request
+        let result = if let hit = await memoryHit(&shared) {
+            hit
+        } else {
+            await run(shared, priorityTicket: { _ in }, progress: nil, cancellation: cancellation)
+        }
         switch result {
         case .success(var value):
             if request.options.contains(.refreshCached) && needsRefresh(value) {

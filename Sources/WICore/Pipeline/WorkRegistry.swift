@@ -104,10 +104,11 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// Joins (or starts) the work for `key` and waits for its result.
     ///
     /// `ticket` receives the caller's handle before waiting starts; `work` runs once per key at a time;
-    /// `coalesced` counts each caller that joins work already running.
+    /// `coalesced` counts each caller that joins work already running. The caller leaves with `.cancelled` when its
+    /// task is cancelled or `cancellation` is.
     package func run(
         key: Key, priority: ImageRequestPriority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
-        ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil,
+        ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil, cancellation: WaiterCancellation? = nil,
         work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
     ) async -> Result<Value, ImageError> {
         let waiterID = state.withLock { s -> Int in
@@ -137,7 +138,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                     }
                     state.withLock { _ in entry.task = task }
                 }
-                if Task.isCancelled { leave(key: key, waiterID: waiterID) }
+                let cancelledOutside = cancellation?.join { [self] in leave(key: key, waiterID: waiterID) } ?? false
+                if cancelledOutside || Task.isCancelled { leave(key: key, waiterID: waiterID) }
             }
         } onCancel: {
             leave(key: key, waiterID: waiterID)
@@ -190,5 +192,43 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     package func cancelAll() {
         let entries = state.withLock { s -> [(Key, [Int])] in s.entries.map { ($0.key, Array($0.value.waiters.keys)) } }
         for (key, ids) in entries { for id in ids { leave(key: key, waiterID: id) } }
+    }
+}
+
+/// A caller's cancellation from outside its task (the manager's `cancelAll()` and `shutdown()`), for
+/// `WorkRegistry.run(cancellation:)`: made before the caller joins, it ends that caller with `.cancelled` exactly
+/// once, whether `cancel()` comes before the caller has joined, while it waits, or after it got its result (then it
+/// does nothing). Other callers of the same work are not affected; the work stops when its last caller leaves.
+///
+/// Thread safety: `cancel()` may be called from any thread, any number of times.
+package final class WaiterCancellation: Sendable {
+    private enum State {
+        case notJoined
+        /// Waiting: how to make it leave.
+        case joined(@Sendable () -> Void)
+        case cancelled
+    }
+
+    private let state = Mutex(State.notJoined)
+
+    package init() {}
+
+    /// Cancels the caller: at once when it waits, when it joins otherwise.
+    package func cancel() {
+        let leave = state.withLock { s -> (@Sendable () -> Void)? in
+            defer { s = .cancelled }
+            guard case .joined(let leave) = s else { return nil }
+            return leave
+        }
+        leave?()
+    }
+
+    /// Records how the caller leaves, once it waits; true when it was cancelled before (it leaves at once).
+    fileprivate func join(_ leave: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { s -> Bool in
+            if case .cancelled = s { return true }
+            s = .joined(leave)
+            return false
+        }
     }
 }

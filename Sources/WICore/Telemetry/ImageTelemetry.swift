@@ -208,27 +208,49 @@ extension ImageManager {
     /// logging how it ended (trace on success, debug with the code on failure).
     func observed(url: URL?, options: ImageOptions, context: ImageContext,
                   _ body: () async throws(ImageError) -> ImageResult) async throws(ImageError) -> ImageResult {
-        let t = telemetry
-        t.inflight.increment()
-        let start = ContinuousClock.now
+        let observation = beginObservation(url: url)
         let result: Result<ImageResult, ImageError>
-        var span: (any Span)?
-        if t.isTracing {
-            let loadSpan = t.startSpan(ImageTelemetryNames.loadSpan)
-            if let url { loadSpan.attributes[ImageTelemetryNames.urlKey] = url.absoluteString }
-            span = loadSpan
-            result = await ServiceContext.$current.withValue(loadSpan.context) { () async -> Result<ImageResult, ImageError> in
+        if let span = observation.span {
+            result = await ServiceContext.$current.withValue(span.context) { () async -> Result<ImageResult, ImageError> in
                 do throws(ImageError) { return .success(try await body()) } catch { return .failure(error) }
             }
         } else {
             do throws(ImageError) { result = .success(try await body()) } catch { result = .failure(error) }
         }
+        endObservation(observation, result, url: url, options: options, context: context)
+        return try result.get()
+    }
+
+    /// One observed `loadImage` call: when it started, and its `webimage.load` span when tracing.
+    struct LoadObservation {
+        let start: ContinuousClock.Instant
+        let span: (any Span)?
+    }
+
+    /// Starts observing a `loadImage` call: in flight, and its span (a child of the current service context).
+    func beginObservation(url: URL?) -> LoadObservation {
+        let t = telemetry
+        t.inflight.increment()
+        var span: (any Span)?
+        if t.isTracing {
+            let loadSpan = t.startSpan(ImageTelemetryNames.loadSpan)
+            if let url { loadSpan.attributes[ImageTelemetryNames.urlKey] = url.absoluteString }
+            span = loadSpan
+        }
+        return LoadObservation(start: .now, span: span)
+    }
+
+    /// Ends observing a `loadImage` call with its `result`: counts it, records its duration, logs it, ends its span.
+    func endObservation(_ observation: LoadObservation, _ result: Result<ImageResult, ImageError>, url: URL?,
+                        options: ImageOptions, context: ImageContext) {
+        let t = telemetry
+        let span = observation.span
         t.inflight.decrement()
         let logger = context[.logger] ?? t.logger
         switch result {
         case .success(let value):
             t.loadSuccess.increment()
-            t.loadDuration.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
+            t.loadDuration.recordNanoseconds((ContinuousClock.now - observation.start).nanoseconds)
             span?.attributes[ImageTelemetryNames.cacheTypeKey] = value.cacheType.description
             if logger.logLevel <= .trace {
                 logger.trace("image loaded", metadata: metadata(url, options, context, cacheType: value.cacheType))
@@ -238,7 +260,7 @@ extension ImageManager {
                 t.loadCancelled.increment()
             } else {
                 t.loadFailure.increment()
-                t.loadDuration.recordNanoseconds((ContinuousClock.now - start).nanoseconds)
+                t.loadDuration.recordNanoseconds((ContinuousClock.now - observation.start).nanoseconds)
             }
             span?.record(error)
             if logger.logLevel <= .debug {
@@ -248,7 +270,6 @@ extension ImageManager {
             }
         }
         span?.end()
-        return try result.get()
     }
 
     private func metadata(_ url: URL?, _ options: ImageOptions, _ context: ImageContext, cacheType: ImageCacheType?)

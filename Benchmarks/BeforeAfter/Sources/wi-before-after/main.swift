@@ -1,4 +1,5 @@
-// wi-before-after ROW N FILE...: runs one row N times and prints `seconds <per-op seconds>`. The source builds
+// wi-before-after ROW N FILE...: runs one row N times and prints `seconds <per-op seconds> cpu <per-op CPU seconds>`
+// (the process's CPU time, every thread). The source builds
 // against the current API and the one before the telemetry work (a814a8f), so both sides run the same code.
 //   hit-async N FILE      `loadImage` (async) of a URL the memory cache holds; the real curl loader (whose request
 //                         identity the manager asks for on every load), a memory-only cache, PNG + JPEG coders
@@ -37,9 +38,21 @@ final class InstantLoader: ImageLoader {
     }
 }
 
+/// The CPU time of the whole process so far (every thread), in seconds.
+func processCPU() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// CPU seconds the process spent in the last `seconds` call (on a loaded machine a steadier measure than wall time).
+nonisolated(unsafe) var cpuElapsed = 0.0
+
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
     let start = ContinuousClock.now
+    let cpuStart = processCPU()
     try await body()
+    cpuElapsed = processCPU() - cpuStart
     let (s, atto) = (ContinuousClock.now - start).components
     return Double(s) + Double(atto) / 1e18
 }
@@ -113,4 +126,4 @@ case "decode":
 default:
     fail("unknown row \(row)")
 }
-print("seconds", elapsed / Double(iterations))
+print("seconds", elapsed / Double(iterations), "cpu", cpuElapsed / Double(iterations))
