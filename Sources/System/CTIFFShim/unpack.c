@@ -49,8 +49,69 @@ static inline uint32_t wi_cmyk16(uint32_t c, uint32_t k) {
     return nk > product ? nk - product : 0;
 }
 
+/// The common layouts without the per-sample reader: 1- and 8-bit grey, 8-bit RGB and RGBA, one plane, 8-bit output.
+/// Returns 0 when the row is not one of them (the general loop then unpacks it). Same values as the general loop.
+static int wi_unpack_row_fast(const wi_tiff_reader *reader, const uint8_t *row, uint8_t *out) {
+    const wi_tiff_page *page = &reader->page;
+    if (reader->output16 || reader->colormap[0] != NULL || reader->cmyk) return 0;
+    uint32_t width = page->width;
+    size_t spp = page->samples_per_pixel;
+    if (reader->color_samples == 1 && reader->alpha_sample < 0 && spp == 1) {
+        if (page->bits_per_sample == 8) {
+            uint8_t flip = reader->invert ? 255 : 0;
+            for (uint32_t x = 0; x < width; x++) {
+                uint8_t grey = row[x] ^ flip;  // 255 - v == 255 ^ v for bytes
+                out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = grey;
+                out[4 * x + 3] = 255;
+            }
+            return 1;
+        }
+        if (page->bits_per_sample == 1) {
+            uint8_t flip = reader->invert ? 0xFF : 0;
+            for (uint32_t x = 0; x < width; x++) {
+                uint8_t grey = (((row[x >> 3] ^ flip) >> (7 - (x & 7))) & 1) ? 255 : 0;
+                out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = grey;
+                out[4 * x + 3] = 255;
+            }
+            return 1;
+        }
+        return 0;
+    }
+    if (page->bits_per_sample != 8 || reader->color_samples != 3 || page->planar == PLANARCONFIG_SEPARATE) return 0;
+    if (spp == 3 && reader->alpha_sample < 0) {
+        for (uint32_t x = 0; x < width; x++) {
+            out[4 * x] = row[3 * x];
+            out[4 * x + 1] = row[3 * x + 1];
+            out[4 * x + 2] = row[3 * x + 2];
+            out[4 * x + 3] = 255;
+        }
+        return 1;
+    }
+    if (spp == 4 && reader->alpha_sample == 3) {
+        if (!reader->unpremultiply) {
+            memcpy(out, row, (size_t)width * 4);
+            return 1;
+        }
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t opacity = row[4 * x + 3];
+            for (int c = 0; c < 3; c++) {
+                uint32_t value = row[4 * x + c];
+                if (opacity != 0 && opacity != 255) {
+                    value = value * 255u / opacity;
+                    if (value > 255) value = 255;
+                }
+                out[4 * x + c] = (uint8_t)value;
+            }
+            out[4 * x + 3] = (uint8_t)opacity;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 void wi_tiff_unpack_rows(const wi_tiff_reader *reader, const uint8_t *const *planes, uint32_t rows, uint8_t *out,
                          size_t stride) {
+    if (rows == 1 && wi_unpack_row_fast(reader, planes[0], out)) return;
     const wi_tiff_page *page = &reader->page;
     uint16_t bits = page->bits_per_sample;
     uint32_t max = (1u << bits) - 1u;
