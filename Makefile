@@ -22,9 +22,9 @@ test: deps
 	@Scripts/build-checked
 	$(SWIFT) test --skip-build --no-parallel
 
-## Builds `wi` in release mode, the Swift runtime linked statically (a faster start: see docs/PERFORMANCE.md,
-## "Start-up"), and runs it over the sample images in Examples/Assets.
-WI_BUILD = -c release --static-swift-stdlib
+## Builds `wi` in release mode, the Swift runtime linked statically and the lazily opened codec libraries left out of
+## its needed list (Scripts/wi-toolset.json; a faster start: see docs/PERFORMANCE.md, "Start-up"), and runs it over the sample images in Examples/Assets.
+WI_BUILD = -c release --static-swift-stdlib --toolset Scripts/wi-toolset.json
 demo: deps
 	$(SWIFT) build $(WI_BUILD) --product wi
 	@Scripts/demo "$$($(SWIFT) build $(WI_BUILD) --show-bin-path)/wi" "$(DEMO_OUT)"
