@@ -60,9 +60,11 @@ final class JXLDecodeSession {
     /// New detail reached the canvas since the last `takeProgress()`.
     private var progressed = false
 
-    /// A session that keeps frames `skipping...` up to `frameLimit` of them (`options.firstFrameOnly` keeps one).
-    init(options: DecodeOptions, expectedFrames: Int? = nil, skipping: Int = 0, frameLimit: Int = .max)
-        throws(ImageError)
+    /// A session that keeps frames `skipping...` up to `frameLimit` of them (`options.firstFrameOnly` keeps one);
+    /// `progressive` asks libjxl for the passes of a frame as they arrive (incremental decoding only: libjxl 0.7
+    /// refuses some valid files, e.g. a permuted table of contents, once frame progression is subscribed).
+    init(options: DecodeOptions, expectedFrames: Int? = nil, skipping: Int = 0, frameLimit: Int = .max,
+         progressive: Bool = false) throws(ImageError)
     {
         self.options = options
         self.expectedFrames = expectedFrames
@@ -70,11 +72,13 @@ final class JXLDecodeSession {
         self.frameLimit = options.firstFrameOnly ? 1 : frameLimit
         handle = try JXLDecoderHandle()
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
-        events |= JXL_DEC_FRAME_PROGRESSION.rawValue
+        if progressive { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
         try handle.check(jxl.JxlDecoderSubscribeEvents(handle.pointer, Int32(bitPattern: events)), "its events")
         try handle.check(jxl.JxlDecoderSetKeepOrientation(handle.pointer, options.applyOrientation ? 0 : 1), "orientation")
         try handle.check(jxl.JxlDecoderSetUnpremultiplyAlpha(handle.pointer, 1), "straight alpha")
-        try handle.check(jxl.JxlDecoderSetProgressiveDetail(handle.pointer, kPasses), "progressive detail")
+        if progressive {
+            try handle.check(jxl.JxlDecoderSetProgressiveDetail(handle.pointer, kPasses), "progressive detail")
+        }
         if skipping > 0 { jxl.JxlDecoderSkipFrames(handle.pointer, skipping) }
     }
 

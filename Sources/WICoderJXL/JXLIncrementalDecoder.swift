@@ -37,7 +37,7 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
             if let open = self.session {
                 session = open
             } else {
-                session = try JXLDecodeSession(options: options, frameLimit: 1)
+                session = try JXLDecodeSession(options: options, frameLimit: 1, progressive: true)
                 self.session = session
             }
             try session.append(data, isLast: false)

@@ -11,7 +11,7 @@
 #   written by `refdecode.py decode FILE -o DIR` (upright: the codestream orientation applied).
 #   Exception: conformance-blendmodes.jxl takes the conformance suite's own ref.png (pillow-jxl-plugin composites
 #   its blend modes differently from the suite; Debian's libjxl 0.7 matches the suite exactly).
-#   Left out: has_permutation_with_container.jxl, which libjxl 0.7 refuses (a test checks the typed error), and
+#   Left out: has_permutation_with_container.jxl (a test checks its digest against djxl's output), and
 #   progressive.jxl, made here from png/interlaced-hibiscus.png for the incremental tests (its reference PNG would
 #   be 270 KB; the tests compare it with that source PNG instead).
 # jxl-reference/NAME.png: the first frame as a PNG (RGBA8) for stills whose PNG is at most 64 KB, for the PSNR
