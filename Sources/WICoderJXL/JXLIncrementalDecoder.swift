@@ -13,6 +13,10 @@ import WICore
 /// the bytes and `finish` decodes them in one go (the pixel limit needs the frame count, which needs every frame
 /// header).
 ///
+/// libjxl 0.7 refuses some valid files (a permuted table of contents) once frame progression is subscribed: when the
+/// streaming session reports bad data, the decoder stops showing partial images and `finish` decodes every byte in
+/// one go without progression, which gives the image or the file's own typed error.
+///
 /// Not thread-safe: one transfer's decoder, used from one task at a time.
 final class JXLIncrementalDecoder: IncrementalImageDecoder {
     private let coder: JXLCoder
@@ -20,7 +24,8 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
     private var session: JXLDecodeSession?
     /// Every byte, kept for the one-shot decode of an animation.
     private var received = Data()
-    private var isAnimated = false
+    /// Only collect the bytes for `finish`: an animation, or a stream the progressive session refused.
+    private var collectsOnly = false
     private var failure: ImageError?
 
     init(coder: JXLCoder, options: DecodeOptions) {
@@ -31,7 +36,7 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
     func append(_ data: Data) throws(ImageError) -> Bool {
         if let failure { throw failure }
         received.append(data)
-        guard !isAnimated else { return false }
+        guard !collectsOnly else { return false }
         do throws(ImageError) {
             let session: JXLDecodeSession
             if let open = self.session {
@@ -42,11 +47,15 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
             }
             try session.append(data, isLast: false)
             if session.header?.isAnimated == true && !options.firstFrameOnly {
-                isAnimated = true
+                collectsOnly = true
                 self.session = nil
                 return false
             }
             return session.takeProgress()
+        } catch where error.code == .badImageData {
+            collectsOnly = true
+            session = nil
+            return false
         } catch {
             failure = error
             throw error

@@ -32,6 +32,17 @@ struct JXLIncrementalTests {
         #expect(try JXLTestSupport.psnr(partial.frames[0].pixels, final.frames[0].pixels) >= 15)
     }
 
+    /// The permuted-TOC file libjxl 0.7 refuses under frame progression: fed in 256-byte chunks, `finish` still
+    /// gives the image (decoded in one go once the streaming session gave up).
+    @Test func permutedTableOfContentsFinishesWithTheImage() throws {
+        let data = Fixtures.data("jxl/has_permutation_with_container.jxl")
+        let decoder = try #require(JXLCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()))
+        for offset in stride(from: 0, to: data.count, by: 256) {
+            _ = try decoder.append(data[offset..<min(data.count, offset + 256)])
+        }
+        #expect(try decoder.finish().size == PixelSize(width: 2143, height: 1050))
+    }
+
     @Test func truncatedStreamEndsInATypedError() throws {
         let data = Fixtures.data("jxl/progressive.jxl")
         let decoder = try #require(JXLCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()))
