@@ -91,6 +91,9 @@ let package = Package(
         .target(name: "CPopplerShim", dependencies: ["CPoppler"], path: "Sources/System/CPopplerShim"),
         .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/System/CHeifShim"),
         .target(name: "CJXLShim", dependencies: ["CJXL"], path: "Sources/System/CJXLShim"),
+        // libcurl is opened when the first curl loader starts: `wi info`, `wi convert` and apps that never load a
+        // URL skip its 29 shared objects.
+        .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/System/CCurlShim"),
 
         // The core: contracts, image model, managers, pipeline. No C, no I/O policy.
         .target(
@@ -112,7 +115,7 @@ let package = Package(
         .target(
             name: "WILoaderCurl",
             dependencies: [
-                "WICore", "CCurl", .product(name: "Logging", package: "swift-log"),
+                "WICore", "CCurl", "CCurlShim", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),

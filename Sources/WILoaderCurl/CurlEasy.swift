@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 private import CCurl
+private import CCurlShim
 import WICore
 
 /// What the loader's thread hears from one libcurl transfer, from inside libcurl's callbacks.
@@ -72,7 +73,7 @@ final class CurlEasy {
     /// `CurlMulti.finished()` when the transfer ends.
     init?(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
           events: any CurlTransferEvents, onFree: @escaping (_ wasSpare: Bool) -> Void) {
-        guard let handle = curl_easy_init() else { return nil }
+        guard let handle = ccurl_easy_init() else { return nil }
         self.handle = handle
         self.events = events
         self.onFree = onFree
@@ -81,7 +82,7 @@ final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        ccurl_easy_cleanup(handle)
         errorBuffer.deallocate()
         onFree(isSpare)
     }
@@ -90,7 +91,7 @@ final class CurlEasy {
     /// whether libcurl took every option.
     func reuse(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer,
                privatePointer: UnsafeMutableRawPointer, events: any CurlTransferEvents) {
-        curl_easy_reset(handle)
+        ccurl_easy_reset(handle)
         headerList = nil
         errorBuffer.update(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.events = events

@@ -1,4 +1,5 @@
 private import CCurl
+private import CCurlShim
 
 /// The request header lines of a transfer as one libcurl list (`curl_slist`), shared by every easy handle that
 /// sends the same lines and freed when the last one lets go: a loader whose requests add no headers of their own
@@ -19,7 +20,7 @@ final class CurlHeaderList {
         var list: UnsafeMutablePointer<curl_slist>?
         var complete = true
         for line in lines {
-            guard let longer = curl_slist_append(list, line) else {
+            guard let longer = ccurl_slist_append(list, line) else {
                 complete = false
                 break
             }
@@ -34,7 +35,7 @@ final class CurlHeaderList {
         self.init(headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })
     }
 
-    deinit { curl_slist_free_all(list) }
+    deinit { ccurl_slist_free_all(list) }
 
     /// The list for `CURLOPT_HTTPHEADER` (nil when there are no lines).
     var pointer: UnsafeMutableRawPointer? { list.map { UnsafeMutableRawPointer($0) } }

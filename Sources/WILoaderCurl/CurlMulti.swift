@@ -1,4 +1,5 @@
 private import CCurl
+private import CCurlShim
 import WICore
 
 /// Owns libcurl's multi handle and the share handle (DNS cache, TLS sessions, cookies) its transfers use.
@@ -10,19 +11,18 @@ import WICore
 /// callable from any thread.
 // @unchecked Sendable: the handles are used by the loader's thread only; `wakeup` is libcurl's thread-safe call.
 final class CurlMulti: @unchecked Sendable {
-    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
-
     private let multi: UnsafeMutableRawPointer
     private let share: UnsafeMutableRawPointer
 
-    /// Throws `.outOfMemory` when libcurl cannot allocate either handle.
+    /// Loads libcurl on the first call (`.unsupportedFormat` when it cannot be loaded); throws `.outOfMemory` when
+    /// libcurl cannot allocate either handle.
     init() throws(ImageError) {
-        _ = Self.globalInit
-        guard let multi = curl_multi_init() else {
+        try CurlLibrary.load()
+        guard let multi = ccurl_multi_init() else {
             throw ImageError(.outOfMemory, "libcurl could not allocate a multi handle")
         }
-        guard let share = curl_share_init() else {
-            curl_multi_cleanup(multi)
+        guard let share = ccurl_share_init() else {
+            ccurl_multi_cleanup(multi)
             throw ImageError(.outOfMemory, "libcurl could not allocate a share handle")
         }
         self.multi = multi
@@ -34,28 +34,28 @@ final class CurlMulti: @unchecked Sendable {
     }
 
     deinit {
-        curl_multi_cleanup(multi)
-        curl_share_cleanup(share)
+        ccurl_multi_cleanup(multi)
+        ccurl_share_cleanup(share)
     }
 
     /// The share handle, for `CURLOPT_SHARE`.
     var shareHandle: UnsafeMutableRawPointer { share }
 
-    func add(_ easy: CurlEasy) -> Bool { easy.withHandle { curl_multi_add_handle(multi, $0) } == CURLM_OK }
+    func add(_ easy: CurlEasy) -> Bool { easy.withHandle { ccurl_multi_add_handle(multi, $0) } == CURLM_OK }
 
-    func remove(_ easy: CurlEasy) { _ = easy.withHandle { curl_multi_remove_handle(multi, $0) } }
+    func remove(_ easy: CurlEasy) { _ = easy.withHandle { ccurl_multi_remove_handle(multi, $0) } }
 
     /// Runs every transfer as far as it can go without blocking.
     func perform() {
         var running: Int32 = 0
-        _ = curl_multi_perform(multi, &running)
+        _ = ccurl_multi_perform(multi, &running)
     }
 
     /// Finished transfers: each one's private pointer (see `CurlEasy.privatePointer`) and libcurl's result.
     func finished() -> [(UnsafeMutableRawPointer, CurlResult)] {
         var done: [(UnsafeMutableRawPointer, CurlResult)] = []
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = ccurl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             var pointer: UnsafeMutableRawPointer?
             _ = ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &pointer)
@@ -67,9 +67,9 @@ final class CurlMulti: @unchecked Sendable {
     /// Waits until a socket is ready, `wakeup()` is called, or `milliseconds` pass.
     func poll(milliseconds: Int32) {
         var ready: Int32 = 0
-        _ = curl_multi_poll(multi, nil, 0, milliseconds, &ready)
+        _ = ccurl_multi_poll(multi, nil, 0, milliseconds, &ready)
     }
 
     /// Interrupts `poll` from any thread.
-    func wakeup() { _ = curl_multi_wakeup(multi) }
+    func wakeup() { _ = ccurl_multi_wakeup(multi) }
 }

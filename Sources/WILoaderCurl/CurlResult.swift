@@ -1,4 +1,5 @@
 private import CCurl
+private import CCurlShim
 import WICore
 
 /// A libcurl result code, and the one place that turns it into an `ImageError`.
@@ -11,8 +12,11 @@ struct CurlResult: Sendable, Hashable {
 
     var isOK: Bool { rawValue == CURLE_OK.rawValue }
 
-    /// libcurl's own text for the code.
-    var text: String { String(cString: curl_easy_strerror(CURLcode(rawValue))) }
+    /// libcurl's own text for the code ("curl error N" when libcurl cannot be loaded).
+    var text: String {
+        guard (try? CurlLibrary.load()) != nil else { return "curl error \(rawValue)" }
+        return String(cString: ccurl_easy_strerror(CURLcode(rawValue)))
+    }
 
     /// Whether retrying may help: refused or dropped connections, timeouts, bodies cut short.
     var isTransient: Bool {
