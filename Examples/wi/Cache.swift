@@ -9,6 +9,7 @@ import WebImage
 /// `wi cache stats|clear|trim [--cache-dir DIR] [--json]`.
 struct Cache: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "cache",
         abstract: "Inspect or empty the disk cache that wi fetch and wi prefetch use.",
         subcommands: [Stats.self, Clear.self, Trim.self]
     )
@@ -29,6 +30,7 @@ struct Cache: AsyncParsableCommand {
 
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Print the number of entries and their bytes.",
             discussion: "Example:\n  wi cache stats --json    # {\"path\":\"/home/me/.cache/wi/images\",\"count\":12,\"bytes\":482133}")
         @OptionGroup var location: Location
@@ -46,7 +48,8 @@ struct Cache: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove every entry.", discussion: "Example:\n  wi cache clear")
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Remove every entry.", discussion: "Example:\n  wi cache clear")
         @OptionGroup var location: Location
 
         func run() async throws {
@@ -61,6 +64,7 @@ struct Cache: AsyncParsableCommand {
 
     struct Trim: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trim",
             abstract: "Remove expired entries (older than a week), then the oldest beyond the size limit.",
             discussion: "Example:\n  wi cache trim --json")
         @OptionGroup var location: Location

@@ -9,6 +9,7 @@ import WebImage
 /// `wi convert IN OUT [--quality Q] [--lossless] [--thumbnail N]`: decode and encode, format from OUT's extension.
 struct Convert: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Decode an image and encode it in the format OUT's extension names.",
         discussion: """
             Formats that can be written: png, jpg/jpeg, heic, avif (and webp, gif when those coders are linked).

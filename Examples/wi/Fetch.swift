@@ -10,6 +10,7 @@ import WebImage
 /// [--first-frame] [--no-cache] [--refresh] [--json]`: the full pipeline from a shell.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Load images through the full pipeline: caches, loader, decoder, transformers.",
         discussion: """
             Loads every URL (http, https, file, data) or file path, six at a time, through the memory and disk \

@@ -9,6 +9,7 @@ import WebImage
 /// `wi info FILE... [--json] [--dump-rgba DIR]`: decode files and describe them.
 struct Info: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "info",
         abstract: "Decode image files and print what they hold.",
         discussion: """
             Prints a line per file (a JSON object per line with --json): format, size, frames, loop count, frame \

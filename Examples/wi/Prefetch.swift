@@ -12,6 +12,7 @@ import Glibc
 /// `wi prefetch --from FILE [--concurrency N]`: warm the caches with a list of URLs.
 struct Prefetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "prefetch",
         abstract: "Load a list of URLs into the caches, a few at a time, with progress and a summary.",
         discussion: """
             FILE has one URL (or path) per line; blank lines and lines starting with # are skipped. On a terminal a \

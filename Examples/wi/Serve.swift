@@ -11,6 +11,7 @@ import WIServe
 /// `wi serve`: the thumbor-compatible image service (WIServe) on Hummingbird, until SIGTERM or SIGINT.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve thumbor-style image URLs: fetch, resize, convert and cache (SIGTERM ends it gracefully).")
 
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
