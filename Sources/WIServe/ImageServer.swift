@@ -11,7 +11,6 @@ import NIOCore
 public import ServiceLifecycle
 public import UnixSignals
 public import WICore
-import Synchronization
 import WIServiceLifecycle
 
 /// `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
@@ -90,9 +89,9 @@ public struct ImageServer: Sendable {
 }
 
 /// Every request: admission first for image paths (a refusal is a prebuilt 503, before any parsing, signature
-/// check, log line or timing), then the thumbor service; `/healthz` and `/metrics` go to the router. Admitted
-/// requests and the other paths get one access-log line each (info: method, path, status, bytes, milliseconds) and
-/// the request metrics; refusals are counted one by one and logged as one line per second with their count.
+/// check or timing), then the thumbor service; `/healthz` and `/metrics` go to the router. Every request gets one
+/// access-log line (info: method, path, status, bytes, milliseconds); admitted requests and the other paths also
+/// get the request metrics, refusals only the 503 counter.
 struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
     let service: ImageService
     let logger: Logger
@@ -121,9 +120,10 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         case .admitted:
             break
         case .refused:
-            return refusals.refuse(head: request.method == .head)
+            return refusals.refuse(request, waited: nil)
         case .queued(let ticket):
-            guard await service.gate.wait(for: ticket) else { return refusals.refuse(head: request.method == .head) }
+            let start = ContinuousClock.now
+            guard await service.gate.wait(for: ticket) else { return refusals.refuse(request, waited: start) }
         }
         defer { service.gate.release() }
         return await logged(request) {
@@ -150,9 +150,7 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         defer {
             let elapsed = ContinuousClock.now - start
             service.metrics.record(status: status, duration: elapsed)
-            let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
-            logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
-                        metadata: ["status": "\(status)"])
+            logAccess(logger, request, status: status, bytes: bytes, elapsed: elapsed)
         }
         do {
             let response = try await body()
@@ -166,44 +164,45 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
+/// Writes a request's access-log line at info: `METHOD PATH STATUS BYTES MILLISECONDS` (bytes `-` when unknown,
+/// milliseconds with one decimal), with the status as metadata. Nothing is formatted when info is not logged.
+func logAccess(_ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration) {
+    guard logger.logLevel <= .info else { return }
+    let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
+    logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
+                metadata: ["status": "\(status)"])
+}
+
 /// The answer to a request the admission gate refuses, built once: 503, `Retry-After: 1`, the one-line reason.
-/// Each refusal costs an atomic increment of `webimage_serve_requests_total{status="503"}` and, at most once a
-/// second, one log line with the count of refusals since the last one (a line per refusal would be most of a
-/// refusal's cost under a flood).
+/// Each refusal costs an atomic increment of `webimage_serve_requests_total{status="503"}` and its access-log line
+/// (docs/ARCHITECTURE.md, "Admission first, refusals prebuilt", measures what the line costs under a flood).
 ///
-/// Thread safety: immutable responses and atomics; `refuse` may be called from any task.
+/// Thread safety: immutable responses and a metrics counter; `refuse` may be called from any task.
 final class Refusals: Sendable {
     private let get: Response
     private let head: Response
+    private let contentLength: String
     private let counter: CoreMetrics.Counter
     private let logger: Logger
-    private let reason: String
-    private let start = ContinuousClock.now
-    /// Refusals not logged yet, and the second (since `start`) of the last refusal line.
-    private let unlogged = Atomic<Int>(0)
-    private let loggedSecond = Atomic<Int64>(-1)
 
     init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) {
-        reason = "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting"
+        let reason = "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting"
         let body = ByteBuffer(string: reason + "\n")
+        contentLength = String(body.readableBytes)
         let headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
-                                   .retryAfter: "1", .contentLength: String(body.readableBytes)]
+                                   .retryAfter: "1", .contentLength: contentLength]
         get = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody(byteBuffer: body))
         head = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody())
         counter = metrics.requestCounter(status: 503)
         self.logger = logger
     }
 
-    /// Counts one refusal and returns the prebuilt answer (no body for HEAD, Content-Length still the GET's).
-    func refuse(head isHead: Bool) -> Response {
+    /// Counts one refusal, writes its access-log line and returns the prebuilt answer (no body for HEAD,
+    /// Content-Length still the GET's). `waited` is when the request joined the line, nil when refused at once.
+    func refuse(_ request: Request, waited: ContinuousClock.Instant?) -> Response {
         counter.increment()
-        unlogged.add(1, ordering: .relaxed)
-        let second = (ContinuousClock.now - start).components.seconds
-        let last = loggedSecond.load(ordering: .relaxed)
-        if second != last, loggedSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged {
-            let count = unlogged.exchange(0, ordering: .relaxed)
-            logger.info("503 refused \(count) request(s): \(reason)", metadata: ["status": "503"])
-        }
-        return isHead ? head : get
+        let elapsed = waited.map { ContinuousClock.now - $0 } ?? .zero
+        logAccess(logger, request, status: 503, bytes: contentLength, elapsed: elapsed)
+        return request.method == .head ? head : get
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import Synchronization
 import Testing
@@ -78,9 +79,9 @@ struct ServeHarness {
 
     /// Runs `body` against a server made with `configuration`, then shuts the server's manager (and, unless
     /// `keepOrigin`, the origin) down.
-    func withServer(_ configuration: ServeConfiguration, keepOrigin: Bool = false,
+    func withServer(_ configuration: ServeConfiguration, keepOrigin: Bool = false, logger: Logger = .webImageNoOp,
                     _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Void) async throws {
-        let server = try await ImageServer(configuration: configuration)
+        let server = try await ImageServer(configuration: configuration, logger: logger)
         do {
             try await server.makeApplication().test(.router) { client in try await body(server, client) }
         } catch {
@@ -116,5 +117,40 @@ extension RGBAColor {
     func isClose(to other: RGBAColor, tolerance: Int = 24) -> Bool {
         abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
             && abs(Int(blue) - Int(other.blue)) <= tolerance && abs(Int(alpha) - Int(other.alpha)) <= tolerance
+    }
+}
+
+/// A log handler that keeps every line it is given (level, message and the `status` metadata), for tests that
+/// count access-log lines.
+///
+/// Thread safety: the lines are behind a `Mutex`; the handler may be used from any task.
+struct CapturingLogHandler: LogHandler {
+    struct Line: Equatable, Sendable {
+        let level: Logger.Level
+        let message: String
+        let status: String?
+    }
+
+    final class Store: Sendable {
+        private let lines = Mutex<[Line]>([])
+        var all: [Line] { lines.withLock { $0 } }
+        func append(_ line: Line) { lines.withLock { $0.append(line) } }
+    }
+
+    let store: Store
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    /// A logger at info whose lines land in `store`.
+    static func logger(_ store: Store) -> Logger { Logger(label: "test") { _ in CapturingLogHandler(store: store) } }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        store.append(Line(level: event.level, message: event.message.description,
+                          status: event.metadata?["status"].map { "\($0)" }))
     }
 }

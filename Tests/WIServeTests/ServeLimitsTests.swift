@@ -12,7 +12,9 @@ import WebImage
 
     @Test func fullServiceAnswers503WithRetryAfter() async throws {
         let h = try await ServeHarness()
-        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 1 }) { server, client in
+        let log = CapturingLogHandler.Store()
+        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 1 },
+                               logger: CapturingLogHandler.logger(log)) { server, client in
             let gate = server.service.gate
             async let first = client.execute(uri: "/unsafe/10x10/\(h.url("/gated.png"))", method: .get)
             var arrivals = h.arrivals.makeAsyncIterator()
@@ -24,6 +26,11 @@ import WebImage
             #expect(third.status == .serviceUnavailable)
             #expect(third.headers[.retryAfter] == "1")
             #expect(H.text(third) == "too many requests: 1 working and 1 waiting\n")
+            // The refusal has its own access-log line, the only one so far (the others are still working).
+            #expect(log.all == [.init(level: .info, message: "GET /unsafe/30x30/\(h.url("/gated.png")) 503 43 0.0ms",
+                                      status: "503")])
+            let head = try await client.execute(uri: "/unsafe/40x40/\(h.url("/gated.png"))", method: .head)
+            #expect(head.status == .serviceUnavailable && head.headers[.contentLength] == "43" && head.body.readableBytes == 0)
             h.gate.open()
             let (a, b) = try await (first, second)
             #expect(a.status == .ok && b.status == .ok)
@@ -33,6 +40,13 @@ import WebImage
             // The origin saw one request per admitted load (no cache here): the refused one never reached it.
             #expect(h.origin.requestCount("/gated.png") == 2)
         }
+        // One line per request, in the order they ended: two refusals, then the two admitted ones.
+        let lines = log.all
+        #expect(lines.map(\.status) == ["503", "503", "200", "200"])
+        #expect(lines.allSatisfy { $0.level == .info })
+        #expect(lines[1].message == "HEAD /unsafe/40x40/\(h.url("/gated.png")) 503 43 0.0ms")
+        let admitted = Set(lines[2...].map { $0.message.split(separator: " ").prefix(3).joined(separator: " ") })
+        #expect(admitted == ["GET /unsafe/10x10/\(h.url("/gated.png")) 200", "GET /unsafe/20x20/\(h.url("/gated.png")) 200"])
     }
 
     @Test func slowSourceTimesOutWith504() async throws {
