@@ -55,6 +55,68 @@ import WITestSupport
         #expect(try PNGCoder().decode(data, options: .init()).pixels == image.pixels)
     }
 
+    /// libpng's heuristic written out plainly: each filter's bytes for the row, weighed as signed bytes; the
+    /// lightest wins, the earliest on a tie.
+    private func referenceFilter(_ row: [UInt8], prior: [UInt8], bpp: Int) -> [UInt8] {
+        func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+            let p = Int(a) + Int(b) - Int(c)
+            let (pa, pb, pc) = (abs(p - Int(a)), abs(p - Int(b)), abs(p - Int(c)))
+            return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+        }
+        let candidates: [[UInt8]] = (0..<5).map { type in
+            row.indices.map { i in
+                let (x, b) = (row[i], prior[i])
+                let a: UInt8 = i >= bpp ? row[i - bpp] : 0, c: UInt8 = i >= bpp ? prior[i - bpp] : 0
+                switch type {
+                case 1: return x &- a
+                case 2: return x &- b
+                case 3: return x &- UInt8((Int(a) + Int(b)) / 2)
+                case 4: return x &- paeth(a, b, c)
+                default: return x
+                }
+            }
+        }
+        let weights = candidates.map { $0.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) } }
+        let best = weights.indices.min { weights[$0] < weights[$1] }!
+        return [UInt8(best)] + candidates[best]
+    }
+
+    @Test func everyRowMatchesLibpngsHeuristicWrittenOut() throws {
+        // RGBA (alpha varies, so 4 bytes a pixel) 37 wide, rows of seeded noise, ramps, copies of the row above,
+        // diagonal ramps and flat colour in turn: each filter type wins somewhere, on rows whose width is not a
+        // multiple of any vector size.
+        let (width, height) = (37, 40)
+        var random = SeededRandom(seed: 26)
+        var rows: [[UInt8]] = []
+        for y in 0..<height {
+            let row: [UInt8]
+            switch y % 5 {
+            case 0: row = (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &random) }
+            case 1: row = (0..<width * 4).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i * 3 + y) }
+            case 2: row = rows[y - 1]
+            case 3: row = (0..<width * 4).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i / 4) * 5 + y * 7 + i % 4) }
+            default: row = (0..<width * 4).map { (i: Int) -> UInt8 in i % 4 == 3 ? 128 : UInt8(40 + 50 * (i % 4)) }
+            }
+            rows.append(row)
+        }
+        let image = Image(pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: rows.flatMap { $0 }))
+        let data = try PNGCoder(compressionLevel: 0).encode(image, as: .png, options: .init())
+        let stream = chunks(data).filter { $0.type == "IDAT" }.flatMap(\.body)
+        // zlib header (2), one stored block header (5): the rows, 1 + 148 bytes each, then the Adler-32.
+        let stride = width * 4 + 1
+        #expect(stream.count == 2 + 5 + stride * height + 4)
+        var prior = [UInt8](repeating: 0, count: width * 4)
+        var types: Set<UInt8> = []
+        for y in 0..<height {
+            let stored = Array(stream[7 + y * stride..<7 + (y + 1) * stride])
+            #expect(stored == referenceFilter(rows[y], prior: prior, bpp: 4), "row \(y)")
+            types.insert(stored[0])
+            prior = rows[y]
+        }
+        #expect(types == [0, 1, 2, 3, 4])
+        #expect(try PNGCoder().decode(data, options: .init()).pixels == image.pixels)
+    }
+
     @Test func higherLevelsGiveSmallerFiles() throws {
         let photo = try PNGCoder().decode(Fixtures.data("png/interlaced-hibiscus.png"), options: .init())
         let sizes = try [0, 1, 6, 9].map { try PNGCoder(compressionLevel: $0).encode(photo, as: .png, options: .init()).count }
