@@ -6,14 +6,19 @@ enum Resampling {
     /// (`originX`, `originY`) of `target`, touching only the target pixels the scaled image covers.
     ///
     /// Edges are padded (the border pixels repeat under the filter), so edges keep their colour and alpha.
+    /// `boxed` gives the whole factors `source` was box-reduced by already (`BoxReduction`): the scale is then the
+    /// original size's, divided by them, so that a box cut by the edge keeps the geometry exact.
     static func draw(_ source: PixelBuffer, into target: PixmanImage, scaledWidth: Int, scaledHeight: Int,
-                     originX: Int = 0, originY: Int = 0) throws(ImageError)
+                     originX: Int = 0, originY: Int = 0, boxed: (original: PixelSize, kx: Int, ky: Int)? = nil)
+        throws(ImageError)
     {
         let left = max(0, originX), top = max(0, originY)
         let right = min(target.width, originX + scaledWidth), bottom = min(target.height, originY + scaledHeight)
         guard right > left, bottom > top else { return }
-        let scaleX = Double(source.width) / Double(scaledWidth)
-        let scaleY = Double(source.height) / Double(scaledHeight)
+        let covered = boxed.map { (Double($0.original.width) / Double($0.kx), Double($0.original.height) / Double($0.ky)) }
+            ?? (Double(source.width), Double(source.height))
+        let scaleX = covered.0 / Double(scaledWidth)
+        let scaleY = covered.1 / Double(scaledHeight)
         if !pixmanReaches(source: source.size, scaleX: scaleX, scaleY: scaleY) {
             // WICore's exact area average (on the premultiplied bytes), then a plain pixman copy into place.
             let size = PixelSize(width: scaledWidth, height: scaledHeight)
@@ -53,12 +58,23 @@ enum Resampling {
         return .convolution(try PixmanKernels.resampling(x: axis(scaleX), y: axis(scaleY)))
     }
 
-    /// `buffer` resized to exactly `size`, in its own format.
-    static func resized(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
+    /// `buffer` resized to exactly `size`, in its own format: pixman's exact area average, or with `boxFirst` (the
+    /// thumbnail path) a reduction by 4 or more on an axis first box-averaged by a whole factor (`BoxReduction`),
+    /// leaving pixman a factor between 2 and 4.
+    static func resized(_ buffer: PixelBuffer, to size: PixelSize, boxFirst: Bool = false) throws(ImageError)
+        -> PixelBuffer
+    {
         if buffer.size == size { return buffer }
-        let source = try WorkingPixels.premultiplied(buffer)
+        var source = try WorkingPixels.premultiplied(buffer)
+        let kx = boxFirst ? BoxReduction.factor(for: Double(buffer.width) / Double(size.width)) : 1
+        let ky = boxFirst ? BoxReduction.factor(for: Double(buffer.height) / Double(size.height)) : 1
+        var boxed: (original: PixelSize, kx: Int, ky: Int)?
+        if kx > 1 || ky > 1 {
+            source = try BoxReduction.reduced(source, kx: kx, ky: ky)
+            boxed = (buffer.size, kx, ky)
+        }
         let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
-        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height)
+        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height, boxed: boxed)
         return try WorkingPixels.finished(output, as: buffer.format)
     }
 }
