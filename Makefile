@@ -18,9 +18,11 @@ build: deps
 ## process. Tests run one at a time (--no-parallel): Swift's cooperative pool has one thread per core (two here), and
 ## the CPU-bound coder robustness tests, run side by side, would hold both for minutes while the pipeline tests wait
 ## on work in flight (measured: 45 issues, every one a wait that ran out, in a parallel run of the whole suite).
+## Text in the SVG and PDF fixtures is rendered with DejaVu alone (Tests/Fixtures/fontconfig/fonts.conf), so that
+## other fonts on the machine cannot change which font a family name falls back to.
 test: deps
 	@Scripts/build-checked
-	$(SWIFT) test --skip-build --no-parallel
+	FONTCONFIG_FILE=$(CURDIR)/Tests/Fixtures/fontconfig/fonts.conf $(SWIFT) test --skip-build --no-parallel
 
 ## Builds `wi` in release mode, the Swift runtime linked statically and the lazily opened codec libraries left out of
 ## its needed list (Scripts/wi-toolset.json; a faster start: see docs/PERFORMANCE.md, "Start-up"), and runs it over the sample images in Examples/Assets.
