@@ -122,12 +122,13 @@ public final class MockLoader: ImageLoader, Sendable {
         }
     }
 
+    /// Takes the load off the gate before its completion runs: a caller that learns of the cancellation and then
+    /// calls `open()` must not see the cancelled load started (a flaky `loadCount` under TSan's slowdown, seen in
+    /// `PrefetcherTests.cancelStopsTheRest`).
     fileprivate func cancel(id: Int, box: OnceBox) {
+        state.withLock { $0.pending.removeAll { $0.id == id } }
         if box.call(.failure(ImageError(.cancelled, "cancelled"))) {
-            state.withLock { s in
-                s.cancels += 1
-                s.pending.removeAll { $0.id == id }
-            }
+            state.withLock { $0.cancels += 1 }
         }
     }
 
