@@ -5,8 +5,9 @@ import WICore
 /// 8-bit buffers are resized by pixman: area averaging when shrinking, bilinear when enlarging, in premultiplied
 /// alpha. A reduction by 4 or more on an axis is first box-averaged by a whole factor (Pillow's `reducing_gap`
 /// idea), so pixman filters over a factor between 2 and 4: the same region of the source for each output pixel,
-/// at most 1 level from the direct area average on whole factors, and 3-4 times less work on large reductions. 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42
-/// has no 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
+/// at most 1 level from the direct area average on whole factors, and 3-4 times less work on large reductions.
+/// 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42 has no
+/// 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
 ///
 /// Give it to the coders manager (which fills it into options that name no resampler), or to one decode's options;
 /// `WebImage.makeCoders()` does the former:

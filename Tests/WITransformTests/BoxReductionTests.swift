@@ -7,6 +7,17 @@ import WICore
 @Suite struct BoxReductionTests {
     @Test func factorsLeavePixmanAtLeastTwo() {
         #expect([1.0, 2.0, 3.99, 4.0, 5.99, 6.0, 8.0, 20.5].map(BoxReduction.factor(for:)) == [1, 1, 1, 2, 2, 3, 4, 10])
+        // Capped, so that a block's sum (255 x 256 x 256 at most) fits the UInt32 column sums: 20000 -> 1 is a
+        // box of 256 and pixman over the remaining 78.
+        #expect([511.99, 512.0, 513.0, 20_000, 32_767].map(BoxReduction.factor(for:)) == [255, 256, 256, 256, 256])
+    }
+
+    @Test func factorsBeyondTheSumsRangeAreInvalidArguments() throws {
+        let source = try TestPixels.buffer(width: 4, height: 4) { _, _ in .white }
+        for (kx, ky) in [(257, 1), (1, 257), (0, 2)] {
+            let error = #expect(throws: ImageError.self) { try BoxReduction.reduced(source, kx: kx, ky: ky) }
+            #expect(error?.code == .invalidArgument)
+        }
     }
 
     @Test func blocksAreMeansRoundedToNearestAndEdgeBlocksAverageWhatTheyHave() throws {

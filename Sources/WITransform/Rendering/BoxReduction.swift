@@ -9,18 +9,26 @@ import WICore
 /// samples the same source region through it; only the split of a box that straddles two output pixels is
 /// averaged (at most 1 level off the direct area average on whole factors, tested).
 enum BoxReduction {
-    /// The box factors for a reduction by `scale` on one axis: the largest whole k leaving pixman at least a factor
-    /// of 2, or 1 (no box) below a factor of 4.
-    static func factor(for scale: Double) -> Int { scale >= 4 ? Int(scale / 2) : 1 }
+    /// The largest factor on an axis: a block then sums at most 255 x 256 x 256 per channel, within the UInt32
+    /// column sums (pixman takes the rest of a larger reduction: at most 32767 / 256, inside its reach).
+    static let maximumFactor = 256
 
-    /// `buffer` (8-bit RGBA, premultiplied or opaque) averaged over `kx` x `ky` blocks, rounded to nearest:
+    /// The box factor for a reduction by `scale` on one axis: the largest whole k leaving pixman at least a factor
+    /// of 2, at most `maximumFactor`, or 1 (no box) below a factor of 4.
+    static func factor(for scale: Double) -> Int { scale >= 4 ? min(maximumFactor, Int(scale / 2)) : 1 }
+
+    /// `buffer` (8-bit RGBA, premultiplied or opaque) averaged over `kx` x `ky` blocks (each at most
+    /// `maximumFactor`, else `.invalidArgument`), rounded to nearest:
     /// ceil(width / kx) x ceil(height / ky) pixels, in the buffer's format; a block cut by the right or bottom edge
     /// averages the pixels it has.
     static func reduced(_ buffer: PixelBuffer, kx: Int, ky: Int) throws(ImageError) -> PixelBuffer {
+        guard (1...maximumFactor).contains(kx), (1...maximumFactor).contains(ky) else {
+            throw ImageError(.invalidArgument, "box factors \(kx)x\(ky) outside 1-\(maximumFactor)")
+        }
         let width = (buffer.width + kx - 1) / kx, height = (buffer.height + ky - 1) / ky
         var output = try PixelBuffer(width: width, height: height, format: buffer.format, zeroed: false)
         let rowBytes = buffer.width * 4
-        // Column sums of a band of ky rows: at most 255 x 512 x 512 (factors stay under 1024 / 2), within UInt32.
+        // Column sums of a band of ky rows, each at most 255 x 256; a block's sum at most 255 x 256 x 256.
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowBytes)
         defer { sums.deallocate() }
         let sourceStride = buffer.bytesPerRow, outputStride = output.bytesPerRow, sourceHeight = buffer.height

@@ -6,19 +6,18 @@ enum Resampling {
     /// (`originX`, `originY`) of `target`, touching only the target pixels the scaled image covers.
     ///
     /// Edges are padded (the border pixels repeat under the filter), so edges keep their colour and alpha.
-    /// `boxed` gives the whole factors `source` was box-reduced by already (`BoxReduction`): the scale is then the
-    /// original size's, divided by them, so that a box cut by the edge keeps the geometry exact.
+    /// `extent`: how many of `source`'s pixels the image covers, when that is fractional: a box reduction
+    /// (`BoxReduction`) whose last block is cut by the edge covers original size / factor, so that the scale keeps
+    /// the original geometry.
     static func draw(_ source: PixelBuffer, into target: PixmanImage, scaledWidth: Int, scaledHeight: Int,
-                     originX: Int = 0, originY: Int = 0, boxed: (original: PixelSize, kx: Int, ky: Int)? = nil)
+                     originX: Int = 0, originY: Int = 0, extent: (width: Double, height: Double)? = nil)
         throws(ImageError)
     {
         let left = max(0, originX), top = max(0, originY)
         let right = min(target.width, originX + scaledWidth), bottom = min(target.height, originY + scaledHeight)
         guard right > left, bottom > top else { return }
-        let covered = boxed.map { (Double($0.original.width) / Double($0.kx), Double($0.original.height) / Double($0.ky)) }
-            ?? (Double(source.width), Double(source.height))
-        let scaleX = covered.0 / Double(scaledWidth)
-        let scaleY = covered.1 / Double(scaledHeight)
+        let scaleX = (extent?.width ?? Double(source.width)) / Double(scaledWidth)
+        let scaleY = (extent?.height ?? Double(source.height)) / Double(scaledHeight)
         if !pixmanReaches(source: source.size, scaleX: scaleX, scaleY: scaleY) {
             // WICore's exact area average (on the premultiplied bytes), then a plain pixman copy into place.
             let size = PixelSize(width: scaledWidth, height: scaledHeight)
@@ -68,13 +67,13 @@ enum Resampling {
         var source = try WorkingPixels.premultiplied(buffer)
         let kx = boxFirst ? BoxReduction.factor(for: Double(buffer.width) / Double(size.width)) : 1
         let ky = boxFirst ? BoxReduction.factor(for: Double(buffer.height) / Double(size.height)) : 1
-        var boxed: (original: PixelSize, kx: Int, ky: Int)?
+        var extent: (width: Double, height: Double)?
         if kx > 1 || ky > 1 {
             source = try BoxReduction.reduced(source, kx: kx, ky: ky)
-            boxed = (buffer.size, kx, ky)
+            extent = (Double(buffer.width) / Double(kx), Double(buffer.height) / Double(ky))
         }
         let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
-        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height, boxed: boxed)
+        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height, extent: extent)
         return try WorkingPixels.finished(output, as: buffer.format)
     }
 }
