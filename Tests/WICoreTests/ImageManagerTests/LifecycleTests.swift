@@ -157,6 +157,8 @@ import WITestSupport
         let tile = Tile()
         let results = Results()
         tile.setImage(with: h.serve("k.png"), manager: h.manager) { results.add($0) }
+        // Each setImage runs in a task of its own: the second starts once the first was seen, so the order is fixed.
+        #expect(await eventually { seen.withLock { $0.count } == 1 })
         var context = ImageContext()
         context[.operationKey] = "avatar"
         tile.setImage(with: h.serve("k2.png"), context: context, manager: h.manager) { results.add($0) }
