@@ -40,6 +40,26 @@ import WITestSupport
         #expect(stats.stdout.contains("\"count\":6"))   // each original and its thumbnail under its own key
     }
 
+    /// Fewer loads at once than URLs (one at a time, then two) still loads every URL once, and reports them in the
+    /// order given.
+    @Test(arguments: ["1", "2"])
+    func concurrencyBelowTheURLCountLoadsEveryURL(_ concurrency: String) throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = ["formats/sample.png", "formats/sample.jpg", "formats/sample.gif", "formats/sample.webp",
+                     "formats/sample.png"]
+        let files = names.map { Fixtures.url($0).path }
+        let result = try CommandRunner.run(wi, ["fetch"] + files + ["--thumbnail", "8", "--cache-dir", directory.path,
+                                                                   "--json", "--concurrency", concurrency])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try objects(result.stdout)
+        #expect(lines.map { $0["url"] as? String } == files)
+        #expect(lines.prefix(4).map { $0["cache_type"] as? String } == ["none", "none", "none", "none"])
+        // One at a time, the repeated URL's first load had finished when its turn came (with two, it may not have).
+        if concurrency == "1" { #expect(lines[4]["cache_type"] as? String == "memory") }
+        #expect(lines.allSatisfy { max($0["width"] as! Int, $0["height"] as! Int) == 8 })
+    }
+
     /// `--out` with a thumbnail size encodes each image once: the cold run stores the thumbnail in the output's
     /// format and writes those same bytes, the warm run writes the disk cache's entry as read, so both runs write
     /// identical files. `--first-frame` makes an animation's output a still, also from a cache entry that holds
@@ -147,6 +167,8 @@ import WITestSupport
         (["convert", "a.png", "b.png", "--thumbnail", "99999"],
          "wi: --thumbnail: thumbnail width must be in 0...65536, got 99999 (see wi --help)\n"),
         (["prefetch", "--from", "x.txt", "--concurrency", "0"], "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"),
+        (["fetch", "x.png", "--concurrency", "0"], "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"),
+        (["fetch", "x.png", "--concurrency", "1025"], "wi: --concurrency must be in 1...1024, got 1025 (see wi --help)\n"),
         (["fetch", "x.png", "--thumbnail", "99999999999999999999"],
          "wi: The value '99999999999999999999' is invalid for '--thumbnail <thumbnail>' (see wi --help)\n"),
     ])
