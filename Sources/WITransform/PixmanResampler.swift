@@ -2,10 +2,11 @@ import WICore
 
 /// The `ImageResampler` on pixman, for coders to finish thumbnails and scale down before encoding.
 ///
-/// 8-bit buffers are resized by pixman: area averaging when shrinking, bilinear when enlarging, in premultiplied
-/// alpha. A reduction by 4 or more on an axis is first box-averaged by a whole factor (Pillow's `reducing_gap`
-/// idea), so pixman filters over a factor between 2 and 4: the same region of the source for each output pixel,
-/// at most 1 level from the direct area average on whole factors, and 3-4 times less work on large reductions.
+/// 8-bit buffers are resized in premultiplied alpha: area averaging when shrinking, bilinear (pixman) when an axis
+/// grows. A reduction by 4 or more on an axis is first box-averaged by a whole factor (Pillow's `reducing_gap`
+/// idea); the rest of a reduction is an exact area average in two separable passes (`AreaReduction`): the same
+/// region of the source for each output pixel, within 1 level of the direct area average, and far less work than
+/// pixman's separable-convolution filter, which evaluates the whole 2-D footprint for every output pixel.
 /// 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42 has no
 /// 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
 ///

@@ -59,7 +59,7 @@ enum Resampling {
 
     /// `buffer` resized to exactly `size`, in its own format: pixman's exact area average, or with `boxFirst` (the
     /// thumbnail path) a reduction by 4 or more on an axis first box-averaged by a whole factor (`BoxReduction`),
-    /// leaving pixman a factor between 2 and 4.
+    /// then, when no axis grows, `AreaReduction`'s separable area average over the remaining factor.
     static func resized(_ buffer: PixelBuffer, to size: PixelSize, boxFirst: Bool = false) throws(ImageError)
         -> PixelBuffer
     {
@@ -72,8 +72,15 @@ enum Resampling {
             source = try BoxReduction.reduced(source, kx: kx, ky: ky)
             extent = (Double(buffer.width) / Double(kx), Double(buffer.height) / Double(ky))
         }
-        let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
-        try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height, extent: extent)
+        var output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format, zeroed: false)
+        if boxFirst, size.width <= buffer.width, size.height <= buffer.height {
+            // Shrinking (or keeping) both axes: the separable area average, not pixman's 2-D footprint.
+            let covered = extent ?? (Double(source.width), Double(source.height))
+            try AreaReduction.reduce(source, extent: covered, into: &output)
+        } else {
+            try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height,
+                     extent: extent)
+        }
         return try WorkingPixels.finished(output, as: buffer.format)
     }
 }
