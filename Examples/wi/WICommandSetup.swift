@@ -21,7 +21,8 @@ struct WICommandSetup {
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: dataTiers, coders: coders)
         var configuration = CurlImageLoader.Configuration()
         configuration.logger = WI.logger
-        configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
+        // Asked when the first request goes out: a run that finds everything in the disk cache never loads libheif.
+        configuration.acceptedFormats = { [coders] in coders.decodingFormats }
         configuration.allowedSchemes = ["http", "https", "file", "data"]
         let loader = try CurlImageLoader(configuration: configuration)
         manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache],

@@ -13,8 +13,8 @@ import WICore
 /// Thread safety: `send`, `maxConcurrentTransfers` and `statistics` may be used from any thread; everything
 /// else runs on the loader's thread.
 // @unchecked Sendable: `inbox`, `limit` and `counters` are Mutexes; every other stored property is touched only by
-// the loader's thread (the run loop and the libcurl callbacks it drives); `configuration`, `baseHeaders`,
-// `baseHeaderList` and `allowedProtocols` are set in init and never change.
+// the loader's thread (the run loop and the libcurl callbacks it drives), `sharedHeaderList` too; `configuration`,
+// `knownHeaders` and `allowedProtocols` are set in init and never change; `resolvedHeaders` is a Mutex.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(CurlLoadOperation)
@@ -37,10 +37,14 @@ final class CurlEngine: @unchecked Sendable {
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
     let multi: CurlMulti
-    /// The headers every request sends (the configuration's, Accept, User-Agent), by name; and as a libcurl list,
-    /// shared by every transfer that adds none (no validators, custom headers, modifier changes or range).
-    let baseHeaders: [String: String]
-    let baseHeaderList: CurlHeaderList
+    /// The headers every request sends but an Accept made from `configuration.acceptedFormats` (asked for on first
+    /// use), by name: what a request's identity holds when no request modifier looks at the headers.
+    let knownHeaders: [String: String]
+    /// The headers every request sends, `knownHeaders` and the Accept header, once something needed them.
+    private let resolvedHeaders: Mutex<[String: String]?>
+    /// `baseHeaders` as a libcurl list, shared by every transfer that adds none (no validators, custom headers,
+    /// modifier changes or range); made by the first transfer. Loader thread only.
+    private var sharedHeaderList: CurlHeaderList?
     /// The protocols libcurl may use and follow redirects to: the allowed ones of http and https.
     let allowedProtocols: StaticString
 
@@ -68,10 +72,10 @@ final class CurlEngine: @unchecked Sendable {
         limit = Mutex(max(1, configuration.maxConcurrentTransfers))
         resumeStore = ResumeStore(budget: configuration.resumeDataBudget)
         var headers = configuration.headers
-        headers["Accept"] = headers["Accept"] ?? configuration.accept
+        if configuration.acceptedFormats == nil { headers["Accept"] = headers["Accept"] ?? configuration.accept }
         headers["User-Agent"] = headers["User-Agent"] ?? configuration.userAgent
-        baseHeaders = headers
-        baseHeaderList = CurlHeaderList(headers)
+        knownHeaders = headers
+        resolvedHeaders = Mutex(headers["Accept"] == nil ? nil : headers)
         switch (configuration.allowedSchemes.contains("http"), configuration.allowedSchemes.contains("https")) {
         case (true, true): allowedProtocols = "http,https"
         case (true, false): allowedProtocols = "http"
@@ -80,6 +84,26 @@ final class CurlEngine: @unchecked Sendable {
         }
         thread = JoinableThread(name: "wi.curl") { [self] in run() }
         if thread == nil { stopAll() }   // no thread to be had: every load fails at once
+    }
+
+    /// The headers every request sends (the configuration's, Accept, User-Agent), by name. The first use asks
+    /// `configuration.acceptedFormats` for the Accept header, under a lock, once.
+    var baseHeaders: [String: String] {
+        resolvedHeaders.withLock { resolved in
+            if let resolved { return resolved }
+            var headers = knownHeaders
+            headers["Accept"] = CurlImageLoader.Configuration.acceptHeader(for: configuration.acceptedFormats?() ?? [])
+            resolved = headers
+            return headers
+        }
+    }
+
+    /// `baseHeaders` as a libcurl list, made on first use. Loader thread only.
+    var baseHeaderList: CurlHeaderList {
+        if let sharedHeaderList { return sharedHeaderList }
+        let list = CurlHeaderList(baseHeaders)
+        sharedHeaderList = list
+        return list
     }
 
     /// Queues `command` for the loader's thread and wakes it. Only the command that finds the inbox empty wakes

@@ -39,6 +39,13 @@ extension CurlImageLoader {
 
         /// The Accept header (default `image/*,*/*;q=0.8`); see `acceptHeader(for:)`.
         public var accept = "image/*,*/*;q=0.8"
+        /// When set, the Accept header is `acceptHeader(for:)` of what this returns, asked once, when the loader
+        /// first needs the header (its first transfer, or a request modifier's first look at the headers) rather
+        /// than when the loader is made; `accept` is then not used. For coders whose formats cost something to
+        /// learn: `{ coders.decodingFormats }` loads libheif and its codecs (about 7 ms) to ask what it decodes, a
+        /// cost a process that finds every image in its caches never pays this way. Called on the loader's thread
+        /// or on a caller's, once.
+        public var acceptedFormats: (@Sendable () -> [ImageFormat])?
         /// The User-Agent header: the library and version, and libcurl's.
         public var userAgent = "WebImage/\(CurlImageLoader.libraryVersion) libcurl/\(CurlLibrary.version)"
         /// Headers sent with every request (a request's own headers win).

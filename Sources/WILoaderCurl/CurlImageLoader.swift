@@ -94,9 +94,12 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         }
     }
 
-    /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's).
+    /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's). An
+    /// Accept header made from `acceptedFormats` is the same for every request of the loader, so it is left out
+    /// (and not asked for) unless a request modifier is to see the headers.
     public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity {
-        ImageRequestIdentity(request, defaultHeaders: engine.baseHeaders)
+        let modified = request.context[.requestModifier] != nil
+        return ImageRequestIdentity(request, defaultHeaders: modified ? engine.baseHeaders : engine.knownHeaders)
     }
 
     /// Cancels every load (2002), ends the loader's thread and its worker threads, and waits for them; later loads

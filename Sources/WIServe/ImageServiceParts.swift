@@ -129,7 +129,7 @@ struct ImageServiceParts: Sendable {
     private static func loader(_ configuration: ServeConfiguration, exceptions: Set<String>, coders: ImageCodersManager,
                                logger: Logger) throws(ImageError) -> CurlImageLoader {
         var loader = CurlImageLoader.Configuration()
-        loader.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
+        loader.acceptedFormats = { [coders] in coders.decodingFormats }
         loader.acceptableContentTypes = ["image/*"]
         loader.allowedSchemes = ["http", "https"]
         loader.maximumBodySize = configuration.maxSourceBytes

@@ -47,7 +47,7 @@ public enum WebImage {
         if useDiskCache { dataTiers.append(try DiskCache(name: "images", root: diskCacheRoot)) }
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: dataTiers, coders: coders)
         var configuration = CurlImageLoader.Configuration()
-        configuration.accept = CurlImageLoader.Configuration.acceptHeader(for: coders.decodingFormats)
+        configuration.acceptedFormats = { [coders] in coders.decodingFormats }
         if allowLocalURLs { configuration.allowedSchemes.formUnion(["file", "data"]) }
         let loader = try CurlImageLoader(configuration: configuration)
         return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])

@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 import WebImage
+import WITestServer
 import WITestSupport
 
 @Suite struct WebImageTests {
@@ -33,6 +35,19 @@ import WITestSupport
         let tiff = try coders.decode(Fixtures.data("formats/sample.tiff"), options: .init())
         #expect(tiff.format == .tiff)
         #expect(coders.canEncode(to: .tiff))
+    }
+
+    /// The ready-made manager's loader lists every decodable image format in its Accept header (asked for with
+    /// the first request, so that a process served from its caches never loads libheif to answer).
+    @Test func readyMadeManagerAcceptsEveryDecodableFormat() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a.png") { _ in TestResponse(body: Fixtures.data("formats/sample.png"), contentType: "image/png") }
+        let manager = try WebImage.makeManager(useDiskCache: false)
+        _ = try await manager.loadImage(with: server.url("/a.png"))
+        await manager.shutdown()
+        #expect(server.requests("/a.png").first?.headers["accept"] == "image/tiff,image/jxl,image/svg+xml,image/heic,"
+            + "image/heif,image/avif,image/webp,image/jpeg,image/png,image/gif,image/bmp,image/x-icon,image/x-win-bitmap,"
+            + "image/*,*/*;q=0.8")
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {
