@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "CPopplerShim", dependencies: ["CPoppler"], path: "Sources/System/CPopplerShim"),
         .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/System/CHeifShim"),
         .target(name: "CJXLShim", dependencies: ["CJXL"], path: "Sources/System/CJXLShim"),
-        // libcurl is opened when the first curl loader starts: `wi info`, `wi convert` and apps that never load a
+        // libcurl is opened by a curl loader's first http(s) load: `wi info`, `wi convert` and apps that never load a
         // URL skip its 29 shared objects.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/System/CCurlShim"),
 

@@ -14,7 +14,7 @@ import WICore
 /// else runs on the loader's thread.
 // @unchecked Sendable: `inbox`, `limit` and `counters` are Mutexes; every other stored property is touched only by
 // the loader's thread (the run loop and the libcurl callbacks it drives), `sharedHeaderList` too; `configuration`,
-// `knownHeaders` and `allowedProtocols` are set in init and never change; `resolvedHeaders` is a Mutex.
+// `headers`, `workers` and `allowedProtocols` are set in init and never change.
 final class CurlEngine: @unchecked Sendable {
     enum Command {
         case start(CurlLoadOperation)
@@ -30,19 +30,16 @@ final class CurlEngine: @unchecked Sendable {
     /// Commands for the loader's thread; `closed` once it stopped taking them (commands sent later are answered
     /// at once: a start fails with 1010).
     private let inbox = Mutex<(commands: [Command], closed: Bool)>(([], false))
-    /// Runs file: and data: loads and decryptors; threads start with the first job.
-    let workers = WorkerPool(name: "wi.curl.work", threads: 2)
+    /// Runs decryptors and response validation (the loader's pool, which also runs file: and data: loads).
+    let workers: WorkerPool
     private var thread: JoinableThread?   // set in init, before any other thread can read it
     private let shutdownOnce = AsyncOnce()
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
     let multi: CurlMulti
-    /// The headers every request sends but an Accept made from `configuration.acceptedFormats` (asked for on first
-    /// use), by name: what a request's identity holds when no request modifier looks at the headers.
-    let knownHeaders: [String: String]
-    /// The headers every request sends, `knownHeaders` and the Accept header, once something needed them.
-    private let resolvedHeaders: Mutex<[String: String]?>
-    /// `baseHeaders` as a libcurl list, shared by every transfer that adds none (no validators, custom headers,
+    /// The headers every request sends (the loader's).
+    let headers: LoaderHeaders
+    /// `headers.all` as a libcurl list, shared by every transfer that adds none (no validators, custom headers,
     /// modifier changes or range); made by the first transfer. Loader thread only.
     private var sharedHeaderList: CurlHeaderList?
     /// The protocols libcurl may use and follow redirects to: the allowed ones of http and https.
@@ -66,16 +63,17 @@ final class CurlEngine: @unchecked Sendable {
     var resumeStore: ResumeStore
     private var running = true
 
-    init(configuration: CurlImageLoader.Configuration) throws(ImageError) {
+    /// Loads libcurl if no loader did yet, makes the multi handle and starts the loader's thread; `limit` is the
+    /// number of transfers at once (the loader's `maxConcurrentTransfers`).
+    init(configuration: CurlImageLoader.Configuration, headers: LoaderHeaders, workers: WorkerPool, limit: Int)
+        throws(ImageError)
+    {
         multi = try CurlMulti()
         self.configuration = configuration
-        limit = Mutex(max(1, configuration.maxConcurrentTransfers))
+        self.headers = headers
+        self.workers = workers
+        self.limit = Mutex(max(1, limit))
         resumeStore = ResumeStore(budget: configuration.resumeDataBudget)
-        var headers = configuration.headers
-        if configuration.acceptedFormats == nil { headers["Accept"] = headers["Accept"] ?? configuration.accept }
-        headers["User-Agent"] = headers["User-Agent"] ?? configuration.userAgent
-        knownHeaders = headers
-        resolvedHeaders = Mutex(headers["Accept"] == nil ? nil : headers)
         switch (configuration.allowedSchemes.contains("http"), configuration.allowedSchemes.contains("https")) {
         case (true, true): allowedProtocols = "http,https"
         case (true, false): allowedProtocols = "http"
@@ -86,22 +84,13 @@ final class CurlEngine: @unchecked Sendable {
         if thread == nil { stopAll() }   // no thread to be had: every load fails at once
     }
 
-    /// The headers every request sends (the configuration's, Accept, User-Agent), by name. The first use asks
-    /// `configuration.acceptedFormats` for the Accept header, under a lock, once.
-    var baseHeaders: [String: String] {
-        resolvedHeaders.withLock { resolved in
-            if let resolved { return resolved }
-            var headers = knownHeaders
-            headers["Accept"] = CurlImageLoader.Configuration.acceptHeader(for: configuration.acceptedFormats?() ?? [])
-            resolved = headers
-            return headers
-        }
-    }
+    /// The headers every request sends, by name.
+    var baseHeaders: [String: String] { headers.all }
 
     /// `baseHeaders` as a libcurl list, made on first use. Loader thread only.
     var baseHeaderList: CurlHeaderList {
         if let sharedHeaderList { return sharedHeaderList }
-        let list = CurlHeaderList(baseHeaders)
+        let list = CurlHeaderList(headers.all)
         sharedHeaderList = list
         return list
     }
@@ -126,14 +115,13 @@ final class CurlEngine: @unchecked Sendable {
     /// Whether the loader's thread stopped, or was told to.
     var isShutDown: Bool { inbox.withLock { $0.closed } || shutdownOnce.hasStarted }
 
-    /// Stops the loader's thread (every caller gets 2002) and the worker threads, and waits for both.
+    /// Stops the loader's thread (every caller gets 2002) and waits for it.
     func shutdown() async {
         await shutdownOnce.run { [self] in
             send(.shutdown)
             // The join blocks for as long as the thread takes to cancel its transfers (no I/O waits: a poll
             // returns on the wakeup).
             thread?.join()
-            workers.shutdown()
         }
     }
 

@@ -46,8 +46,9 @@ extension CurlImageLoader {
         /// cost a process that finds every image in its caches never pays this way. Called on the loader's thread
         /// or on a caller's, once.
         public var acceptedFormats: (@Sendable () -> [ImageFormat])?
-        /// The User-Agent header: the library and version, and libcurl's.
-        public var userAgent = "WebImage/\(CurlImageLoader.libraryVersion) libcurl/\(CurlLibrary.version)"
+        /// The User-Agent header; nil (the default) for `defaultUserAgent`, made when the loader first needs it
+        /// (it names libcurl's version, which loads libcurl).
+        public var userAgent: String?
         /// Headers sent with every request (a request's own headers win).
         public var headers: [String: String] = [:]
         /// User name and password for servers that ask (any scheme libcurl supports: Basic, Digest, NTLM...).
@@ -90,6 +91,11 @@ extension CurlImageLoader {
         public var instrument: (any Instrument)?
 
         public init() {}
+
+        /// The library and its version, and libcurl's: `WebImage/0.1.0 libcurl/7.88.1`. Loads libcurl to ask.
+        public static var defaultUserAgent: String {
+            "WebImage/\(CurlImageLoader.libraryVersion) libcurl/\(CurlLibrary.version)"
+        }
 
         /// An Accept header listing `formats` first, in order, then any image and anything else:
         /// `acceptHeader(for: [.avif, .webp])` is `image/avif,image/webp,image/*,*/*;q=0.8`.

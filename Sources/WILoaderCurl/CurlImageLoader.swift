@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 import WICore
 
 /// Loads images over HTTP(S) with libcurl's multi interface, and file: and data: URLs when allowed.
@@ -30,28 +31,92 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
 
     /// The loader's settings.
     public let configuration: Configuration
-    private let engine: CurlEngine
+    private let headers: LoaderHeaders
+    /// Runs file: and data: loads, decryptors and response validation; threads start with the first job.
+    private let workers = WorkerPool(name: "wi.curl.work", threads: 2)
+    private let engine: Mutex<EngineState>
+    private let shutdownOnce = AsyncOnce()
 
-    /// Starts the loader's thread.
+    /// The engine (libcurl's multi handle and the loader's thread), started by the first http(s) load: a process
+    /// whose images all come from its caches, or from files, never loads libcurl.
+    private enum EngineState {
+        /// Not needed yet; `limit` is what `maxConcurrentTransfers` was set to meanwhile.
+        case idle(limit: Int)
+        case running(CurlEngine)
+        /// libcurl could not be loaded or could not make its handles: every http(s) load fails with this.
+        case failed(ImageError, limit: Int)
+        case shutDown
+    }
+
+    /// A loader; its thread and libcurl start with the first http(s) load.
     ///
-    /// Throws `.invalidArgument` when `configuration.validate()` does, and `.outOfMemory` when libcurl cannot
-    /// allocate its multi or share handle.
+    /// Throws `.invalidArgument` when `configuration.validate()` does. A libcurl that cannot be loaded
+    /// (`.unsupportedFormat`) or cannot allocate its handles (`.outOfMemory`) fails the http(s) loads instead.
     public init(configuration: Configuration = Configuration()) throws(ImageError) {
         try configuration.validate()
         self.configuration = configuration
-        engine = try CurlEngine(configuration: configuration)
+        headers = LoaderHeaders(configuration)
+        engine = Mutex(.idle(limit: max(1, configuration.maxConcurrentTransfers)))
     }
 
-    deinit { engine.send(.shutdown) }
+    deinit {
+        if case .running(let engine) = engine.withLock({ $0 }) { engine.send(.shutdown) }
+        workers.shutdown()
+    }
 
     /// Transfers running at once; changing it applies to the queue right away. Values below 1 count as 1.
     public var maxConcurrentTransfers: Int {
-        get { engine.maxConcurrentTransfers }
-        set { engine.maxConcurrentTransfers = newValue }
+        get {
+            engine.withLock { state in
+                switch state {
+                case .idle(let limit), .failed(_, let limit): limit
+                case .running(let engine): engine.maxConcurrentTransfers
+                case .shutDown: max(1, configuration.maxConcurrentTransfers)
+                }
+            }
+        }
+        set {
+            engine.withLock { state in
+                switch state {
+                case .idle: state = .idle(limit: max(1, newValue))
+                case .failed(let error, _): state = .failed(error, limit: max(1, newValue))
+                case .running(let engine): engine.maxConcurrentTransfers = newValue
+                case .shutDown: break
+                }
+            }
+        }
     }
 
     /// Counters of what the loader did so far.
-    public var statistics: Statistics { engine.statistics }
+    public var statistics: Statistics { runningEngine?.statistics ?? Statistics() }
+
+    /// Whether the first http(s) load started libcurl and the loader's thread (for tests).
+    package var hasStarted: Bool { runningEngine != nil }
+
+    private var runningEngine: CurlEngine? {
+        engine.withLock { if case .running(let engine) = $0 { engine } else { nil } }
+    }
+
+    /// The running engine, started now if this is the first http(s) load; the reason when it cannot run.
+    private func startedEngine() -> Result<CurlEngine, ImageError> {
+        engine.withLock { state in
+            switch state {
+            case .running(let engine): return .success(engine)
+            case .failed(let error, _): return .failure(error)
+            case .shutDown: return .failure(ImageError(.shutDown, "the loader was shut down"))
+            case .idle(let limit):
+                do throws(ImageError) {
+                    let engine = try CurlEngine(configuration: configuration, headers: headers, workers: workers,
+                                                limit: limit)
+                    state = .running(engine)
+                    return .success(engine)
+                } catch {
+                    state = .failed(error, limit: limit)
+                    return .failure(error)
+                }
+            }
+        }
+    }
 
     public func canLoad(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
@@ -70,15 +135,21 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
             completion(.failure(ImageError(.schemeNotAllowed, "the scheme \(scheme) is not allowed")))
             return FinishedLoadOperation()
         }
-        guard !engine.isShutDown else {
-            completion(.failure(ImageError(.shutDown, "the loader was shut down")))
-            return FinishedLoadOperation()
-        }
         if scheme == "file" || scheme == "data" {
+            guard !isShutDown else {
+                completion(.failure(ImageError(.shutDown, "the loader was shut down")))
+                return FinishedLoadOperation()
+            }
             let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: nil,
                                               events: events, completion: completion)
-            LocalLoad.start(operation, configuration: configuration, pool: engine.workers)
+            LocalLoad.start(operation, configuration: configuration, pool: workers)
             return operation
+        }
+        let engine: CurlEngine
+        switch startedEngine() {
+        case .success(let running) where !running.isShutDown: engine = running
+        case .success: return failed(ImageError(.shutDown, "the loader was shut down"), completion)
+        case .failure(let error): return failed(error, completion)
         }
         let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: engine,
                                           events: events, completion: completion)
@@ -89,23 +160,50 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     /// Returns once the loader's thread has handled every load, cancellation and change sent before this call, and
     /// has started what its queue allows: a point where tests can check what runs and what waits.
     package func settle() async {
+        guard let engine = runningEngine else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             engine.send(.barrier { continuation.resume() })
         }
     }
 
+    /// Whether `shutdown()` was called or the loader's thread stopped.
+    private var isShutDown: Bool {
+        engine.withLock { state in
+            switch state {
+            case .shutDown: true
+            case .running(let engine): engine.isShutDown
+            case .idle, .failed: false
+            }
+        }
+    }
+
+    private func failed(_ error: ImageError, _ completion: @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
+        -> any ImageLoadOperation
+    {
+        completion(.failure(error))
+        return FinishedLoadOperation()
+    }
+
     /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's). An
-    /// Accept header made from `acceptedFormats` is the same for every request of the loader, so it is left out
-    /// (and not asked for) unless a request modifier is to see the headers.
+    /// Accept header made from `acceptedFormats` and the default User-Agent are the same for every request of the
+    /// loader, so they are left out (and not asked for) unless a request modifier is to see the headers.
     public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity {
         let modified = request.context[.requestModifier] != nil
-        return ImageRequestIdentity(request, defaultHeaders: modified ? engine.baseHeaders : engine.knownHeaders)
+        return ImageRequestIdentity(request, defaultHeaders: modified ? headers.all : headers.known)
     }
 
     /// Cancels every load (2002), ends the loader's thread and its worker threads, and waits for them; later loads
     /// fail at once with 1010 (`.shutDown`). Idempotent.
     public func shutdown() async {
-        await engine.shutdown()
+        await shutdownOnce.run { [self] in
+            let running = engine.withLock { state -> CurlEngine? in
+                defer { state = .shutDown }
+                if case .running(let engine) = state { return engine }
+                return nil
+            }
+            await running?.shutdown()
+            workers.shutdown()
+        }
     }
 
     /// Blocks what will fail again: bad URLs and data, refused schemes and addresses, redirect loops, oversized

@@ -2,9 +2,9 @@ private import CCurl
 private import CCurlShim
 import WICore
 
-/// The libcurl this plugin uses, opened (`dlopen`) when the first curl loader starts or the version is asked for,
-/// not when the process starts: a process that never loads a URL never maps libcurl and the TLS, HTTP/2, SSH and
-/// LDAP libraries it depends on (docs/ARCHITECTURE.md, "Codec libraries opened on first use").
+/// The libcurl this plugin uses, opened (`dlopen`) when a curl loader starts its first http(s) load or the version
+/// is asked for, not when the process starts: a process that never loads a URL over the network never maps libcurl
+/// and the TLS, HTTP/2, SSH and LDAP libraries it depends on (docs/ARCHITECTURE.md, "Codec libraries opened on first use").
 ///
 /// Thread safety: read-only after the first use, which Swift runs once; safe from any thread.
 public enum CurlLibrary {

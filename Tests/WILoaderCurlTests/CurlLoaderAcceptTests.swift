@@ -5,8 +5,9 @@ import WICore
 import WILoaderCurl
 import WITestServer
 
-/// `Configuration.acceptedFormats`: the Accept header made from formats that are asked for once, when the loader
-/// first needs the header, and not before (a process whose images all come from its caches never asks).
+/// What a loader leaves for later: libcurl and its thread until the first http(s) load, the Accept header made
+/// from `Configuration.acceptedFormats` and the default User-Agent until the first transfer or request modifier (a
+/// process whose images all come from its caches never pays for them).
 @Suite struct CurlLoaderAcceptTests {
     /// Counts the calls of an `acceptedFormats` closure.
     final class Asked: Sendable {
@@ -16,6 +17,42 @@ import WITestServer
             calls.withLock { $0 += 1 }
             return [.avif, .webp, .png]
         }
+    }
+
+    @Test func libcurlStartsWithTheFirstHTTPLoad() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/s") { _ in TestResponse(body: Data([5]), contentType: "image/png") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wi-lazy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a.png")
+        try Data([7, 7]).write(to: file)
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes.insert("file") })
+        loader.maxConcurrentTransfers = 3
+        _ = loader.identity(of: ImageLoadRequest(url: server.url("/s")))
+        #expect(await loader.result(file).value?.data == Data([7, 7]))
+        await loader.settle()
+        #expect(!loader.hasStarted)
+        #expect(loader.statistics.transfersStarted == 0 && loader.statistics.connectionsOpened == 0)
+        #expect(loader.maxConcurrentTransfers == 3)
+        #expect(await loader.result(server.url("/s")).value?.data == Data([5]))
+        #expect(loader.hasStarted)
+        #expect(loader.maxConcurrentTransfers == 3)   // set before the start, kept by it
+        #expect(loader.statistics.transfersStarted == 1)
+        #expect(server.requests("/s").first?.headers["user-agent"] == "WebImage/\(CurlImageLoader.libraryVersion) libcurl/7.88.1")
+        await loader.shutdown()
+        #expect(await loader.result(server.url("/s")).error?.code == .shutDown)
+        #expect(await loader.result(file).error?.code == .shutDown)
+    }
+
+    @Test func aLoaderShutDownBeforeItStartedRefusesLoads() async throws {
+        let server = try await TestHTTPServer.start()
+        let loader = try CurlImageLoader(configuration: testConfiguration())
+        await loader.shutdown()
+        await loader.shutdown()   // idempotent
+        #expect(await loader.result(server.url("/x")).error?.code == .shutDown)
+        #expect(!loader.hasStarted)
+        #expect(server.requestCount("/x") == 0)
     }
 
     @Test func formatsAreAskedOnceByTheFirstTransfer() async throws {
