@@ -45,9 +45,9 @@ bench: deps
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-## Every WICore and WICacheMemory test (cancellation storms, coalescing, registry, pools, managers, the memory cache's
-## 8-task hammer) under ASan+LSan and TSan: any leak, memory error or race fails. SANITIZE_FILTER="..." picks
-## fewer. Builds those two modules alone, once per sanitizer.
+## Every WICore, WICacheMemory and WITransform test (cancellation storms, coalescing, registry, pools, managers, the
+## memory cache's 8-task hammer, the pixel loops on raw pointers) under ASan+LSan and TSan: any leak, memory error or
+## race fails. SANITIZE_FILTER="..." picks fewer. Builds those three modules alone, once per sanitizer.
 ## CI runs it after `make test`.
 sanitize: deps
 	@Scripts/sanitize
