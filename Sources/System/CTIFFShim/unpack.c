@@ -68,7 +68,19 @@ static int wi_unpack_row_fast(const wi_tiff_reader *reader, const uint8_t *row, 
         }
         if (page->bits_per_sample == 1) {
             uint8_t flip = reader->invert ? 0xFF : 0;
-            for (uint32_t x = 0; x < width; x++) {
+            uint32_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            // Eight pixels per source byte, each one 32-bit store of opaque white (0xFFFFFFFF: bytes 255, 255, 255,
+            // 255) or opaque black (0xFF000000: bytes 0, 0, 0, 255), chosen without a branch: a fax page is mostly
+            // this loop (8.7 million pixels for an A4 page at 300 dpi).
+            for (; x + 8 <= width; x += 8) {
+                uint32_t byte = (uint32_t)(row[x >> 3] ^ flip);
+                uint32_t pixels[8];
+                for (int k = 0; k < 8; k++) pixels[k] = 0xFF000000u | (0x00FFFFFFu & (0u - ((byte >> (7 - k)) & 1u)));
+                memcpy(out + 4 * (size_t)x, pixels, sizeof pixels);
+            }
+#endif
+            for (; x < width; x++) {
                 uint8_t grey = (((row[x >> 3] ^ flip) >> (7 - (x & 7))) & 1) ? 255 : 0;
                 out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = grey;
                 out[4 * x + 3] = 255;
