@@ -91,7 +91,20 @@ static int wi_unpack_row_fast(const wi_tiff_reader *reader, const uint8_t *row, 
     }
     if (page->bits_per_sample != 8 || reader->color_samples != 3 || page->planar == PLANARCONFIG_SEPARATE) return 0;
     if (spp == 3 && reader->alpha_sample < 0) {
-        for (uint32_t x = 0; x < width; x++) {
+        uint32_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        // Four pixels at a time, each one 32-bit store (bytes r, g, b, 255) instead of four byte stores: this loop
+        // was a tenth of an LZW photo's decode.
+        for (; x + 4 <= width; x += 4) {
+            const uint8_t *in = row + 3 * (size_t)x;
+            uint32_t pixels[4];
+            for (int k = 0; k < 4; k++) {
+                pixels[k] = (uint32_t)in[3 * k] | (uint32_t)in[3 * k + 1] << 8 | (uint32_t)in[3 * k + 2] << 16 | 0xFF000000u;
+            }
+            memcpy(out + 4 * (size_t)x, pixels, sizeof pixels);
+        }
+#endif
+        for (; x < width; x++) {
             out[4 * x] = row[3 * x];
             out[4 * x + 1] = row[3 * x + 1];
             out[4 * x + 2] = row[3 * x + 2];
