@@ -103,7 +103,7 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
             switch state {
             case .running(let engine): return .success(engine)
             case .failed(let error, _): return .failure(error)
-            case .shutDown: return .failure(ImageError(.shutDown, "the loader was shut down"))
+            case .shutDown: return .failure(CurlEngine.shutDownError)
             case .idle(let limit):
                 do throws(ImageError) {
                     let engine = try CurlEngine(configuration: configuration, headers: headers, workers: workers,
@@ -136,10 +136,7 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
             return FinishedLoadOperation()
         }
         if scheme == "file" || scheme == "data" {
-            guard !isShutDown else {
-                completion(.failure(ImageError(.shutDown, "the loader was shut down")))
-                return FinishedLoadOperation()
-            }
+            guard !isShutDown else { return failed(CurlEngine.shutDownError, completion) }
             let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: nil,
                                               events: events, completion: completion)
             LocalLoad.start(operation, configuration: configuration, pool: workers)
@@ -148,7 +145,7 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         let engine: CurlEngine
         switch startedEngine() {
         case .success(let running) where !running.isShutDown: engine = running
-        case .success: return failed(ImageError(.shutDown, "the loader was shut down"), completion)
+        case .success: return failed(CurlEngine.shutDownError, completion)
         case .failure(let error): return failed(error, completion)
         }
         let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: engine,

@@ -11,7 +11,7 @@ import WITestSupport
         let axis = AreaReduction.Axis(source: 10, extent: 10, output: 4)
         #expect(axis.taps == 3)
         #expect(axis.starts == [0, 2, 5, 7])
-        // 0.2, 0.4, 0.4 of 16384 round to 3277, 6554, 6554; the first largest gives back the extra 1.
+        // Cumulative coverage 0.2, 0.6, 1 of 16384 rounds to 3277, 9830, 16384: steps 3277, 6553, 6554.
         #expect(Array(axis.weights[3..<6]) == [3277, 6553, 6554])
         for i in 0..<4 { #expect(axis.weights[i * 3..<i * 3 + 3].reduce(0, +) == 16384) }
         // 11 into 3 (3.67 each): the middle reads 5 pixels, the last only 4, so its start moves back one with a
@@ -19,7 +19,8 @@ import WITestSupport
         let shifted = AreaReduction.Axis(source: 11, extent: 11, output: 3)
         #expect(shifted.taps == 5)
         #expect(shifted.starts == [0, 3, 6])
-        #expect(Array(shifted.weights[10..<15]) == [0, 2979, 4469, 4468, 4468])
+        // Cumulative coverage 2/11, 5/11, 8/11, 1 of 16384 rounds to 2979, 7447, 11916, 16384.
+        #expect(Array(shifted.weights[10..<15]) == [0, 2979, 4468, 4469, 4468])
         // A box reduction's cut edge: 7 reduced pixels whose last covers half a block (extent 6.5) into 2.
         let cut = AreaReduction.Axis(source: 7, extent: 6.5, output: 2)
         #expect(cut.starts == [0, 3])

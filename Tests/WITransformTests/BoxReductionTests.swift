@@ -2,13 +2,13 @@ import Testing
 import WICore
 @testable import WITransform
 
-/// The whole-factor box ahead of pixman on large thumbnail reductions: exact block means, partial blocks at the
+/// The whole-factor box ahead of the area average on large thumbnail reductions: exact block means, partial blocks at the
 /// edges, and the thumbnail it leads to against WICore's exact area average.
 @Suite struct BoxReductionTests {
     @Test func factorsLeavePixmanAtLeastTwo() {
         #expect([1.0, 2.0, 3.99, 4.0, 5.99, 6.0, 8.0, 20.5].map(BoxReduction.factor(for:)) == [1, 1, 1, 2, 2, 3, 4, 10])
         // Capped, so that a block's sum (255 x 256 x 256 at most) fits the UInt32 column sums: 20000 -> 1 is a
-        // box of 256 and pixman over the remaining 78.
+        // box of 256 and the area average over the remaining 78.
         #expect([511.99, 512.0, 513.0, 20_000, 32_767].map(BoxReduction.factor(for:)) == [255, 256, 256, 256, 256])
     }
 
@@ -39,7 +39,7 @@ import WICore
     }
 
     @Test func thumbnailsStayWithinOneLevelOfTheAreaAverageOnWholeFactors() throws {
-        // 240x120 -> 30x15: a factor of 8, box 4x4 then pixman over 2.
+        // 240x120 -> 30x15: a factor of 8, box 4x4 then the area average over 2.
         let image = try TestPixels.buffer(width: 240, height: 120) { x, y in
             RGBAColor(red: UInt8(x), green: UInt8(y * 2), blue: UInt8((x * y) % 256))
         }

@@ -43,16 +43,16 @@ enum AreaReduction {
                 let start = min(source - 1, Int(lo.rounded(.down)))
                 let end = max(start + 1, min(source, Int(hi.rounded(.up))))
                 starts[i] = start
-                // Each weight rounded, then the rounding error given to the largest, so that they sum to exactly 1.
-                var total: UInt32 = 0, largest = 0
+                // The cumulative coverage rounded, each weight the step between two of its values: they sum to
+                // exactly 2^14 and none is negative, however many taps there are.
+                var covered = 0.0, previous = 0
                 for k in 0..<(end - start) {
-                    let covered = min(hi, Double(start + k + 1)) - max(lo, Double(start + k))
-                    let weight = UInt16((max(0, covered) / (hi - lo) * one).rounded())
-                    weights[i * taps + k] = weight
-                    total += UInt32(weight)
-                    if weight > weights[i * taps + largest] { largest = k }
+                    covered += max(0, min(hi, Double(start + k + 1)) - max(lo, Double(start + k)))
+                    let cumulative = k == end - start - 1 ? 1 << AreaReduction.weightBits
+                        : min(1 << AreaReduction.weightBits, Int((covered / (hi - lo) * one).rounded()))
+                    weights[i * taps + k] = UInt16(cumulative - previous)
+                    previous = cumulative
                 }
-                weights[i * taps + largest] = UInt16(UInt32(weights[i * taps + largest]) + UInt32(one) - total)
                 let shift = start + taps - source
                 if shift > 0 {
                     for k in stride(from: taps - 1, through: 0, by: -1) {

@@ -1,20 +1,19 @@
 import WICore
 
-/// Whole-factor box averaging ahead of pixman's area average on large reductions, as Pillow's `reducing_gap` does:
-/// a reduction by 8 becomes a 4x4 box (one add per source byte) and pixman's area filter over a factor of 2,
-/// instead of a 9x9-tap filter evaluated for every output pixel (docs/PERFORMANCE.md: pixman was 9-11% of the
-/// corpus Pipeline run).
+/// Whole-factor box averaging ahead of the area average on large reductions, as Pillow's `reducing_gap` does: a
+/// reduction by 8 becomes a 4x4 box (one add per source byte) and an area average over a factor of 2
+/// (`AreaReduction`, or pixman's filter when an axis grows), instead of 9 taps per axis for every output pixel.
 ///
-/// The box keeps the geometry exact: reduced pixel i covers source pixels [i k, (i + 1) k), so the area filter
-/// samples the same source region through it; only the split of a box that straddles two output pixels is
+/// The box keeps the geometry exact: reduced pixel i covers source pixels [i k, (i + 1) k), so the area average
+/// covers the same source region through it; only the split of a box that straddles two output pixels is
 /// averaged (at most 1 level off the direct area average on whole factors, tested).
 enum BoxReduction {
     /// The largest factor on an axis: a block then sums at most 255 x 256 x 256 per channel, within the UInt32
-    /// column sums (pixman takes the rest of a larger reduction: at most 32767 / 256, inside its reach).
+    /// column sums (the area average takes the rest of a larger reduction: at most 32767 / 256).
     static let maximumFactor = 256
 
-    /// The box factor for a reduction by `scale` on one axis: the largest whole k leaving pixman at least a factor
-    /// of 2, at most `maximumFactor`, or 1 (no box) below a factor of 4.
+    /// The box factor for a reduction by `scale` on one axis: the largest whole k leaving the area average at least
+    /// a factor of 2, at most `maximumFactor`, or 1 (no box) below a factor of 4.
     static func factor(for scale: Double) -> Int { scale >= 4 ? min(maximumFactor, Int(scale / 2)) : 1 }
 
     /// `buffer` (8-bit RGBA, premultiplied or opaque) averaged over `kx` x `ky` blocks (each at most
