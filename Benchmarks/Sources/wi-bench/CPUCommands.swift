@@ -9,7 +9,8 @@
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
 //   cache-floor N THREADS [locked]     the same load with no cache: what the harness and a returned image cost
-//                                      (locked: plus one uncontended lock and unlock per operation, 1 thread)
+//                                      (locked: plus one uncontended lock and unlock per operation, 1 thread;
+//                                      dictionary: plus a lookup in a locked Dictionary, 1 thread)
 //   cache-hit clock|tinylfu|floor | nscache-hit bridged|nsstring   median hit time (floor: no cache)
 //   cache-hitratio                     hit ratios of LRU, CLOCK and W-TinyLFU on the Zipf and scan traces
 import BenchSupport
@@ -63,6 +64,8 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         try cacheMixed(operations: int(0), threads: int(1), policy: policy(args[2]))
     case "cache-floor" where args.count > 2 && args[2] == "locked":
         lockedCacheFloor(operations: int(0))
+    case "cache-floor" where args.count > 2 && args[2] == "dictionary":
+        dictionaryCacheFloor(operations: int(0))
     case "cache-floor":
         cacheFloor(operations: int(0), threads: int(1))
     case "nscache-mixed":
@@ -170,6 +173,36 @@ func lockedCacheFloor(operations count: Int) {
                                                   read: { floor.image(forKey: keys[$0], index: $0) != nil },
                                                   write: { floor.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
+}
+
+/// The locked floor plus a hash lookup: the standard library's `Dictionary` of every key's image behind one lock,
+/// on one thread. No limits, no eviction policy, no statistics: what finding a key by its hash adds to the locked
+/// floor before anything a cache does with it.
+func dictionaryCacheFloor(operations count: Int) {
+    let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
+    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let table = DictionaryFloorCache(Dictionary(uniqueKeysWithValues: zip(keys, values)))
+    let (seconds, cpu, hits) = runMixedTimed(operations, threads: 1,
+                                                  read: { table.image(forKey: keys[$0]) != nil },
+                                                  write: { table.setImage(values[$0], forKey: keys[$0]) })
+    printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
+}
+
+/// A `Dictionary` behind one lock.
+final class DictionaryFloorCache: Sendable {
+    private let table: Mutex<[String: Image]>
+
+    init(_ table: [String: Image]) { self.table = Mutex(table) }
+
+    @inline(never)
+    func image(forKey key: String) -> Image? {
+        table.withLock { $0[key] }
+    }
+
+    @inline(never)
+    func setImage(_ image: Image, forKey key: String) {
+        table.withLock { $0[key] = image }
+    }
 }
 
 /// `FloorCache` behind one lock.
