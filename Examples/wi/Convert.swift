@@ -7,7 +7,7 @@ import Foundation
 import WebImage
 
 /// `wi convert IN OUT [--quality Q] [--lossless] [--thumbnail N]`: decode and encode, format from OUT's extension.
-struct Convert: AsyncParsableCommand {
+struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Decode an image and encode it in the format OUT's extension names.",
@@ -33,7 +33,7 @@ struct Convert: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let coders = WebImage.makeCoders()
         let format = ImageFormat.named(output.pathExtension)!
         do {

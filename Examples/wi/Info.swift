@@ -7,7 +7,7 @@ import Foundation
 import WebImage
 
 /// `wi info FILE... [--json] [--dump-rgba DIR]`: decode files and describe them.
-struct Info: AsyncParsableCommand {
+struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Decode image files and print what they hold.",
@@ -33,7 +33,7 @@ struct Info: AsyncParsableCommand {
         valueName: "DIR"))
     var dumpRGBA: String?
 
-    func run() async throws {
+    func run() throws {
         let coders = WebImage.makeCoders()
         if let dumpRGBA {
             try FileManager.default.createDirectory(atPath: dumpRGBA, withIntermediateDirectories: true)

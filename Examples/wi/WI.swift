@@ -28,7 +28,10 @@ struct WI: AsyncParsableCommand {
     nonisolated(unsafe) static var logger = Logger.webImageNoOp
 
     /// Runs the command; usage errors exit with 2 (DESIGN.md), not ArgumentParser's 64, after one line on stderr.
-    static func main() async {
+    ///
+    /// On the main actor, so that the commands with nothing to await (`info`, `convert`: `ParsableCommand`) run on
+    /// the main thread and the process starts no other thread; the others hop to the global executor as before.
+    @MainActor static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("-v") || arguments.contains("--verbose") {
             arguments.removeAll { $0 == "-v" || $0 == "--verbose" }
