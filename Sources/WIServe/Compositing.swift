@@ -5,14 +5,9 @@ import WICore
 enum Compositing {
     /// `image`'s frames, each drawn over `color` on a canvas of `canvas` (nil: the frame's size), centred.
     static func over(_ color: RGBAColor, image: Image, canvas: PixelSize?) throws(ImageError) -> Image {
-        var frames: [ImageFrame] = []
-        frames.reserveCapacity(image.frameCount)
-        for index in 0..<image.frameCount {
-            let frame = try image.frame(at: index)
-            let pixels = try over(color, pixels: frame.pixels, canvas: canvas ?? frame.pixels.size)
-            frames.append(ImageFrame(pixels: pixels, duration: frame.duration))
+        try image.mappingFrames { (pixels) throws(ImageError) in
+            try over(color, pixels: pixels, canvas: canvas ?? pixels.size)
         }
-        return image.with(frames: frames)
     }
 
     /// `pixels` (any format, converted to RGBA8) over `color`, centred on a `canvas`-sized buffer.

@@ -54,15 +54,17 @@ final class ImageService: Sendable {
             try authorize(request)
             let url = try sourceURL(request)
             let plan = try EncodePlan(request: request, configuration: configuration)
+            let maxAge = request.maxAge ?? configuration.maxAge
             let variantKey = VariantCache.key(signedPath: request.signedPath, requested: plan.format, accept: input.accept,
                                               autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF)
             if let variants = parts.variants {
                 if let match = input.ifNoneMatch, let etag = await variants.etag(forKey: variantKey),
                    Self.matches(match, etag: etag) {
-                    return ServeOutput(status: 304, headers: validators(etag: etag), body: Data(), contentLength: 0)
+                    return ServeOutput(status: 304, headers: validators(etag: etag, maxAge: maxAge), body: Data(),
+                                       contentLength: 0)
                 }
                 if let (body, etag) = await variants.variant(forKey: variantKey) {
-                    return answer(body: body, format: ImageFormat.detect(body), etag: etag, input: input)
+                    return answer(body: body, format: ImageFormat.detect(body), etag: etag, maxAge: maxAge, input: input)
                 }
             }
             let (body, format) = try await withTimeout {
@@ -70,7 +72,7 @@ final class ImageService: Sendable {
             }
             let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
             await parts.variants?.store(body, etag: etag, forKey: variantKey)
-            return answer(body: body, format: format, etag: etag, input: input)
+            return answer(body: body, format: format, etag: etag, maxAge: maxAge, input: input)
         } catch let error as ServeError {
             return failure(error, input: input)
         } catch {
@@ -156,17 +158,18 @@ final class ImageService: Sendable {
     }
 
     /// 200 with validators, or 304 when If-None-Match names the ETag; HEAD gets the head only.
-    private func answer(body: Data, format: ImageFormat, etag: String, input: ServeInput) -> ServeOutput {
+    private func answer(body: Data, format: ImageFormat, etag: String, maxAge: Int, input: ServeInput) -> ServeOutput {
         if let match = input.ifNoneMatch, Self.matches(match, etag: etag) {
-            return ServeOutput(status: 304, headers: validators(etag: etag), body: Data(), contentLength: 0)
+            return ServeOutput(status: 304, headers: validators(etag: etag, maxAge: maxAge), body: Data(), contentLength: 0)
         }
-        return ServeOutput(status: 200, headers: [("Content-Type", format.mimeType)] + validators(etag: etag),
+        return ServeOutput(status: 200, headers: [("Content-Type", format.mimeType)] + validators(etag: etag, maxAge: maxAge),
                            body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
     }
 
-    /// The header fields of a 200 and a 304: ETag, Cache-Control, and Vary when the Accept header picks formats.
-    private func validators(etag: String) -> [(String, String)] {
-        var headers = [("ETag", etag), ("Cache-Control", "public, max-age=\(configuration.maxAge)")]
+    /// The header fields of a 200 and a 304: ETag, Cache-Control (`maxAge` seconds: the request's `max_age()`, else
+    /// the server's), and Vary when the Accept header picks formats.
+    private func validators(etag: String, maxAge: Int) -> [(String, String)] {
+        var headers = [("ETag", etag), ("Cache-Control", "public, max-age=\(maxAge)")]
         if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
         return headers
     }

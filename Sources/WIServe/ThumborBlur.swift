@@ -39,13 +39,7 @@ struct ThumborBlur: Sendable {
 
     /// Every frame of `image`, blurred.
     func apply(to image: Image) throws(ImageError) -> Image {
-        var frames: [ImageFrame] = []
-        frames.reserveCapacity(image.frameCount)
-        for index in 0..<image.frameCount {
-            let frame = try image.frame(at: index)
-            frames.append(ImageFrame(pixels: try apply(to: frame.pixels), duration: frame.duration))
-        }
-        return image.with(frames: frames)
+        try image.mappingFrames { (pixels) throws(ImageError) in try apply(to: pixels) }
     }
 
     /// `pixels` (any format, converted to RGBA8) blurred: across, then down.

@@ -23,6 +23,22 @@ enum ThumborFilter: Hashable, Sendable {
     case fill(RGBAColor)
     /// `strip_exif()`: leave EXIF out of the output.
     case stripEXIF
+    /// `brightness(N)`: N percent of 255 added to red, green and blue (thumbor's range is -100...100; up to
+    /// +-1000 is taken, and saturates as in thumbor).
+    case brightness(Int)
+    /// `contrast(N)`: red, green and blue moved away from (N > 0) or towards (N < 0) 128.
+    case contrast(Int)
+    /// `rgb(R,G,B)`: each channel's own `brightness`.
+    case rgb(red: Int, green: Int, blue: Int)
+    /// `saturation(X)`: colour scaled by X around the pixel's perceived brightness (0: grey, 1: unchanged).
+    case saturation(Double)
+    /// `grayscale()`: the luma in red, green and blue; alpha kept.
+    case grayscale
+    /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
+    case maxAge(Int)
+
+    /// The largest `max_age()`: the server's own `maxAge` limit (ten years).
+    static let maximumMaxAge = 10 * 365 * 86_400
 
     /// The formats `format()` accepts, by thumbor's names.
     static let formats: [String: ImageFormat] = [
@@ -129,6 +145,25 @@ enum ThumborFilter: Hashable, Sendable {
         case "strip_exif":
             try count(0...0)
             return .stripEXIF
+        case "brightness":
+            try count(1...1)
+            return .brightness(try integer(0, -1000...1000))
+        case "contrast":
+            try count(1...1)
+            return .contrast(try integer(0, -1000...1000))
+        case "rgb":
+            try count(3...3)
+            return .rgb(red: try integer(0, -1000...1000), green: try integer(1, -1000...1000),
+                        blue: try integer(2, -1000...1000))
+        case "saturation":
+            try count(1...1)
+            return .saturation(try real(0, -100...100))
+        case "grayscale":
+            try count(0...0)
+            return .grayscale
+        case "max_age":
+            try count(1...1)
+            return .maxAge(try integer(0, 0...maximumMaxAge))
         default:
             throw ServeError(.badRequest, "unknown filter '\(name)'")
         }

@@ -38,6 +38,15 @@ struct ThumborRequest: Hashable, Sendable {
     var verticalAlignment = VerticalAlignment.middle
     var smart = false
     var filters: [ThumborFilter] = []
+
+    /// The seconds of the last `max_age()` filter, if any (thumbor applies filters in order: the last one wins).
+    var maxAge: Int? {
+        filters.lazy.reversed().compactMap { filter -> Int? in
+            if case .maxAge(let seconds) = filter { return seconds }
+            return nil
+        }.first
+    }
+
     /// The source URL, percent-decoded, with `http://` added when it names no scheme.
     var imageURL: String
 

@@ -2,9 +2,10 @@ import WICore
 import WITransform
 
 /// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: the manual crop, the
-/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner`), then the
-/// `fit-in` canvas of `fill()`. Built from WITransform's public transformers; the geometry is decided per image,
-/// since it depends on the source size.
+/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner` and the
+/// colour filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`), then the `fit-in` canvas of
+/// `fill()`. Built from WITransform's public transformers; the geometry is decided per image, since it depends on
+/// the source size.
 ///
 /// Thread safety: an immutable value; safe from any thread.
 struct ThumborTransformer: ImageTransformer, Hashable {
@@ -71,6 +72,8 @@ struct ThumborTransformer: ImageTransformer, Hashable {
             case .roundCorner(let radius, let color, let transparent):
                 result = try RoundCornerTransformer(radius: radius).transform(result)
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
+            case .brightness, .contrast, .rgb, .saturation, .grayscale:
+                if let colorFilter = ThumborColorFilter(filter) { result = try colorFilter.apply(to: result) }
             default:
                 break
             }
@@ -103,11 +106,11 @@ struct ThumborTransformer: ImageTransformer, Hashable {
 
 extension ThumborFilter {
     /// Whether the filter changes pixels (and so the transformer's key); quality, format and strip_exif only
-    /// change the encoding.
+    /// change the encoding, max_age only the answer's Cache-Control.
     var changesPixels: Bool {
         switch self {
-        case .quality, .format, .stripEXIF: false
-        case .noUpscale, .blur, .rotate, .roundCorner, .fill: true
+        case .quality, .format, .stripEXIF, .maxAge: false
+        case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale: true
         }
     }
 }

@@ -24,15 +24,24 @@ import WITestSupport
     /// (radius, sigma, expected bytes) from the reference table.
     static func cases() throws -> [(Int, Double, [UInt8])] {
         let text = try String(contentsOf: Fixtures.url("serve-blur/thumbor-blur-reference.tsv"), encoding: .utf8)
-        return try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
-            let fields = line.split(separator: "\t")
-            let hex = Array(fields[2].utf8)
-            var bytes: [UInt8] = []
-            for index in stride(from: 0, to: hex.count, by: 2) {
-                bytes.append(try #require(UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16)))
-            }
-            return (try #require(Int(fields[0])), try #require(Double(fields[1])), bytes)
+        return try rows(text).map { fields in
+            (try #require(Int(fields[0])), try #require(Double(fields[1])), try bytes(hex: fields[2]))
         }
+    }
+
+    /// The tab-separated fields of each line of a reference table, comment lines left out.
+    static func rows(_ text: String) -> [[Substring]] {
+        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }
+    }
+
+    /// The bytes a reference table writes as hex.
+    static func bytes(hex text: Substring) throws -> [UInt8] {
+        let hex = Array(text.utf8)
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: hex.count, by: 2) {
+            bytes.append(try #require(UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16)))
+        }
+        return bytes
     }
 
     @Test func matchesThumborByteForByte() throws {

@@ -77,6 +77,31 @@ import WITestSupport
         }
     }
 
+    @Test func colourFiltersAndMaxAge() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            // Pillow's luma of pure red and green: (255 x 19595 + 0x8000) >> 16 = 76, (255 x 38470 + 0x8000) >> 16 = 150.
+            let gray = try await h.stripes(client, "filters:grayscale()/")
+            #expect(gray.pixels.color(x: 50, y: 50) == RGBAColor(red: 76, green: 76, blue: 76))
+            #expect(gray.pixels.color(x: 200, y: 50) == RGBAColor(red: 150, green: 150, blue: 150))
+            // In URL order: brightness(-40) takes 102 off, then rgb(0,0,40) adds 102 to blue alone.
+            let shifted = try await h.stripes(client, "filters:brightness(-40):rgb(0,0,40)/")
+            #expect(shifted.pixels.color(x: 50, y: 50) == RGBAColor(red: 153, green: 0, blue: 102))
+            #expect(shifted.pixels.color(x: 350, y: 50) == RGBAColor(red: 0, green: 0, blue: 255))
+            let flat = try await h.stripes(client, "filters:contrast(-100)/")
+            #expect(flat.pixels.color(x: 200, y: 50) == RGBAColor(red: 128, green: 128, blue: 128))
+            let path = "/unsafe/100x100/filters:max_age(60)/\(h.url("/stripes.png"))"
+            let first = try await client.execute(uri: path, method: .get)
+            #expect(first.headers[.cacheControl] == "public, max-age=60")
+            let again = try await client.execute(uri: path, method: .get)   // from the variant cache
+            #expect(again.headers[.cacheControl] == "public, max-age=60")
+            let etag = try #require(first.headers[.eTag])
+            let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.headers[.cacheControl] == "public, max-age=60")
+        }
+    }
+
     @Test func qualityChangesTheJPEGSize() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in

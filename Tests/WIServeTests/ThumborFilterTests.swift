@@ -20,6 +20,17 @@ import WICore
                 == [.fill(RGBAColor(red: 255, green: 128, blue: 0)), .fill(RGBAColor(red: 0, green: 255, blue: 0)),
                     .fill(.white), .fill(.clear)])
         #expect(try parse("strip_exif()") == [.stripEXIF])
+        #expect(try parse("brightness(-100):brightness(150):contrast(25)")
+                == [.brightness(-100), .brightness(150), .contrast(25)])
+        #expect(try parse("rgb(10,-20,30):saturation(0.5):saturation(-1):grayscale()")
+                == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
+        #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
+    }
+
+    @Test func theLastMaxAgeWins() throws {
+        let request = try ThumborRequest.parse(path: "/unsafe/filters:max_age(60):quality(50):max_age(5)/example.com/a.png")
+        #expect(request.maxAge == 5)
+        #expect(try ThumborRequest.parse(path: "/unsafe/filters:quality(50)/example.com/a.png").maxAge == nil)
     }
 
     @Test(arguments: [
@@ -40,6 +51,15 @@ import WICore
         ("strip_exif(", "malformed filter strip_exif("),
         ("quality(80)x", "malformed filter list after quality()"),
         ("quality(80):", "malformed filter list: it ends with ':'"),
+        ("brightness(1001)", "brightness() argument 1 must be an integer in -1000...1000, got '1001'"),
+        ("brightness(2.5)", "brightness() argument 1 must be an integer in -1000...1000, got '2.5'"),
+        ("contrast()", "contrast() takes 1 argument(s), got 0"),
+        ("rgb(1,2)", "rgb() takes 3 argument(s), got 2"),
+        ("rgb(1,2,-1001)", "rgb() argument 3 must be an integer in -1000...1000, got '-1001'"),
+        ("saturation(nan)", "saturation() argument 1 must be a number in -100.0...100.0, got 'nan'"),
+        ("saturation(101)", "saturation() argument 1 must be a number in -100.0...100.0, got '101'"),
+        ("grayscale(1)", "grayscale() takes 0 argument(s), got 1"),
+        ("max_age(-1)", "max_age() argument 1 must be an integer in 0...315360000, got '-1'"),
         ("watermark(a.png,0,0,0)", "unknown filter 'watermark'"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {

@@ -20,7 +20,8 @@ def pattern():
     return bytes(data)
 
 
-print("# radius\tsigma\tRGBA8 24x16 after thumbor 7.8 blur(radius,sigma) of the pattern in make_reference.py")
-for radius, sigma in CASES:
-    out = apply_blur("RGBA", bytes(pattern()), (WIDTH, HEIGHT), radius, sigma)
-    print(f"{radius}\t{sigma}\t{bytes(out).hex()}")
+if __name__ == "__main__":
+    print("# radius\tsigma\tRGBA8 24x16 after thumbor 7.8 blur(radius,sigma) of the pattern in make_reference.py")
+    for radius, sigma in CASES:
+        out = apply_blur("RGBA", bytes(pattern()), (WIDTH, HEIGHT), radius, sigma)
+        print(f"{radius}\t{sigma}\t{bytes(out).hex()}")

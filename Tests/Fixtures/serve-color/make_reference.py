@@ -1,0 +1,54 @@
+"""Writes thumbor-color-reference.tsv: thumbor 7.8's own colour filters applied to the 24x16 RGBA pattern of
+../serve-blur/make_reference.py, for the arguments ServeColorFilterTests checks ThumborColorFilter against.
+
+Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
+    python3 make_reference.py > thumbor-color-reference.tsv
+brightness, contrast, rgb and saturation call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
+on the RGBA bytes, as its filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
+`Image.convert("LA")`, written back out as RGBA (L, L, L, A) so both sides compare the same bytes.
+Each line: the filter as a URL writes it, then the 24x16 RGBA8 result as hex (rows top to bottom).
+"""
+import os
+import sys
+
+from PIL import Image
+from thumbor.ext.filters import _brightness, _contrast, _rgb, _saturation
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
+from make_reference import HEIGHT, WIDTH, pattern  # noqa: E402  (the blur reference's pattern)
+
+
+def fresh():
+    # The extension modules change the buffer they are given: a new one each time.
+    return bytes(bytearray(pattern()))
+
+
+def grayscale():
+    la = Image.frombytes("RGBA", (WIDTH, HEIGHT), pattern()).convert("LA").tobytes()
+    out = bytearray()
+    for index in range(0, len(la), 2):
+        out += bytes([la[index], la[index], la[index], la[index + 1]])
+    return bytes(out)
+
+
+CASES = [
+    ("brightness(-100)", lambda: _brightness.apply("RGBA", -100, fresh())),
+    ("brightness(-37)", lambda: _brightness.apply("RGBA", -37, fresh())),
+    ("brightness(25)", lambda: _brightness.apply("RGBA", 25, fresh())),
+    ("brightness(150)", lambda: _brightness.apply("RGBA", 150, fresh())),
+    ("contrast(-100)", lambda: _contrast.apply("RGBA", -100, fresh())),
+    ("contrast(-37)", lambda: _contrast.apply("RGBA", -37, fresh())),
+    ("contrast(25)", lambda: _contrast.apply("RGBA", 25, fresh())),
+    ("contrast(100)", lambda: _contrast.apply("RGBA", 100, fresh())),
+    ("rgb(10,-20,30)", lambda: _rgb.apply("RGBA", 10, -20, 30, fresh())),
+    ("rgb(-100,0,100)", lambda: _rgb.apply("RGBA", -100, 0, 100, fresh())),
+    ("saturation(0)", lambda: _saturation.apply("RGBA", 0.0, fresh())),
+    ("saturation(0.5)", lambda: _saturation.apply("RGBA", 0.5, fresh())),
+    ("saturation(1.7)", lambda: _saturation.apply("RGBA", 1.7, fresh())),
+    ("saturation(-0.3)", lambda: _saturation.apply("RGBA", -0.3, fresh())),
+    ("grayscale()", grayscale),
+]
+
+print("# filter\tRGBA8 24x16 after thumbor 7.8's filter of the pattern in make_reference.py")
+for name, run in CASES:
+    print(f"{name}\t{bytes(run()).hex()}")

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import WebImage
+import WITestSupport
+@testable import WIServe
+
+/// `brightness`, `contrast`, `rgb`, `saturation` and `grayscale` against thumbor 7.8's own (its extension modules
+/// and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests' pattern): every
+/// byte equal.
+@Suite struct ServeColorFilterTests {
+    /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
+    static func cases() throws -> [(String, [UInt8])] {
+        let text = try String(contentsOf: Fixtures.url("serve-color/thumbor-color-reference.tsv"), encoding: .utf8)
+        return try ServeBlurTests.rows(text).map { fields in (String(fields[0]), try ServeBlurTests.bytes(hex: fields[1])) }
+    }
+
+    static func filter(_ text: String) throws -> ThumborColorFilter {
+        let parsed = try ThumborFilter.parseList(Substring(text))
+        let first = try #require(parsed.first)
+        return try #require(ThumborColorFilter(first))
+    }
+
+    @Test func matchesThumborByteForByte() throws {
+        let source = try ServeBlurTests.pattern()
+        let cases = try Self.cases()
+        #expect(cases.count == 15)
+        for (text, expected) in cases {
+            let output = try Self.filter(text).apply(to: source)
+            #expect(output.size == source.size && output.format == .rgba8)
+            let bytes = output.packedBytes()
+            #expect(bytes.count == expected.count)
+            let differing = zip(bytes, expected).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(text): \(differing) bytes differ from thumbor's")
+        }
+    }
+
+    @Test func alphaIsLeftAloneAndNeutralArgumentsChangeNothing() throws {
+        let source = try ServeBlurTests.pattern()
+        let bytes = source.packedBytes()
+        for text in ["brightness(0)", "contrast(0)", "rgb(0,0,0)", "saturation(1)"] {
+            #expect(try Self.filter(text).apply(to: source).packedBytes() == bytes, "\(text)")
+        }
+        let gray = try Self.filter("grayscale()").apply(to: source).packedBytes()
+        for index in stride(from: 0, to: bytes.count, by: 4) {
+            #expect(gray[index + 3] == bytes[index + 3])
+            #expect(gray[index] == gray[index + 1] && gray[index + 1] == gray[index + 2])
+        }
+    }
+
+    @Test func everyFrameOfAnAnimationIsFiltered() throws {
+        let red = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [200, 0, 0, 255, 200, 0, 0, 255])
+        let blue = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 200, 255, 0, 0, 200, 255])
+        let animation = Image(frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
+                              format: .gif)
+        let output = try Self.filter("grayscale()").apply(to: animation)
+        #expect(output.frameCount == 2)
+        // (200 x 19595 + 0x8000) >> 16 = 60; (200 x 7471 + 0x8000) >> 16 = 23.
+        #expect(try output.frame(at: 0).pixels.packedBytes() == [60, 60, 60, 255, 60, 60, 60, 255])
+        #expect(try output.frame(at: 1).pixels.packedBytes() == [23, 23, 23, 255, 23, 23, 23, 255])
+        #expect(try output.frame(at: 1).duration == 0.2)
+    }
+
+    @Test func onlyColourFiltersMakeOne() {
+        #expect(ThumborColorFilter(.blur(radius: 2, sigma: 0)) == nil)
+        #expect(ThumborColorFilter(.maxAge(5)) == nil)
+        #expect(ThumborColorFilter(.grayscale) != nil)
+    }
+}
