@@ -94,9 +94,15 @@ final class ImageService: Sendable {
 
     /// The source URL: http or https with a host, else 400.
     private func sourceURL(_ request: ThumborRequest) throws(ServeError) -> URL {
-        guard let url = URL(string: request.imageURL), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else { throw ServeError(.badRequest, "bad image URL") }
+        guard let url = Self.httpURL(request.imageURL) else { throw ServeError(.badRequest, "bad image URL") }
+        return url
+    }
+
+    /// `text` as an http or https URL with a host, or nil.
+    private static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty
+        else { return nil }
         return url
     }
 
@@ -105,16 +111,15 @@ final class ImageService: Sendable {
         -> (Data, ImageFormat)
     {
         renders.add(1, ordering: .relaxed)
+        var transformer = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
+        transformer.watermarks = try await watermarks(of: request)
         var context = ImageContext()
-        context[.imageTransformer] = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
+        context[.imageTransformer] = transformer
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels)
         decode.thumbnailPixelSize = plan.decodeBox
         context[.decodeOptions] = decode
         if let box = plan.decodeBox { context[.thumbnailPixelSize] = box }
-        if let host = url.host.map(ImageServiceParts.normalized(host:)), parts.allowedHosts.contains(host),
-           let loader = parts.allowedLoader {
-            context[.imageLoader] = loader
-        }
+        selectLoader(for: url, in: &context)
         let result: ImageResult
         do {
             result = try await parts.manager.loadImage(with: url, options: [.retryFailed, .transformAnimatedImage],
@@ -139,6 +144,50 @@ final class ImageService: Sendable {
             return (data, format)
         } catch {
             throw ServeError(error)
+        }
+    }
+
+    /// The loader for URLs on the hosts `--allow-host` names (they may reach private addresses); others keep the
+    /// manager's, which refuses them.
+    private func selectLoader(for url: URL, in context: inout ImageContext) {
+        if let host = url.host.map(ImageServiceParts.normalized(host:)), parts.allowedHosts.contains(host),
+           let loader = parts.allowedLoader {
+            context[.imageLoader] = loader
+        }
+    }
+
+    /// The images of `request`'s `watermark()` filters by URL, loaded at once through the pipeline (cached, shared
+    /// between requests, under the same address policy and pixel limit as sources). A watermark that cannot be
+    /// loaded fails the request as its source would, its reason naming the watermark.
+    private func watermarks(of request: ThumborRequest) async throws -> [String: Image] {
+        var addresses: Set<String> = []
+        for filter in request.filters { if case .watermark(let mark) = filter { addresses.insert(mark.url) } }
+        guard !addresses.isEmpty else { return [:] }
+        var urls: [(String, URL)] = []
+        for address in addresses {
+            guard let url = Self.httpURL(address) else { throw ServeError(.badRequest, "bad watermark URL") }
+            urls.append((address, url))
+        }
+        return try await withThrowingTaskGroup(of: (String, Image).self) { group in
+            for (address, url) in urls {
+                var context = ImageContext()
+                context[.decodeOptions] = DecodeOptions(pixelLimit: configuration.maxPixels)
+                selectLoader(for: url, in: &context)
+                let manager = parts.manager
+                group.addTask { [context] in
+                    do {
+                        return (address, try await manager.loadImage(with: url, options: [.retryFailed], context: context).image)
+                    } catch {
+                        let failure = (error as? ImageError).map(ServeError.init) ?? ServeError(.internalError, "\(error)")
+                        // A missing watermark is a bad request (thumbor's 400), not a missing image.
+                        let status = failure.status == .notFound ? .badRequest : failure.status
+                        throw ServeError(status, "watermark \(address): \(failure.reason)")
+                    }
+                }
+            }
+            var images: [String: Image] = [:]
+            for try await (address, image) in group { images[address] = image }
+            return images
         }
     }
 

@@ -36,6 +36,8 @@ enum ThumborFilter: Hashable, Sendable {
     case grayscale
     /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
     case maxAge(Int)
+    /// `watermark(URL,X,Y,ALPHA[,W_RATIO[,H_RATIO]])`: see `ThumborWatermark`.
+    case watermark(ThumborWatermark)
 
     /// The largest `max_age()`: the server's own `maxAge` limit (ten years).
     static let maximumMaxAge = 10 * 365 * 86_400
@@ -65,6 +67,10 @@ enum ThumborFilter: Hashable, Sendable {
             let arguments = rest[rest.index(after: open)..<close].split(separator: ",", omittingEmptySubsequences: false)
                 .map { String($0.trimmingPrefix(" ")) }
             filters.append(try parse(name: name, arguments: arguments == [""] ? [] : arguments))
+            if case .watermark = filters.last,
+               filters.count(where: { if case .watermark = $0 { true } else { false } }) > ThumborWatermark.maximumPerRequest {
+                throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
+            }
             rest = rest[rest.index(after: close)...]
             if rest.first == ":" {
                 rest = rest.dropFirst()
@@ -164,6 +170,8 @@ enum ThumborFilter: Hashable, Sendable {
         case "max_age":
             try count(1...1)
             return .maxAge(try integer(0, 0...maximumMaxAge))
+        case "watermark":
+            return .watermark(try ThumborWatermark(arguments: arguments))
         default:
             throw ServeError(.badRequest, "unknown filter '\(name)'")
         }

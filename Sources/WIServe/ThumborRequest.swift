@@ -164,7 +164,7 @@ struct ThumborRequest: Hashable, Sendable {
 
     /// The image URL: percent-decoded when it was sent encoded (`http%3A%2F%2F...`), with `http://` when it names
     /// no scheme (thumbor's rules).
-    private static func imageURL(_ text: Substring) -> String {
+    static func imageURL(_ text: Substring) -> String {
         var url = String(text)
         if url.contains("%"), let decoded = url.percentDecoded { url = decoded }
         let lower = url.lowercased()

@@ -2,17 +2,19 @@ import WICore
 import WITransform
 
 /// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: the manual crop, the
-/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner` and the
-/// colour filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`), then the `fit-in` canvas of
+/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner`, the colour
+/// filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, and `watermark`), then the `fit-in` canvas of
 /// `fill()`. Built from WITransform's public transformers; the geometry is decided per image, since it depends on
 /// the source size.
 ///
 /// Thread safety: an immutable value; safe from any thread.
-struct ThumborTransformer: ImageTransformer, Hashable {
+struct ThumborTransformer: ImageTransformer {
     /// The parsed request (its filters and geometry; the signature and URL are not part of the key).
     let request: ThumborRequest
     /// The output pixel limit (`--max-pixels`).
     let pixelLimit: Int
+    /// The images of the request's `watermark()` filters, by URL (loaded before the transform runs).
+    var watermarks: [String: Image] = [:]
 
     var key: String {
         var parts: [String] = []
@@ -74,6 +76,11 @@ struct ThumborTransformer: ImageTransformer, Hashable {
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
             case .brightness, .contrast, .rgb, .saturation, .grayscale:
                 if let colorFilter = ThumborColorFilter(filter) { result = try colorFilter.apply(to: result) }
+            case .watermark(let mark):
+                guard let image = watermarks[mark.url] else {
+                    throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
+                }
+                result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
             default:
                 break
             }
@@ -110,7 +117,8 @@ extension ThumborFilter {
     var changesPixels: Bool {
         switch self {
         case .quality, .format, .stripEXIF, .maxAge: false
-        case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale: true
+        case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
+             .watermark: true
         }
     }
 }

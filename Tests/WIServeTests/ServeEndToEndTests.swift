@@ -102,6 +102,33 @@ import WITestSupport
         }
     }
 
+    @Test func watermarkFromTheOrigin() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            // The stripes over themselves at 25% of the width (100 x 50: red 0..<25, green 25..<75, blue 75..<100),
+            // at the top left: opaque, so the watermark's own colours.
+            let mark = h.url("/stripes.png")
+            let marked = try await h.stripes(client, "filters:watermark(\(mark),0,0,0,25,none)/")
+            #expect(marked.size == PixelSize(width: 400, height: 200))
+            #expect(marked.pixels.color(x: 10, y: 10) == H.red && marked.pixels.color(x: 50, y: 10) == H.green)
+            #expect(marked.pixels.color(x: 90, y: 40) == H.blue && marked.pixels.color(x: 90, y: 60) == H.red)
+            // At the bottom right (x 300..<400, y 150..<200, all blue below), alpha lowered by 50% of 255 to 128:
+            // red and green over blue keep (1 - 127 / 255) x 255 = 128 of their colour and 127 of the blue.
+            let corner = try await h.stripes(client, "filters:watermark('\(mark)',-0,-0,50,25,none)/")
+            #expect(corner.pixels.color(x: 390, y: 190) == H.blue)
+            #expect(corner.pixels.color(x: 310, y: 160) == RGBAColor(red: 128, green: 0, blue: 127))
+            #expect(corner.pixels.color(x: 350, y: 160) == RGBAColor(red: 0, green: 128, blue: 127))
+            #expect(corner.pixels.color(x: 299, y: 160) == H.green && corner.pixels.color(x: 350, y: 149) == H.blue)
+            let missing = try await client.execute(
+                uri: "/unsafe/filters:watermark(\(h.url("/missing.png")),0,0,0)/\(mark)", method: .get)
+            #expect(missing.status == .badRequest)
+            #expect(H.text(missing).hasPrefix("watermark \(h.url("/missing.png")): "))
+            let notImage = try await client.execute(uri: "/unsafe/filters:watermark(\(h.url("/text")),0,0,0)/\(mark)",
+                                                    method: .get)
+            #expect(notImage.status == .unsupportedMediaType)
+        }
+    }
+
     @Test func qualityChangesTheJPEGSize() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in

@@ -27,6 +27,29 @@ import WICore
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
     }
 
+    @Test func watermarkForms() throws {
+        let marks = try parse("watermark(example.com/a.png,10,-0,40):watermark('https://x.org/b.png',10p,-5p,0,30):"
+                              + "watermark(c.png,center,repeat,100,none,25)").map { filter -> ThumborWatermark? in
+            if case .watermark(let mark) = filter { mark } else { nil }
+        }
+        #expect(marks == [
+            ThumborWatermark(url: "http://example.com/a.png", x: .pixels(10, fromEnd: false), y: .pixels(0, fromEnd: true),
+                             transparency: 40),
+            ThumborWatermark(url: "https://x.org/b.png", x: .percent(10, fromEnd: false), y: .percent(5, fromEnd: true),
+                             transparency: 0, widthRatio: 30),
+            ThumborWatermark(url: "http://c.png", x: .center, y: .tiled, transparency: 100, heightRatio: 25),
+        ])
+        #expect("\(try #require(marks[1]))" == "watermark(https://x.org/b.png,10p,-5p,0,30,none)")
+        // A ratio of 0 is thumbor's "no limit".
+        #expect(try parse("watermark(a.png,0,0,0,0,0)") == [.watermark(ThumborWatermark(
+            url: "http://a.png", x: .pixels(0, fromEnd: false), y: .pixels(0, fromEnd: false), transparency: 0))])
+        let four = Array(repeating: "watermark(a.png,0,0,0)", count: 4).joined(separator: ":")
+        #expect(try parse(four).count == 4)
+        #expect(throws: ServeError(.badRequest, "at most 4 watermark() filters per request")) {
+            try parse(four + ":watermark(a.png,0,0,0)")
+        }
+    }
+
     @Test func theLastMaxAgeWins() throws {
         let request = try ThumborRequest.parse(path: "/unsafe/filters:max_age(60):quality(50):max_age(5)/example.com/a.png")
         #expect(request.maxAge == 5)
@@ -60,7 +83,14 @@ import WICore
         ("saturation(101)", "saturation() argument 1 must be a number in -100.0...100.0, got '101'"),
         ("grayscale(1)", "grayscale() takes 0 argument(s), got 1"),
         ("max_age(-1)", "max_age() argument 1 must be an integer in 0...315360000, got '-1'"),
-        ("watermark(a.png,0,0,0)", "unknown filter 'watermark'"),
+        ("watermark(a.png,0,0)", "watermark() takes 4 to 6 argument(s), got 3"),
+        ("watermark(,0,0,0)", "watermark() argument 1 must be the image's URL"),
+        ("watermark(a.png,left,0,0)", "watermark() argument 2 must be pixels, a percentage (Np), center or repeat, got 'left'"),
+        ("watermark(a.png,0,--1,0)", "watermark() argument 3 must be pixels, a percentage (Np), center or repeat, got '--1'"),
+        ("watermark(a.png,0,0,101)", "watermark() argument 4 must be an integer in 0...100, got '101'"),
+        ("watermark(a.png,0,0,0,150)", "watermark() argument 5 must be a percentage in 0...100 or none, got '150'"),
+        ("watermark(a.png,0,0,0,none,-5)", "watermark() argument 6 must be a percentage in 0...100 or none, got '-5'"),
+        ("frame(a.png)", "unknown filter 'frame'"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {
         #expect(throws: ServeError(.badRequest, reason)) { try parse(text) }
