@@ -9,8 +9,8 @@ struct EncodePlan: Sendable {
     var background: RGBAColor?
     var stripEXIF = false
     /// A box the source may be decoded down to (the coder's own reduced decode, e.g. JPEG's DCT scaling): only
-    /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`), where the fit of the reduced
-    /// image equals the fit of the original.
+    /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`, not `full-` or `adaptive-`), where
+    /// the fit of the reduced image equals the fit of the original.
     var decodeBox: PixelSize?
 
     init(request: ThumborRequest, configuration: ServeConfiguration) throws(ServeError) {
@@ -29,7 +29,8 @@ struct EncodePlan: Sendable {
                 throw ServeError(.badRequest, "\(width)x\(height) exceeds the pixel limit of \(configuration.maxPixels)")
             }
             let rotated = request.filters.contains { if case .rotate = $0 { true } else { false } }
-            if request.fitIn, request.crop == nil, !request.smart, !rotated, width > 0, height > 0 {
+            if request.fitIn, !request.fullFitIn, !request.adaptiveFitIn, request.crop == nil, !request.smart, !rotated,
+               width > 0, height > 0 {
                 decodeBox = PixelSize(width: width, height: height)
             }
         }

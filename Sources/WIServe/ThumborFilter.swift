@@ -8,8 +8,14 @@ enum ThumborFilter: Hashable, Sendable {
     case quality(Int)
     /// `format(jpeg|png|webp|avif|gif|heic)`.
     case format(ImageFormat)
-    /// `no_upscale()`: never enlarge the source.
+    /// `no_upscale()`: never enlarge the source (the requested sides capped at the source's).
     case noUpscale
+    /// `upscale()`: with `fit-in`, enlarge a source smaller than the box to fit it (thumbor keeps it otherwise).
+    case upscale
+    /// `proportion(X)`, 0 < X <= 1: the result scaled by X (truncated; skipped when a side would be 0).
+    case proportion(Double)
+    /// `stretch()`: without `fit-in`, resize to the requested size without cropping to its aspect ratio.
+    case stretch
     /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and
     /// standard deviation S (0 or absent: R); see `ThumborBlur`.
     case blur(radius: Int, sigma: Double)
@@ -114,6 +120,15 @@ enum ThumborFilter: Hashable, Sendable {
         case "no_upscale":
             try count(0...0)
             return .noUpscale
+        case "upscale":
+            try count(0...0)
+            return .upscale
+        case "stretch":
+            try count(0...0)
+            return .stretch
+        case "proportion":
+            try count(1...1)
+            return .proportion(try real(0, 0...1))
         case "blur":
             try count(1...2)
             let radius = try integer(0, 0...150)

@@ -1,7 +1,8 @@
 import WICore
 
 /// The output geometry of a thumbor request for a source size: which source window to take, the size it is
-/// scaled to, and (with `fit-in` and `fill()`) the canvas it is centred on.
+/// scaled to, and (with `fit-in` and `fill()`) the canvas it is centred on. Computed as thumbor 7.8's transformer
+/// computes it, roundings included (checked against a thumbor server on 1,080 paths, ServeGeometryTests).
 ///
 /// Thread safety: a value type; safe to send and share.
 struct ThumborGeometry: Equatable, Sendable {
@@ -11,72 +12,112 @@ struct ThumborGeometry: Equatable, Sendable {
     var scaled: PixelSize
     /// The canvas size when the result is centred on a background (`fit-in` with `fill()`), else nil.
     var canvas: PixelSize?
+    /// thumbor's requested size after the resize (0: a free side), which `upscale()` enlarges to and `fill()`
+    /// fills: the box as asked (turned by `adaptive-`), or the scaled size where `full-fit-in` made it larger.
+    var box = PixelSize(width: 0, height: 0)
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.window == rhs.window && lhs.scaled == rhs.scaled && lhs.canvas == rhs.canvas
+        lhs.window == rhs.window && lhs.scaled == rhs.scaled && lhs.canvas == rhs.canvas && lhs.box == rhs.box
     }
 
-    /// The geometry for `request` on a source of `source` pixels; throws `.invalidArgument` for a crop outside
-    /// the image.
-    static func make(for request: ThumborRequest, source: PixelSize, noUpscale: Bool, fill: Bool)
-        throws(ImageError) -> ThumborGeometry
-    {
+    /// The geometry for `request` on a source of `source` pixels. A manual crop that leaves nothing of the image is
+    /// ignored, as thumbor ignores it.
+    static func make(for request: ThumborRequest, source: PixelSize, fill: Bool) -> ThumborGeometry {
         var window = (x: 0, y: 0, width: source.width, height: source.height)
         if let crop = request.crop {
             let left = min(crop.left, source.width), top = min(crop.top, source.height)
             let right = min(crop.right, source.width), bottom = min(crop.bottom, source.height)
-            guard right > left, bottom > top else {
-                throw ImageError(.invalidArgument, "crop \(crop.left)x\(crop.top):\(crop.right)x\(crop.bottom) lies outside the \(source) image")
-            }
-            window = (left, top, right - left, bottom - top)
+            if right > left, bottom > top { window = (left, top, right - left, bottom - top) }
         }
-        let sw = Double(window.width), sh = Double(window.height)
-        func side(_ side: ThumborRequest.Side, original: Int) -> Int {
+        // no_upscale() caps the requested sides at the source's (thumbor: after loading, before any crop).
+        let noUpscale = request.filters.contains(.noUpscale)
+        func requested(_ side: ThumborRequest.Side, original: Int, source: Int) -> Int {
             switch side {
             case .original: original
-            case .pixels(let value): value
+            case .pixels(let value): noUpscale ? min(value, source) : value
             }
         }
-        let requestedWidth = side(request.width, original: window.width)
-        let requestedHeight = side(request.height, original: window.height)
-        if requestedWidth == 0 && requestedHeight == 0 {
-            return ThumborGeometry(window: window, scaled: PixelSize(width: window.width, height: window.height), canvas: nil)
+        var requestedWidth = requested(request.width, original: window.width, source: source.width)
+        var requestedHeight = requested(request.height, original: window.height, source: source.height)
+        let sw = Double(window.width), sh = Double(window.height)
+        // The target size: a free side follows the aspect ratio (rounded half to even, as Python's round).
+        var targetWidth = sw, targetHeight = sh
+        if requestedWidth != 0 || requestedHeight != 0 {
+            targetWidth = requestedWidth != 0 ? Double(requestedWidth) : (Double(requestedHeight) * sw / sh).rounded(.toNearestOrEven)
+            targetHeight = requestedHeight != 0 ? Double(requestedHeight) : (Double(requestedWidth) * sh / sw).rounded(.toNearestOrEven)
         }
-        let ratioX = requestedWidth == 0 ? nil : Double(requestedWidth) / sw
-        let ratioY = requestedHeight == 0 ? nil : Double(requestedHeight) / sh
-        if request.fitIn || ratioX == nil || ratioY == nil {
-            // Fit inside the box (a free side follows the aspect ratio).
-            var ratio = min(ratioX ?? .infinity, ratioY ?? .infinity)
-            if noUpscale { ratio = min(ratio, 1) }
-            let scaled = PixelSize(width: max(1, Int((sw * ratio).rounded())), height: max(1, Int((sh * ratio).rounded())))
-            let canvas = request.fitIn && fill
-                ? PixelSize(width: requestedWidth == 0 ? scaled.width : requestedWidth,
-                            height: requestedHeight == 0 ? scaled.height : requestedHeight)
-                : nil
-            return ThumborGeometry(window: window, scaled: scaled, canvas: canvas)
+        targetWidth = max(1, targetWidth)
+        targetHeight = max(1, targetHeight)
+        let whole = PixelSize(width: window.width, height: window.height)
+
+        guard request.fitIn else {
+            // Fill: crop to the target's aspect ratio around the alignment (unless stretch()), then resize.
+            if !request.filters.contains(.stretch) {
+                window = autoCrop(window, target: (targetWidth, targetHeight), request: request)
+            }
+            let scaled = targetWidth == Double(window.width) && targetHeight == Double(window.height)
+                ? PixelSize(width: window.width, height: window.height)
+                : PixelSize(width: Int(targetWidth), height: Int(targetHeight))
+            return ThumborGeometry(window: window, scaled: scaled, canvas: nil,
+                                   box: PixelSize(width: requestedWidth, height: requestedHeight))
         }
-        // Fill: scale to cover the box, then take the box out of the source by the alignment.
-        guard let ratioX, let ratioY else { return ThumborGeometry(window: window, scaled: source, canvas: nil) }
-        var ratio = max(ratioX, ratioY)
-        var outputWidth = requestedWidth, outputHeight = requestedHeight
-        if noUpscale, ratio > 1 {
-            ratio = 1
-            outputWidth = min(outputWidth, window.width)
-            outputHeight = min(outputHeight, window.height)
+
+        // fit-in: adaptive turns the box to the source's orientation; full covers it instead of fitting inside.
+        if request.adaptiveFitIn, (sw < sh && targetWidth > targetHeight) || (sw > sh && targetWidth < targetHeight) {
+            swap(&targetWidth, &targetHeight)
+            swap(&requestedWidth, &requestedHeight)
         }
-        let cropWidth = min(window.width, max(1, Int((Double(outputWidth) / ratio).rounded())))
-        let cropHeight = min(window.height, max(1, Int((Double(outputHeight) / ratio).rounded())))
-        let x: Int = switch request.horizontalAlignment {
+        func geometry(_ scaled: PixelSize, box: PixelSize) -> ThumborGeometry {
+            let canvas = PixelSize(width: box.width == 0 ? scaled.width : box.width,
+                                   height: box.height == 0 ? scaled.height : box.height)
+            return ThumborGeometry(window: window, scaled: scaled, canvas: fill ? canvas : nil, box: box)
+        }
+        let sign = request.fullFitIn ? -1.0 : 1.0
+        if !request.fullFitIn, targetWidth >= sw, targetHeight >= sh {
+            // Fits already: kept as it is (`upscale()` may enlarge it later).
+            return geometry(whole, box: PixelSize(width: requestedWidth, height: requestedHeight))
+        }
+        let scaled: PixelSize
+        if sw / targetWidth * sign >= sh / targetHeight * sign {
+            scaled = PixelSize(width: Int(targetWidth),
+                               height: max(1, Int((sh * targetWidth / sw + 1e-5).rounded(.toNearestOrEven))))
+        } else {
+            scaled = PixelSize(width: max(1, Int((sw * targetHeight / sh + 1e-5).rounded(.toNearestOrEven))),
+                               height: Int(targetHeight))
+        }
+        return geometry(scaled, box: PixelSize(width: max(requestedWidth, scaled.width),
+                                               height: max(requestedHeight, scaled.height)))
+    }
+
+    /// thumbor's `auto_crop`: nothing when the aspect ratios agree to two decimals; else the full width or height
+    /// of the window, centred on the alignment's focal point and kept inside the window.
+    private static func autoCrop(_ window: (x: Int, y: Int, width: Int, height: Int), target: (Double, Double),
+                                 request: ThumborRequest) -> (x: Int, y: Int, width: Int, height: Int) {
+        let sw = Double(window.width), sh = Double(window.height)
+        let (targetWidth, targetHeight) = target
+        func twoDecimals(_ value: Double) -> Double { (value * 100).rounded(.toNearestOrEven) / 100 }
+        guard twoDecimals(sw / sh) != twoDecimals(targetWidth / targetHeight) else { return window }
+        let focusX: Double = switch request.horizontalAlignment {
         case .left: 0
-        case .center: (window.width - cropWidth) / 2
-        case .right: window.width - cropWidth
+        case .center: (sw * 0.5).rounded(.down)
+        case .right: sw
         }
-        let y: Int = switch request.verticalAlignment {
+        let focusY: Double = switch request.verticalAlignment {
         case .top: 0
-        case .middle: (window.height - cropHeight) / 2
-        case .bottom: window.height - cropHeight
+        case .middle: (sh * 0.5).rounded(.down)
+        case .bottom: sh
         }
-        return ThumborGeometry(window: (window.x + x, window.y + y, cropWidth, cropHeight),
-                               scaled: PixelSize(width: outputWidth, height: outputHeight), canvas: nil)
+        let cropWidth: Double, cropHeight: Double
+        if targetWidth / sw > targetHeight / sh {
+            cropWidth = sw
+            cropHeight = (sw * targetHeight / targetWidth).rounded(.toNearestOrEven)
+        } else {
+            cropWidth = (targetWidth * sh / targetHeight).rounded(.up).rounded(.toNearestOrEven)
+            cropHeight = sh
+        }
+        let left = min(max(focusX - cropWidth / 2, 0), sw - cropWidth).rounded(.toNearestOrEven)
+        let top = min(max(focusY - cropHeight / 2, 0), sh - cropHeight).rounded(.toNearestOrEven)
+        let right = min(left + cropWidth, sw), bottom = min(top + cropHeight, sh)
+        return (window.x + Int(left), window.y + Int(top), max(1, Int(right - left)), max(1, Int(bottom - top)))
     }
 }

@@ -29,7 +29,12 @@ struct ThumborRequest: Hashable, Sendable {
     /// The path after `/SIGNATURE/`, as sent (what the signature covers).
     var signedPath: String
     var crop: CropBox?
+    /// `fit-in/` or one of its variants: fit inside the box (never enlarging unless `upscale()`).
     var fitIn = false
+    /// `full-fit-in/`: cover the box instead (the smaller side fits).
+    var fullFitIn = false
+    /// `adaptive-fit-in/`: the box turned to the source's orientation first.
+    var adaptiveFitIn = false
     var width = Side.pixels(0)
     var height = Side.pixels(0)
     var flipHorizontally = false
@@ -85,8 +90,10 @@ struct ThumborRequest: Hashable, Sendable {
             crop = box
             return 1
         }
-        if stage < 2, segment == "fit-in" {
+        if stage < 2, ["fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in"].contains(segment) {
             fitIn = true
+            fullFitIn = segment.contains("full")
+            adaptiveFitIn = segment.hasPrefix("adaptive")
             return 2
         }
         if stage < 3, try parseSize(segment) { return 3 }

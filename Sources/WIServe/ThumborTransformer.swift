@@ -19,7 +19,8 @@ struct ThumborTransformer: ImageTransformer {
     var key: String {
         var parts: [String] = []
         if let crop = request.crop { parts.append("crop=\(crop.left),\(crop.top),\(crop.right),\(crop.bottom)") }
-        parts.append("\(request.fitIn ? "fit" : "fill")=\(describe(request.width))x\(describe(request.height))")
+        let mode = !request.fitIn ? "fill" : "\(request.adaptiveFitIn ? "adaptive-" : "")\(request.fullFitIn ? "full-" : "")fit"
+        parts.append("\(mode)=\(describe(request.width))x\(describe(request.height))")
         if request.flipHorizontally || request.flipVertically {
             parts.append("flip=\(request.flipHorizontally ? "h" : "")\(request.flipVertically ? "v" : "")")
         }
@@ -37,18 +38,9 @@ struct ThumborTransformer: ImageTransformer {
     }
 
     func transform(_ image: Image) throws(ImageError) -> Image {
-        let noUpscale = request.filters.contains(.noUpscale)
-        let fillColor = request.filters.lazy.compactMap { filter -> RGBAColor? in
-            if case .fill(let color) = filter { return color }
-            return nil
-        }.first
-        let geometry = try ThumborGeometry.make(for: request, source: image.size, noUpscale: noUpscale,
-                                                fill: fillColor != nil)
-        let output = geometry.canvas ?? geometry.scaled
-        let (area, overflow) = output.width.multipliedReportingOverflow(by: output.height)
-        guard !overflow, area <= pixelLimit else {
-            throw ImageError(.pixelLimitExceeded, "the output \(output) exceeds the pixel limit of \(pixelLimit) pixels")
-        }
+        let fills = request.filters.contains { if case .fill = $0 { true } else { false } }
+        let geometry = ThumborGeometry.make(for: request, source: image.size, fill: fills)
+        try checkLimit(geometry.canvas ?? geometry.scaled)
         var steps: [any ImageTransformer] = []
         if request.smart {
             steps += try smartSteps(for: image.size, geometry: geometry)
@@ -65,6 +57,7 @@ struct ThumborTransformer: ImageTransformer {
             steps.append(FlipTransformer(horizontal: request.flipHorizontally, vertical: request.flipVertically))
         }
         var result = try PipelineTransformer(steps).transform(image)
+        var filled = false
         for filter in request.filters {
             switch filter {
             case .rotate(let degrees) where degrees != 0:
@@ -81,14 +74,48 @@ struct ThumborTransformer: ImageTransformer {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
                 result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
+            case .upscale where request.fitIn && !filled:
+                // After fill() the image is the box already (thumbor's order).
+                if let size = Self.upscaled(result.size, box: geometry.box) { result = try resized(result, to: size) }
+            case .proportion(let factor) where factor > 0:
+                let size = (width: Int(Double(result.width) * factor), height: Int(Double(result.height) * factor))
+                if size.width >= 1, size.height >= 1 {
+                    result = try resized(result, to: PixelSize(width: size.width, height: size.height))
+                }
+            case .fill(let color) where request.fitIn && !filled:
+                // The fit-in box, filled (a free side takes the image's); the image centred on it.
+                filled = true
+                let canvas = PixelSize(width: geometry.box.width == 0 ? result.width : geometry.box.width,
+                                       height: geometry.box.height == 0 ? result.height : geometry.box.height)
+                try checkLimit(canvas)
+                result = try Compositing.over(color, image: result, canvas: canvas)
             default:
                 break
             }
         }
-        if let canvas = geometry.canvas, let fillColor {
-            result = try Compositing.over(fillColor, image: result, canvas: canvas)
-        }
         return result
+    }
+
+    /// thumbor's `upscale()`: the size that fits a smaller image into `box` (sides truncated), or nil when either
+    /// side already reaches the box.
+    static func upscaled(_ size: PixelSize, box: PixelSize) -> PixelSize? {
+        guard size.width < box.width, size.height < box.height else { return nil }
+        let sw = Double(size.width), sh = Double(size.height), bw = Double(box.width), bh = Double(box.height)
+        if sw / bw >= sh / bh { return PixelSize(width: box.width, height: max(1, Int(sh * bw / sw))) }
+        return PixelSize(width: max(1, Int(sw * bh / sh)), height: box.height)
+    }
+
+    private func resized(_ image: Image, to size: PixelSize) throws(ImageError) -> Image {
+        guard size != image.size else { return image }
+        try checkLimit(size)
+        return try ResizeTransformer(width: size.width, height: size.height, mode: .fill).transform(image)
+    }
+
+    private func checkLimit(_ size: PixelSize) throws(ImageError) {
+        let (area, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard !overflow, area <= pixelLimit else {
+            throw ImageError(.pixelLimitExceeded, "the output \(size) exceeds the pixel limit of \(pixelLimit) pixels")
+        }
     }
 
     /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).
@@ -118,7 +145,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .maxAge: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
-             .watermark: true
+             .watermark, .upscale, .proportion, .stretch: true
         }
     }
 }

@@ -49,10 +49,22 @@ import WITestSupport
             #expect(filled.size == PixelSize(width: 300, height: 300))
             #expect(filled.pixels.color(x: 150, y: 10) == RGBAColor(red: 255, green: 0, blue: 255))  // the bar
             #expect(filled.pixels.color(x: 150, y: 150) == H.green)                                   // the image
-            let upscaled = try await h.stripes(client, "fit-in/800x800/")
-            #expect(upscaled.size == PixelSize(width: 800, height: 400))
-            let kept = try await h.stripes(client, "fit-in/800x800/filters:no_upscale()/")
+            // As thumbor: fit-in keeps a source that fits the box; upscale() enlarges it; with fill() the box is
+            // filled around the kept image (upscale() after fill() has nothing left to do).
+            let kept = try await h.stripes(client, "fit-in/800x800/")
             #expect(kept.size == PixelSize(width: 400, height: 200))
+            let upscaled = try await h.stripes(client, "fit-in/800x800/filters:upscale()/")
+            #expect(upscaled.size == PixelSize(width: 800, height: 400))
+            let framed = try await h.stripes(client, "fit-in/800x800/filters:fill(ff00ff):upscale()/")
+            #expect(framed.size == PixelSize(width: 800, height: 800))
+            #expect(framed.pixels.color(x: 205, y: 400) == H.red && framed.pixels.color(x: 195, y: 400) != H.red)
+            let enlarged = try await h.stripes(client, "fit-in/800x800/filters:upscale():fill(ff00ff)/")
+            #expect(enlarged.pixels.color(x: 5, y: 400) == H.red)
+            let half = try await h.stripes(client, "filters:proportion(0.5)/")
+            #expect(half.size == PixelSize(width: 200, height: 100))
+            let stretched = try await h.stripes(client, "100x100/filters:stretch()/")
+            #expect(stretched.size == PixelSize(width: 100, height: 100))
+            #expect(stretched.pixels.color(x: 5, y: 50) == H.red && stretched.pixels.color(x: 95, y: 50) == H.blue)
         }
     }
 

@@ -25,6 +25,8 @@ import WICore
         #expect(try parse("rgb(10,-20,30):saturation(0.5):saturation(-1):grayscale()")
                 == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
+        #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
+                == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
     }
 
     @Test func watermarkForms() throws {
@@ -90,6 +92,8 @@ import WICore
         ("watermark(a.png,0,0,101)", "watermark() argument 4 must be an integer in 0...100, got '101'"),
         ("watermark(a.png,0,0,0,150)", "watermark() argument 5 must be a percentage in 0...100 or none, got '150'"),
         ("watermark(a.png,0,0,0,none,-5)", "watermark() argument 6 must be a percentage in 0...100 or none, got '-5'"),
+        ("proportion(1.5)", "proportion() argument 1 must be a number in 0.0...1.0, got '1.5'"),
+        ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
         ("frame(a.png)", "unknown filter 'frame'"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {

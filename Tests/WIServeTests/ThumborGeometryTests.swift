@@ -6,9 +6,8 @@ import WICore
 @Suite struct ThumborGeometryTests {
     let source = PixelSize(width: 400, height: 200)
 
-    func geometry(_ path: String, noUpscale: Bool = false, fill: Bool = false) throws -> ThumborGeometry {
-        try ThumborGeometry.make(for: ThumborRequest.parse(path: "/unsafe/\(path)a.example/b.png"), source: source,
-                                 noUpscale: noUpscale, fill: fill)
+    func geometry(_ path: String, fill: Bool = false) throws -> ThumborGeometry {
+        ThumborGeometry.make(for: try ThumborRequest.parse(path: "/unsafe/\(path)a.example/b.png"), source: source, fill: fill)
     }
 
     func window(_ g: ThumborGeometry) -> [Int] { [g.window.x, g.window.y, g.window.width, g.window.height] }
@@ -31,13 +30,21 @@ import WICore
         #expect(try geometry("origx100/").scaled == PixelSize(width: 400, height: 100))
     }
 
-    @Test func fitInFitsInsideAndUpscalesUnlessTold() throws {
+    @Test func fitInFitsInsideAndNeverEnlarges() throws {
         #expect(try geometry("fit-in/300x300/").scaled == PixelSize(width: 300, height: 150))
         #expect(try geometry("fit-in/300x300/").canvas == nil)
         #expect(try geometry("fit-in/300x300/", fill: true).canvas == PixelSize(width: 300, height: 300))
-        #expect(try geometry("fit-in/800x800/").scaled == PixelSize(width: 800, height: 400))
-        #expect(try geometry("fit-in/800x800/", noUpscale: true).scaled == source)
-        #expect(try geometry("800x800/", noUpscale: true).scaled == PixelSize(width: 400, height: 200))
+        // thumbor keeps a source that fits the box (upscale() enlarges it later, to the box kept here).
+        #expect(try geometry("fit-in/800x800/").scaled == source)
+        #expect(try geometry("fit-in/800x800/").box == PixelSize(width: 800, height: 800))
+        #expect(try geometry("800x800/filters:no_upscale()/").scaled == PixelSize(width: 400, height: 200))
+        // full-fit-in covers the box; adaptive turns the box to the source's orientation.
+        #expect(try geometry("full-fit-in/100x100/").scaled == PixelSize(width: 200, height: 100))
+        #expect(try geometry("full-fit-in/100x100/", fill: true).canvas == PixelSize(width: 200, height: 100))
+        #expect(try geometry("adaptive-fit-in/100x300/").scaled == PixelSize(width: 200, height: 100))
+        #expect(try geometry("adaptive-fit-in/100x300/").box == PixelSize(width: 300, height: 100))
+        #expect(ThumborTransformer.upscaled(source, box: PixelSize(width: 800, height: 800)) == PixelSize(width: 800, height: 400))
+        #expect(ThumborTransformer.upscaled(source, box: PixelSize(width: 800, height: 0)) == nil)
     }
 
     @Test func manualCropComesFirst() throws {
@@ -45,6 +52,7 @@ import WICore
         // The box is clamped to the image (220 -> 200), then the 1:1 fill takes the middle of the 100x180 window.
         #expect(window(g) == [10, 60, 100, 100])
         #expect(g.scaled == PixelSize(width: 50, height: 50))
-        #expect(throws: ImageError.self) { try geometry("500x10:600x20/") }
+        // A crop that leaves nothing of the image is ignored, as thumbor ignores it.
+        #expect(window(try geometry("500x10:600x20/")) == [0, 0, 400, 200])
     }
 }
