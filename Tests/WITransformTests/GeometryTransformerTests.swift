@@ -65,6 +65,20 @@ import WITransform
         #expect(error?.code == .badImageData)
     }
 
+    @Test func cropKeepsTranslucentPixelsAndTheFormatExactly() throws {
+        // Straight alpha: a premultiply round trip would turn (201, 77, 3, 9) into (198, 85, 0, 9).
+        var bytes: [UInt8] = []
+        for alpha in [9, 128, 0, 255] { bytes += [201, 77, 3, UInt8(alpha)] }
+        let straight = Image(pixels: try PixelBuffer(width: 4, height: 1, format: .rgba8, bytes: bytes))
+        let cut = try CropTransformer(x: 0, y: 0, width: 3, height: 1).transform(straight)
+        #expect(cut.pixels.format == .rgba8)
+        #expect(cut.pixels.packedBytes() == Array(bytes[0..<12]))
+        let wide = Image(pixels: try PixelBuffer(width: 2, height: 2, format: .rgba16,
+                                                 bytes: (0..<32).map { UInt8($0 * 7) }))
+        let corner = try CropTransformer(x: 1, y: 1, width: 1, height: 1).transform(wide)
+        #expect(corner.pixels.format == .rgba16 && corner.pixels.packedBytes() == (24..<32).map { UInt8($0 * 7) })
+    }
+
     @Test func rotatingFortyFiveDegrees() throws {
         let image = try TestPixels.image(width: 300, height: 300) { _, _ in TestPixels.green }
         let kept = try RotateTransformer(degrees: 45).transform(image)

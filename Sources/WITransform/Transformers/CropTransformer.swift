@@ -39,12 +39,22 @@ public struct CropTransformer: ImageTransformer, Hashable {
         }
         let outputSize = PixelSize(width: right - left, height: bottom - top)
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
-            let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height,
-                                                  for: buffer.format, zeroed: false)
-            let target = try PixmanImage(output)
-            target.composite(.source, source: try PixmanImage(source), sourceX: left, sourceY: top)
-            return try WorkingPixels.finished(output, as: buffer.format)
+            // The rows copied as they are, in the frame's own format: no premultiplication round trip, so
+            // translucent pixels keep their exact colour.
+            var output = try PixelBuffer(width: outputSize.width, height: outputSize.height, format: buffer.format,
+                                         zeroed: false)
+            let pixel = buffer.format.bytesPerPixel, rowLength = outputSize.width * pixel
+            let targetStride = output.bytesPerRow
+            try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
+                buffer.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
+                    guard let targetBase = target.baseAddress, let sourceBase = source.baseAddress else { return }
+                    for row in 0..<outputSize.height {
+                        (targetBase + row * targetStride).copyMemory(
+                            from: sourceBase + (top + row) * buffer.bytesPerRow + left * pixel, byteCount: rowLength)
+                    }
+                }
+            }
+            return output
         }
     }
 }
