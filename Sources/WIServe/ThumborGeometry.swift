@@ -20,25 +20,21 @@ struct ThumborGeometry: Equatable, Sendable {
         lhs.window == rhs.window && lhs.scaled == rhs.scaled && lhs.canvas == rhs.canvas && lhs.box == rhs.box
     }
 
-    /// The geometry for `request` on a source of `source` pixels. A manual crop that leaves nothing of the image is
-    /// ignored, as thumbor ignores it.
-    static func make(for request: ThumborRequest, source: PixelSize, fill: Bool) -> ThumborGeometry {
-        var window = (x: 0, y: 0, width: source.width, height: source.height)
-        if let crop = request.crop {
-            let left = min(crop.left, source.width), top = min(crop.top, source.height)
-            let right = min(crop.right, source.width), bottom = min(crop.bottom, source.height)
-            if right > left, bottom > top { window = (left, top, right - left, bottom - top) }
-        }
-        // no_upscale() caps the requested sides at the source's (thumbor: after loading, before any crop).
+    /// The geometry for `request` on a source of `source` pixels (`loaded`: the size before `trim`, which
+    /// `no_upscale()` caps at). A manual crop that leaves nothing of the image is ignored, as thumbor ignores it.
+    static func make(for request: ThumborRequest, source: PixelSize, loaded: PixelSize? = nil, fill: Bool) -> ThumborGeometry {
+        var window = manualWindow(request.crop, source: source)
+        // no_upscale() caps the requested sides at the source's (thumbor: after loading, before trim or crop).
         let noUpscale = request.filters.contains(.noUpscale)
+        let loaded = loaded ?? source
         func requested(_ side: ThumborRequest.Side, original: Int, source: Int) -> Int {
             switch side {
             case .original: original
             case .pixels(let value): noUpscale ? min(value, source) : value
             }
         }
-        var requestedWidth = requested(request.width, original: window.width, source: source.width)
-        var requestedHeight = requested(request.height, original: window.height, source: source.height)
+        var requestedWidth = requested(request.width, original: window.width, source: loaded.width)
+        var requestedHeight = requested(request.height, original: window.height, source: loaded.height)
         let sw = Double(window.width), sh = Double(window.height)
         // The target size: a free side follows the aspect ratio (rounded half to even, as Python's round).
         var targetWidth = sw, targetHeight = sh
@@ -87,6 +83,16 @@ struct ThumborGeometry: Equatable, Sendable {
         }
         return geometry(scaled, box: PixelSize(width: max(requestedWidth, scaled.width),
                                                height: max(requestedHeight, scaled.height)))
+    }
+
+    /// The manual crop's window: its corners clamped to the image, the whole image when that leaves nothing.
+    static func manualWindow(_ crop: ThumborRequest.CropBox?, source: PixelSize) -> (x: Int, y: Int, width: Int, height: Int) {
+        guard let crop else { return (0, 0, source.width, source.height) }
+        func clamp(_ value: Int, _ limit: Int) -> Int { min(max(value, 0), limit) }
+        let left = clamp(crop.left, source.width), top = clamp(crop.top, source.height)
+        let right = clamp(crop.right, source.width), bottom = clamp(crop.bottom, source.height)
+        guard right > left, bottom > top else { return (0, 0, source.width, source.height) }
+        return (left, top, right - left, bottom - top)
     }
 
     /// thumbor's `auto_crop`: nothing when the aspect ratios agree to two decimals; else the full width or height

@@ -5,8 +5,8 @@ import Foundation
 #endif
 import WICore
 
-/// One parsed thumbor URL: `/{unsafe|SIGNATURE}/[AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/]`
-/// `[filters:NAME(ARGS):.../]IMAGE_URL`.
+/// One parsed thumbor URL: `/{unsafe|SIGNATURE}/[trim[:top-left|:bottom-right][:TOLERANCE]/][AxB:CxD/]`
+/// `[[adaptive-][full-]fit-in/][-]WxH/[halign/][valign/][smart/][filters:NAME(ARGS):.../]IMAGE_URL`.
 ///
 /// Thread safety: a value type; safe to send and share.
 struct ThumborRequest: Hashable, Sendable {
@@ -23,11 +23,19 @@ struct ThumborRequest: Hashable, Sendable {
     struct CropBox: Hashable, Sendable {
         var left: Int, top: Int, right: Int, bottom: Int
     }
+    /// `trim`: the borders in the colour of one corner cut off first (see `Trimming`).
+    struct Trim: Hashable, Sendable {
+        /// The corner whose colour is the border's: top left (thumbor's default) or bottom right.
+        var bottomRight = false
+        /// How far (Euclidean distance over R, G, B and A) a pixel may be from that colour and still be border.
+        var tolerance = 0
+    }
 
     /// `unsafe`, or the URL-safe base64 signature.
     var signature: String
     /// The path after `/SIGNATURE/`, as sent (what the signature covers).
     var signedPath: String
+    var trim: Trim?
     var crop: CropBox?
     /// `fit-in/` or one of its variants: fit inside the box (never enlarging unless `upscale()`).
     var fitIn = false
@@ -68,6 +76,10 @@ struct ThumborRequest: Hashable, Sendable {
         guard !signature.isEmpty else { throw ServeError(.notFound, "no such route") }
         var request = ThumborRequest(signature: signature, signedPath: String(signed), imageURL: "")
         var remaining = signed
+        if let end = remaining.firstIndex(of: "/"), let trim = try Self.trim(remaining[..<end]) {
+            request.trim = trim
+            remaining = remaining[remaining.index(after: end)...]
+        }
         var stage = 0  // the next optional part that may appear; parts come in this order only
         while let end = remaining.firstIndex(of: "/") {
             let segment = remaining[..<end]
@@ -118,6 +130,28 @@ struct ThumborRequest: Hashable, Sendable {
             return 7
         }
         return nil
+    }
+
+    /// `trim`, `trim:top-left` or `trim:bottom-right`, each with an optional `:TOLERANCE`; nil when the segment is
+    /// not a trim (it may be a crop, a size or the image URL). `trim:N` is read as thumbor reads it: its second
+    /// part names the corner, and any name but `top-left` means the bottom-right one, with tolerance 0.
+    private static func trim(_ segment: Substring) throws(ServeError) -> Trim? {
+        let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.first == "trim" else { return nil }
+        let bad = ServeError(.badRequest, "trim takes top-left or bottom-right and a tolerance, got '\(segment)'")
+        switch parts.count {
+        case 1:
+            return Trim()
+        case 2 where parts[1] == "top-left" || parts[1] == "bottom-right":
+            return Trim(bottomRight: parts[1] == "bottom-right", tolerance: 0)
+        case 2 where number(parts[1]) != nil:
+            return Trim(bottomRight: true, tolerance: 0)
+        case 3 where parts[1] == "top-left" || parts[1] == "bottom-right":
+            guard let tolerance = number(parts[2]) else { throw bad }
+            return Trim(bottomRight: parts[1] == "bottom-right", tolerance: tolerance)
+        default:
+            throw bad
+        }
     }
 
     /// `AxB:CxD`, or nil.

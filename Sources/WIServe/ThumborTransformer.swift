@@ -18,6 +18,7 @@ struct ThumborTransformer: ImageTransformer {
 
     var key: String {
         var parts: [String] = []
+        if let trim = request.trim { parts.append("trim=\(trim.bottomRight ? "bottom-right" : "top-left"),\(trim.tolerance)") }
         if let crop = request.crop { parts.append("crop=\(crop.left),\(crop.top),\(crop.right),\(crop.bottom)") }
         let mode = !request.fitIn ? "fill" : "\(request.adaptiveFitIn ? "adaptive-" : "")\(request.fullFitIn ? "full-" : "")fit"
         parts.append("\(mode)=\(describe(request.width))x\(describe(request.height))")
@@ -37,13 +38,23 @@ struct ThumborTransformer: ImageTransformer {
         }
     }
 
-    func transform(_ image: Image) throws(ImageError) -> Image {
+    func transform(_ loaded: Image) throws(ImageError) -> Image {
+        // trim first: the manual crop's corners then count from the trimmed image's (thumbor's order).
+        var image = loaded, request = request
+        if let trim = request.trim, let kept = try Trimming.window(of: try loaded.frame(at: 0).pixels, trim) {
+            image = try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transform(loaded)
+            if var crop = request.crop {
+                crop = ThumborRequest.CropBox(left: crop.left - kept.x, top: crop.top - kept.y,
+                                              right: crop.right - kept.x, bottom: crop.bottom - kept.y)
+                request.crop = crop
+            }
+        }
         let fills = request.filters.contains { if case .fill = $0 { true } else { false } }
-        let geometry = ThumborGeometry.make(for: request, source: image.size, fill: fills)
+        let geometry = ThumborGeometry.make(for: request, source: image.size, loaded: loaded.size, fill: fills)
         try checkLimit(geometry.canvas ?? geometry.scaled)
         var steps: [any ImageTransformer] = []
         if request.smart {
-            steps += try smartSteps(for: image.size, geometry: geometry)
+            steps += try smartSteps(for: image.size, geometry: geometry, request: request)
         } else {
             let window = geometry.window
             if window.x != 0 || window.y != 0 || window.width != image.width || window.height != image.height {
@@ -119,13 +130,14 @@ struct ThumborTransformer: ImageTransformer {
     }
 
     /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).
-    private func smartSteps(for source: PixelSize, geometry: ThumborGeometry) throws(ImageError) -> [any ImageTransformer] {
+    private func smartSteps(for source: PixelSize, geometry: ThumborGeometry, request: ThumborRequest)
+        throws(ImageError) -> [any ImageTransformer]
+    {
         var steps: [any ImageTransformer] = []
-        var base = source
-        if let crop = request.crop {
-            let left = min(crop.left, source.width), top = min(crop.top, source.height)
-            base = PixelSize(width: min(crop.right, source.width) - left, height: min(crop.bottom, source.height) - top)
-            steps.append(try CropTransformer(x: left, y: top, width: base.width, height: base.height))
+        let manual = ThumborGeometry.manualWindow(request.crop, source: source)
+        let base = PixelSize(width: manual.width, height: manual.height)
+        if base != source {
+            steps.append(try CropTransformer(x: manual.x, y: manual.y, width: base.width, height: base.height))
         }
         // `geometry.window` is the alignment's window; the attention crop chooses its own inside `base`.
         if request.fitIn || geometry.canvas != nil || base.width * geometry.scaled.height == base.height * geometry.scaled.width {

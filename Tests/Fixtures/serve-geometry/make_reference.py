@@ -10,15 +10,15 @@ width and height, or the HTTP status when thumbor answers none.
 import io
 import itertools
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
 from PIL import Image
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import thumbor_server  # noqa: E402  (Tests/Fixtures/thumbor_server.py)
 
 SOURCES = [(400, 200), (200, 400), (1000, 500), (333, 111)]
 MODES = ["", "fit-in/", "full-fit-in/", "adaptive-fit-in/", "adaptive-full-fit-in/"]
@@ -28,31 +28,11 @@ FILTERS = ["", "filters:upscale()/", "filters:no_upscale()/", "filters:proportio
            "filters:upscale():proportion(0.3)/"]
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def main():
     folder = tempfile.mkdtemp()
     for width, height in SOURCES:
         Image.new("RGB", (width, height), (200, 30, 30)).save(os.path.join(folder, f"{width}x{height}.png"))
-    config = os.path.join(folder, "thumbor.conf")
-    with open(config, "w") as file:
-        file.write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = '{folder}'\n"
-                   "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = 'thumbor.result_storages.no_storage'\n"
-                   "ALLOW_UNSAFE_URL = True\n")
-    port = free_port()
-    server = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "thumbor"), "--port", str(port),
-                               "--conf", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with thumbor_server.running(folder) as port:
         print("# source\tpath\twidth\theight (or the HTTP status and -) of thumbor 7.8's answer")
         for (width, height), mode, size, filters in itertools.product(SOURCES, MODES, SIZES, FILTERS):
             path = f"{mode}{size}{filters}"
@@ -63,9 +43,6 @@ def main():
                 print(f"{width}x{height}\t{path}\t{out[0]}\t{out[1]}")
             except urllib.error.HTTPError as error:
                 print(f"{width}x{height}\t{path}\t{error.code}\t-")
-    finally:
-        server.terminate()
-        server.wait()
 
 
 if __name__ == "__main__":
