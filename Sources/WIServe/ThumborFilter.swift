@@ -16,6 +16,9 @@ enum ThumborFilter: Hashable, Sendable {
     case proportion(Double)
     /// `stretch()`: without `fit-in`, resize to the requested size without cropping to its aspect ratio.
     case stretch
+    /// `focal(AxB:CxD)`: a region the fill crop centres on instead of the alignment (several: their centre of mass,
+    /// weighted by area); an empty one is ignored.
+    case focal(ThumborRequest.CropBox)
     /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and
     /// standard deviation S (0 or absent: R); see `ThumborBlur`.
     case blur(radius: Int, sigma: Double)
@@ -126,6 +129,12 @@ enum ThumborFilter: Hashable, Sendable {
         case "stretch":
             try count(0...0)
             return .stretch
+        case "focal":
+            try count(1...1)
+            guard let box = ThumborRequest.cropBox(Substring(arguments[0])) else {
+                throw ServeError(.badRequest, "focal() takes a rectangle AxB:CxD, got '\(arguments[0])'")
+            }
+            return .focal(box)
         case "proportion":
             try count(1...1)
             return .proportion(try real(0, 0...1))

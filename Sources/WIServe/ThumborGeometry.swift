@@ -95,24 +95,49 @@ struct ThumborGeometry: Equatable, Sendable {
         return (left, top, right - left, bottom - top)
     }
 
+    /// The centre of mass of the `focal()` rectangles (each weighted by its area, floored as thumbor's `//`), in
+    /// window coordinates; with a manual crop only the centres inside it count. Nil when there are none.
+    private static func focus(of request: ThumborRequest, window: (x: Int, y: Int, width: Int, height: Int))
+        -> (Double, Double)?
+    {
+        var total = (x: 0.0, y: 0.0, weight: 0.0)
+        for filter in request.filters {
+            guard case .focal(let box) = filter else { continue }
+            let width = box.right - box.left, height = box.bottom - box.top
+            guard width > 0, height > 0 else { continue }
+            var x = box.left + width / 2, y = box.top + height / 2
+            if request.crop != nil {
+                guard (window.x...(window.x + window.width)).contains(x), (window.y...(window.y + window.height)).contains(y)
+                else { continue }
+                x -= window.x
+                y -= window.y
+            }
+            let weight = Double(width * height)
+            total = (total.x + Double(x) * weight, total.y + Double(y) * weight, total.weight + weight)
+        }
+        guard total.weight > 0 else { return nil }
+        return ((total.x / total.weight).rounded(.down), (total.y / total.weight).rounded(.down))
+    }
+
     /// thumbor's `auto_crop`: nothing when the aspect ratios agree to two decimals; else the full width or height
-    /// of the window, centred on the alignment's focal point and kept inside the window.
+    /// of the window, centred on the `focal()` points (else the alignment's) and kept inside the window.
     private static func autoCrop(_ window: (x: Int, y: Int, width: Int, height: Int), target: (Double, Double),
                                  request: ThumborRequest) -> (x: Int, y: Int, width: Int, height: Int) {
         let sw = Double(window.width), sh = Double(window.height)
         let (targetWidth, targetHeight) = target
         func twoDecimals(_ value: Double) -> Double { (value * 100).rounded(.toNearestOrEven) / 100 }
         guard twoDecimals(sw / sh) != twoDecimals(targetWidth / targetHeight) else { return window }
-        let focusX: Double = switch request.horizontalAlignment {
+        let alignedX: Double = switch request.horizontalAlignment {
         case .left: 0
         case .center: (sw * 0.5).rounded(.down)
         case .right: sw
         }
-        let focusY: Double = switch request.verticalAlignment {
+        let alignedY: Double = switch request.verticalAlignment {
         case .top: 0
         case .middle: (sh * 0.5).rounded(.down)
         case .bottom: sh
         }
+        let (focusX, focusY) = focus(of: request, window: window) ?? (alignedX, alignedY)
         let cropWidth: Double, cropHeight: Double
         if targetWidth / sw > targetHeight / sh {
             cropWidth = sw

@@ -155,7 +155,7 @@ struct ThumborRequest: Hashable, Sendable {
     }
 
     /// `AxB:CxD`, or nil.
-    private static func cropBox(_ segment: Substring) -> CropBox? {
+    static func cropBox(_ segment: Substring) -> CropBox? {
         let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
         guard corners.count == 2, let first = pair(corners[0]), let second = pair(corners[1]) else { return nil }
         return CropBox(left: first.0, top: first.1, right: second.0, bottom: second.1)

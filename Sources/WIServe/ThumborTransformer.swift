@@ -157,7 +157,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .maxAge: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
-             .watermark, .upscale, .proportion, .stretch: true
+             .watermark, .upscale, .proportion, .stretch, .focal: true
         }
     }
 }

@@ -27,6 +27,7 @@ import WICore
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
                 == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
+        #expect(try parse("focal(10x20:30x40)") == [.focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
     }
 
     @Test func watermarkForms() throws {
@@ -94,6 +95,7 @@ import WICore
         ("watermark(a.png,0,0,0,none,-5)", "watermark() argument 6 must be a percentage in 0...100 or none, got '-5'"),
         ("proportion(1.5)", "proportion() argument 1 must be a number in 0.0...1.0, got '1.5'"),
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
+        ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),
         ("frame(a.png)", "unknown filter 'frame'"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {

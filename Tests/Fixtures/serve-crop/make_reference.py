@@ -1,8 +1,8 @@
-"""Writes thumbor-trim-reference.tsv: what thumbor 7.8 answers to `trim` URLs on the two images below, for
-ServeTrimTests (the images are rebuilt there from the same rules).
+"""Writes thumbor-crop-reference.tsv: what thumbor 7.8 answers to `trim` and `focal()` URLs on the three images
+below, for ServeCropTests (the images are rebuilt there from the same rules).
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`):
-    python3 make_reference.py > thumbor-trim-reference.tsv
+    python3 make_reference.py > thumbor-crop-reference.tsv
 It starts thumbor on a free port with its file loader over a temporary folder, asks for each path and stops it.
 Each line: the image, the path, the output width and height, and the SHA-1 of the output's RGBA8 bytes (PNG
 output, so lossless; compared where nothing was resized).
@@ -43,6 +43,15 @@ def cornered():
     return image
 
 
+def gradient():
+    """400x200: red and blue follow x, green follows y, so every crop position shows in the pixels."""
+    image = Image.new("RGBA", (400, 200))
+    for y in range(200):
+        for x in range(400):
+            image.putpixel((x, y), (x % 256, y, (x * 3) % 256, 255))
+    return image
+
+
 CASES = [
     ("framed", "trim/"),
     ("framed", "trim:top-left:9/"),
@@ -55,6 +64,16 @@ CASES = [
     ("cornered", "trim:bottom-right/"),
     ("cornered", "trim:bottom-right:200/"),
     ("cornered", "trim:bottom-right/50x0/"),
+    ("gradient", "200x200/filters:focal(0x0:10x10)/"),
+    ("gradient", "200x200/filters:focal(300x50:380x150)/"),
+    ("gradient", "200x200/filters:focal(150x0:250x200)/"),
+    ("gradient", "200x200/filters:focal(0x0:100x100):focal(300x100:400x200)/"),
+    ("gradient", "200x200/filters:focal(0x0:100x100):focal(300x0:320x10)/"),
+    ("gradient", "200x200/left/filters:focal(300x50:380x150)/"),
+    ("gradient", "50x0:350x200/200x200/filters:focal(300x50:340x150)/"),
+    ("gradient", "0x0:200x200/100x200/filters:focal(300x50:340x150)/"),
+    ("gradient", "400x100/filters:focal(0x150:10x190)/"),
+    ("gradient", "fit-in/200x200/filters:focal(300x50:380x150)/"),
 ]
 
 
@@ -62,6 +81,7 @@ def main():
     folder = tempfile.mkdtemp()
     framed().save(os.path.join(folder, "framed.png"))
     cornered().save(os.path.join(folder, "cornered.png"))
+    gradient().save(os.path.join(folder, "gradient.png"))
     with thumbor_server.running(folder) as port:
         print("# image\tpath\twidth\theight\tSHA-1 of the RGBA8 of thumbor 7.8's PNG answer")
         for name, path in CASES:

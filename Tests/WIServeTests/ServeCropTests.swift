@@ -4,9 +4,10 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `trim` against a thumbor 7.8 server (Tests/Fixtures/serve-trim/make_reference.py): the same output size for every
-/// path, and the same pixels (SHA-1 of the RGBA8 bytes) wherever nothing was resized.
-@Suite struct ServeTrimTests {
+/// `trim` and `focal()` against a thumbor 7.8 server (Tests/Fixtures/serve-crop/make_reference.py): the same output
+/// size for every path, and the same pixels (SHA-1 of the RGBA8 bytes) wherever nothing was resized, so the crop
+/// windows are thumbor's to the pixel.
+@Suite struct ServeCropTests {
     /// make_reference.py's `framed()`.
     static func framed() throws -> Image {
         try ServeWatermarkTests.image(300, 200) { x, y in
@@ -25,19 +26,24 @@ import WITestSupport
         }
     }
 
+    /// make_reference.py's `gradient()`.
+    static func gradient() throws -> Image {
+        try ServeWatermarkTests.image(400, 200) { x, y in [x, y, x * 3, 255] }
+    }
+
     @Test func matchesThumbor() throws {
-        let text = try String(contentsOf: Fixtures.url("serve-trim/thumbor-trim-reference.tsv"), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.url("serve-crop/thumbor-crop-reference.tsv"), encoding: .utf8)
         let rows = ServeBlurTests.rows(text)
-        #expect(rows.count == 11)
-        let images = ["framed": try Self.framed(), "cornered": try Self.cornered()]
+        #expect(rows.count == 21)
+        let images = ["framed": try Self.framed(), "cornered": try Self.cornered(), "gradient": try Self.gradient()]
         var compared = 0
         for fields in rows {
             let path = String(fields[1])
             let request = try ThumborRequest.parse(path: "/unsafe/\(path)example.com/a.png")
-            #expect(request.trim != nil, "\(path)")
             let output = try ThumborTransformer(request: request, pixelLimit: 1 << 20).transform(try #require(images[String(fields[0])]))
             #expect("\(output.width)x\(output.height)" == "\(fields[2])x\(fields[3])", "\(fields[0]) \(path)")
-            let resized = request.width != .pixels(0) || request.height != .pixels(0)
+            // Unresized: no size asked for, or a fill crop cut out at exactly the size asked for.
+            let resized = request.fitIn || fields[0] != "gradient" && (request.width != .pixels(0) || request.height != .pixels(0))
             if !resized {
                 let bytes = try output.pixels.converted(to: .rgba8).packedBytes()
                 let digest = SHA1.digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
@@ -45,7 +51,7 @@ import WITestSupport
                 compared += 1
             }
         }
-        #expect(compared == 8)
+        #expect(compared == 17)
     }
 
     @Test func trimSegments() throws {
