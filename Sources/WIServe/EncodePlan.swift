@@ -1,13 +1,14 @@
 import WICore
 
 /// What the URL asks of the encoder, and the decode box that lets coders decode smaller: `quality()`,
-/// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`.
+/// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`, `strip_icc()`.
 struct EncodePlan: Sendable {
     var format: ImageFormat?
     /// thumbor's default quality is 80.
     var quality = 80
     var background: RGBAColor?
     var stripEXIF = false
+    var stripICC = false
     /// A box the source may be decoded down to (the coder's own reduced decode, e.g. JPEG's DCT scaling): only
     /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`, not `full-` or `adaptive-`), where
     /// the fit of the reduced image equals the fit of the original.
@@ -20,6 +21,7 @@ struct EncodePlan: Sendable {
             case .format(let value): format = value
             case .fill(let color): background = color
             case .stripEXIF: stripEXIF = true
+            case .stripICC: stripICC = true
             default: break
             }
         }

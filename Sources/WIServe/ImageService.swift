@@ -135,7 +135,9 @@ final class ImageService: Sendable {
             throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
         }
         let options = plan.encodeOptions(for: format, animated: image.isAnimated)
-        let output = plan.stripEXIF ? image.with(metadata: ImageMetadata(iccProfile: image.metadata.iccProfile)) : image
+        var metadata = plan.stripEXIF ? ImageMetadata(iccProfile: image.metadata.iccProfile) : image.metadata
+        if plan.stripICC { metadata.iccProfile = nil }
+        let output = plan.stripEXIF || plan.stripICC ? image.with(metadata: metadata) : image
         let coders = parts.coders
         do {
             let data = try await parts.pool.run { () throws(ImageError) -> Data in

@@ -32,6 +32,11 @@ enum ThumborFilter: Hashable, Sendable {
     case fill(RGBAColor)
     /// `strip_exif()`: leave EXIF out of the output.
     case stripEXIF
+    /// `strip_icc()`: leave the ICC profile out of the output.
+    case stripICC
+    /// `background_color(COLOR)`: the image merged over a canvas of COLOR of its own size (thumbor's `_composite`),
+    /// so transparent areas take the colour in every output format.
+    case backgroundColor(RGBAColor)
     /// `brightness(N)`: N percent of 255 added to red, green and blue (thumbor's range is -100...100; up to
     /// +-1000 is taken, and saturates as in thumbor).
     case brightness(Int)
@@ -175,6 +180,15 @@ enum ThumborFilter: Hashable, Sendable {
         case "strip_exif":
             try count(0...0)
             return .stripEXIF
+        case "strip_icc":
+            try count(0...0)
+            return .stripICC
+        case "background_color":
+            try count(1...1)
+            guard let color = Self.color(arguments[0]) else {
+                throw ServeError(.badRequest, "background_color() takes a colour name, RRGGBB, RGB or transparent, got '\(arguments[0])'")
+            }
+            return .backgroundColor(color)
         case "brightness":
             try count(1...1)
             return .brightness(try integer(0, -1000...1000))

@@ -85,6 +85,8 @@ struct ThumborTransformer: ImageTransformer {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
                 result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
+            case .backgroundColor(let color):
+                result = try ThumborComposite.over(color, image: result)
             case .upscale where request.fitIn && !filled:
                 // After fill() the image is the box already (thumbor's order).
                 if let size = Self.upscaled(result.size, box: geometry.box) { result = try resized(result, to: size) }
@@ -151,13 +153,13 @@ struct ThumborTransformer: ImageTransformer {
 }
 
 extension ThumborFilter {
-    /// Whether the filter changes pixels (and so the transformer's key); quality, format and strip_exif only
-    /// change the encoding, max_age only the answer's Cache-Control.
+    /// Whether the filter changes pixels (and so the transformer's key); quality, format, strip_exif and strip_icc
+    /// only change the encoding, max_age only the answer's Cache-Control.
     var changesPixels: Bool {
         switch self {
-        case .quality, .format, .stripEXIF, .maxAge: false
+        case .quality, .format, .stripEXIF, .stripICC, .maxAge: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
-             .watermark, .upscale, .proportion, .stretch, .focal: true
+             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor: true
         }
     }
 }

@@ -34,7 +34,7 @@ struct WatermarkDrawing: Sendable {
         return try image.mappingFrames { (frame) throws(ImageError) in
             var target = try frame.converted(to: .rgba8).packedBytes()
             for (x, y) in offsets {
-                Self.merge(source, size: sized.size, into: &target, size: frame.size, at: x, y)
+                ThumborComposite.merge(source, size: sized.size, into: &target, size: frame.size, at: x, y)
             }
             return try PixelBuffer(width: frame.width, height: frame.height, format: .rgba8, bytes: target)
         }
@@ -111,54 +111,5 @@ struct WatermarkDrawing: Sendable {
     private static func floorDivision(_ a: Int, _ b: Int) -> Int {
         let quotient = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-    }
-
-    /// thumbor's `_composite` (merge): `source` drawn over `target` with its top left corner at (`left`, `top`),
-    /// clipped to the target.
-    static func merge(_ source: [UInt8], size sourceSize: PixelSize, into target: inout [UInt8], size targetSize: PixelSize,
-                      at left: Int, _ top: Int) {
-        let startX = max(0, -left), startY = max(0, -top)
-        let originX = max(0, left), originY = max(0, top)
-        guard startX < sourceSize.width, startY < sourceSize.height, originX < targetSize.width,
-              originY < targetSize.height else { return }
-        let columns = min(sourceSize.width - startX, targetSize.width - originX)
-        let rows = min(sourceSize.height - startY, targetSize.height - originY)
-        source.withUnsafeBufferPointer { source in
-            target.withUnsafeMutableBufferPointer { target in
-                for row in 0..<rows {
-                    var from = ((startY + row) * sourceSize.width + startX) * 4
-                    var to = ((originY + row) * targetSize.width + originX) * 4
-                    for _ in 0..<columns {
-                        mergePixel(source, at: from, into: target, at: to)
-                        from += 4
-                        to += 4
-                    }
-                }
-            }
-        }
-    }
-
-    /// One pixel of `_composite`: the alphas turned into transparencies, the colours weighted by them, the result
-    /// divided by the combined opacity, each channel clamped and truncated.
-    @inline(__always)
-    private static func mergePixel(_ source: UnsafeBufferPointer<UInt8>, at from: Int,
-                                   into target: UnsafeMutableBufferPointer<UInt8>, at to: Int) {
-        let over = Double(255 - Int(source[from + 3])), under = Double(255 - Int(target[to + 3]))
-        var delta = (over / 255) * (under / 255)
-        let alpha = 255 - 255 * delta
-        delta = 1 - delta
-        delta = delta <= 1e-12 ? 1 : 1 / delta
-        for channel in 0..<3 {
-            let top = Double(source[from + channel]), bottom = Double(target[to + channel])
-            let mixed = (1 - over / 255) * top + (1 - under / 255) * bottom * (over / 255)
-            target[to + channel] = truncated(delta * mixed)
-        }
-        target[to + 3] = truncated(alpha)
-    }
-
-    /// thumbor's `ADJUST_COLOR_DOUBLE`: clamped to 0...255, then truncated.
-    @inline(__always)
-    private static func truncated(_ value: Double) -> UInt8 {
-        value > 255 ? 255 : value < 0 ? 0 : UInt8(value)
     }
 }

@@ -151,7 +151,7 @@ import WITestSupport
         }
     }
 
-    @Test func stripEXIF() async throws {
+    @Test func stripEXIFAndICC() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
             let exifMarker = Data("Exif\0\0".utf8)
@@ -159,6 +159,12 @@ import WITestSupport
             let stripped = H.data(try await client.execute(uri: "/unsafe/100x0/filters:strip_exif()/\(h.url("/exif.jpg"))", method: .get))
             #expect(kept.range(of: exifMarker) != nil)
             #expect(stripped.range(of: exifMarker) == nil)
+            // strip_icc() leaves the profile out; strip_exif() keeps it.
+            let iccMarker = Data("ICC_PROFILE\0".utf8)
+            let profiled = H.data(try await client.execute(uri: "/unsafe/filters:strip_exif()/\(h.url("/icc.jpg"))", method: .get))
+            let bare = H.data(try await client.execute(uri: "/unsafe/filters:strip_icc()/\(h.url("/icc.jpg"))", method: .get))
+            #expect(profiled.range(of: iccMarker) != nil)
+            #expect(bare.range(of: iccMarker) == nil && !bare.isEmpty)
         }
     }
 

@@ -32,7 +32,7 @@ struct ServeHarness {
 
     static let coders = WebImage.makeCoders()
 
-    /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /anim.gif (animated), /text (text/html),
+    /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /icc.jpg (an ICC profile), /anim.gif (animated), /text (text/html),
     /// /missing (404), /redirect-metadata (to 169.254.169.254), /gated.png (held until `gate` opens; each request
     /// reported on `arrivals`).
     let origin: TestHTTPServer
@@ -47,10 +47,12 @@ struct ServeHarness {
         let jpeg = try Self.coders.encode(Self.stripes(), as: .jpeg, options: EncodeOptions(quality: 0.95))
         let exif = try Data(contentsOf: Fixtures.url("jpeg-orientation/Landscape_1.jpg"))
         let gif = try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif"))
+        let icc = try Data(contentsOf: Fixtures.url("jpeg/jpg-srgb-icc.jpg"))
         origin.route("/stripes.png") { _ in TestResponse(body: png, contentType: "image/png") }
         origin.route("/stripes.jpg") { _ in TestResponse(body: jpeg, contentType: "image/jpeg") }
         origin.route("/exif.jpg") { _ in TestResponse(body: exif, contentType: "image/jpeg") }
         origin.route("/anim.gif") { _ in TestResponse(body: gif, contentType: "image/gif") }
+        origin.route("/icc.jpg") { _ in TestResponse(body: icc, contentType: "image/jpeg") }
         origin.route("/text") { _ in TestResponse(body: Data("<html></html>".utf8), contentType: "text/html") }
         origin.route("/redirect-metadata") { _ in .redirect(to: "http://169.254.169.254/latest/meta-data") }
         let gate = gate, arrived = arrived

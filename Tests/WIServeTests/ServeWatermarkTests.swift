@@ -4,9 +4,10 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `watermark()` against thumbor 7.8's own (its filter, PIL engine and `_alpha` / `_composite` extensions, run by
-/// Tests/Fixtures/serve-watermark/make_reference.py): every byte equal for placement, transparency and tiling;
-/// within a tolerance where the watermark is resized (Pillow's Lanczos against WITransform's area average).
+/// `watermark()` and `background_color()` against thumbor 7.8's own (its filters, PIL engine and `_alpha` /
+/// `_composite` extensions, run by Tests/Fixtures/serve-watermark/make_reference.py): every byte equal for
+/// placement, transparency, tiling and backgrounds; where the watermark is resized (Pillow's Lanczos against
+/// WITransform's area average), its size and place.
 @Suite struct ServeWatermarkTests {
     static func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> [Int]) throws -> Image {
         var bytes: [UInt8] = []
@@ -37,10 +38,21 @@ import WITestSupport
     @Test func matchesThumbor() throws {
         let text = try String(contentsOf: Fixtures.url("serve-watermark/thumbor-watermark-reference.tsv"), encoding: .utf8)
         let rows = ServeBlurTests.rows(text)
-        #expect(rows.count == 15)
+        #expect(rows.count == 18)
         let base = try Self.base(), marks = try Self.marks()
-        var exact = 0, resized: [(PixelSize, Int, Int)] = []
+        var exact = 0, resized: [(PixelSize, Int, Int)] = [], backgrounds = 0
         for fields in rows {
+            if fields[0].hasPrefix("background_color") {
+                // The same merge over a canvas of the colour.
+                guard case .backgroundColor(let color) = try ThumborFilter.parseList(fields[0]).first else {
+                    Issue.record("\(fields[0]) is not a background_color() filter")
+                    continue
+                }
+                let output = try ThumborComposite.over(color, image: base).pixels.packedBytes()
+                #expect(output == (try ServeBlurTests.bytes(hex: fields[1])), "\(fields[0])")
+                backgrounds += 1
+                continue
+            }
             let mark = try Self.watermark(String(fields[0]))
             let name = try #require(mark.url.split(separator: "/").last.map(String.init))
             let drawing = try WatermarkDrawing(mark, image: try #require(marks[name]), pixelLimit: 1 << 20)
@@ -65,7 +77,7 @@ import WITestSupport
                 resized.append((size, left, top))
             }
         }
-        #expect(exact == 13)
+        #expect(exact == 13 && backgrounds == 3)
         // 50% of 40 wide: 20 x round(5 x 20 / 7) = 20 x 14 at the top left; 40% of 30 high: round(7 x 12 / 5) = 17 x 12
         // at the bottom right.
         #expect(resized.map(\.0) == [PixelSize(width: 20, height: 14), PixelSize(width: 17, height: 12)])

@@ -19,7 +19,9 @@ import WICore
         #expect(try parse("fill(ff8000):fill(#0f0):fill(white):fill(transparent)")
                 == [.fill(RGBAColor(red: 255, green: 128, blue: 0)), .fill(RGBAColor(red: 0, green: 255, blue: 0)),
                     .fill(.white), .fill(.clear)])
-        #expect(try parse("strip_exif()") == [.stripEXIF])
+        #expect(try parse("strip_exif():strip_icc()") == [.stripEXIF, .stripICC])
+        #expect(try parse("background_color(blue):background_color(0a0)")
+                == [.backgroundColor(RGBAColor(red: 0, green: 0, blue: 255)), .backgroundColor(RGBAColor(red: 0, green: 170, blue: 0))])
         #expect(try parse("brightness(-100):brightness(150):contrast(25)")
                 == [.brightness(-100), .brightness(150), .contrast(25)])
         #expect(try parse("rgb(10,-20,30):saturation(0.5):saturation(-1):grayscale()")
@@ -95,6 +97,7 @@ import WICore
         ("watermark(a.png,0,0,0,none,-5)", "watermark() argument 6 must be a percentage in 0...100 or none, got '-5'"),
         ("proportion(1.5)", "proportion() argument 1 must be a number in 0.0...1.0, got '1.5'"),
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
+        ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),
         ("frame(a.png)", "unknown filter 'frame'"),
     ])

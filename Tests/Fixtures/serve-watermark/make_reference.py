@@ -1,6 +1,7 @@
 """Writes thumbor-watermark-reference.tsv: thumbor 7.8's own watermark filter (thumbor.filters.watermark, its PIL
 engine and its _alpha and _composite extensions, the watermark read by its file loader) over a 40x30 RGBA image,
-for the arguments ServeWatermarkTests checks WatermarkDrawing against.
+for the arguments ServeWatermarkTests checks WatermarkDrawing against, and its background_color filter (the same
+_composite over a canvas of the colour) on that image.
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-watermark-reference.tsv
@@ -18,6 +19,7 @@ from PIL import Image
 from thumbor.config import Config
 from thumbor.context import Context, RequestParameters
 from thumbor.engines.pil import Engine
+from thumbor.filters.background_color import Filter as BackgroundColor
 from thumbor.filters.watermark import Filter
 from thumbor.importer import Importer
 
@@ -59,6 +61,9 @@ CASES = [
     "watermark(mark.png,center,center,100)",
     "watermark(mark.png,0,0,0,50,none)",
     "watermark(mark.png,-0,-0,20,none,40)",
+    "background_color(ff8800)",
+    "background_color(blue)",
+    "background_color(0a0)",
 ]
 
 
@@ -74,8 +79,9 @@ def run(root, text):
     base().save(buffer, "PNG")
     engine.load(buffer.getvalue(), ".png")
     context.modules.engine = engine
-    Filter.pre_compile()
-    asyncio.run(Filter(text, context).run())
+    kind = BackgroundColor if text.startswith("background_color") else Filter
+    kind.pre_compile()
+    asyncio.run(kind(text, context).run())
     return engine.image.convert("RGBA").tobytes()
 
 
