@@ -16,6 +16,8 @@ enum ThumborFilter: Hashable, Sendable {
     case proportion(Double)
     /// `stretch()`: without `fit-in`, resize to the requested size without cropping to its aspect ratio.
     case stretch
+    /// `sharpen(AMOUNT,RADIUS,LUMINANCE_ONLY)`: thumbor's wavelet sharpen (see `ThumborSharpen`).
+    case sharpen(amount: Double, radius: Double, luminanceOnly: Bool)
     /// `focal(AxB:CxD)`: a region the fill crop centres on instead of the alignment (several: their centre of mass,
     /// weighted by area); an empty one is ignored.
     case focal(ThumborRequest.CropBox)
@@ -134,6 +136,15 @@ enum ThumborFilter: Hashable, Sendable {
         case "stretch":
             try count(0...0)
             return .stretch
+        case "sharpen":
+            try count(3...3)
+            let luminanceOnly: Bool
+            switch arguments[2] {
+            case "true", "True", "1": luminanceOnly = true
+            case "false", "False", "0": luminanceOnly = false
+            default: throw ServeError(.badRequest, "sharpen() argument 3 must be true or false, got '\(arguments[2])'")
+            }
+            return .sharpen(amount: try real(0, -100...100), radius: try real(1, 0...100), luminanceOnly: luminanceOnly)
         case "focal":
             try count(1...1)
             guard let box = ThumborRequest.cropBox(Substring(arguments[0])) else {

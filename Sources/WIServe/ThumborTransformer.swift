@@ -3,7 +3,7 @@ import WITransform
 
 /// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: the manual crop, the
 /// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner`, the colour
-/// filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, and `watermark`), then the `fit-in` canvas of
+/// filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, `sharpen`, `watermark`), then the `fit-in` canvas of
 /// `fill()`. Built from WITransform's public transformers; the geometry is decided per image, since it depends on
 /// the source size.
 ///
@@ -85,6 +85,8 @@ struct ThumborTransformer: ImageTransformer {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
                 result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
+            case .sharpen(let amount, let radius, let luminanceOnly):
+                result = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: result)
             case .backgroundColor(let color):
                 result = try ThumborComposite.over(color, image: result)
             case .upscale where request.fitIn && !filled:
@@ -159,7 +161,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .stripICC, .maxAge: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
-             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor: true
+             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen: true
         }
     }
 }

@@ -9,8 +9,8 @@ import WITestSupport
 @Suite struct ServeBlurTests {
     static let (width, height) = (24, 16)
 
-    /// The pattern make_reference.py blurs.
-    static func pattern() throws -> PixelBuffer {
+    /// The pattern make_reference.py blurs (24x16 unless told).
+    static func pattern(width: Int = width, height: Int = height) throws -> PixelBuffer {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {

@@ -4,9 +4,9 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `brightness`, `contrast`, `rgb`, `saturation` and `grayscale` against thumbor 7.8's own (its extension modules
-/// and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests' pattern): every
-/// byte equal.
+/// `brightness`, `contrast`, `rgb`, `saturation`, `grayscale` and `sharpen` against thumbor 7.8's own (its
+/// extension modules and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests'
+/// pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
     static func cases() throws -> [(String, [UInt8])] {
@@ -21,11 +21,17 @@ import WITestSupport
     }
 
     @Test func matchesThumborByteForByte() throws {
-        let source = try ServeBlurTests.pattern()
         let cases = try Self.cases()
-        #expect(cases.count == 15)
+        #expect(cases.count == 18)
         for (text, expected) in cases {
-            let output = try Self.filter(text).apply(to: source)
+            let output: PixelBuffer, source: PixelBuffer
+            if case .sharpen(let amount, let radius, let luminanceOnly) = try ThumborFilter.parseList(Substring(text)).first {
+                source = try ServeBlurTests.pattern(width: 48, height: 40)
+                output = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: source)
+            } else {
+                source = try ServeBlurTests.pattern()
+                output = try Self.filter(text).apply(to: source)
+            }
             #expect(output.size == source.size && output.format == .rgba8)
             let bytes = output.packedBytes()
             #expect(bytes.count == expected.count)

@@ -30,6 +30,8 @@ import WICore
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
                 == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
         #expect(try parse("focal(10x20:30x40)") == [.focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
+        #expect(try parse("sharpen(2,1,true):sharpen(0.5,1.5,False)")
+                == [.sharpen(amount: 2, radius: 1, luminanceOnly: true), .sharpen(amount: 0.5, radius: 1.5, luminanceOnly: false)])
     }
 
     @Test func watermarkForms() throws {
@@ -99,6 +101,9 @@ import WICore
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
         ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),
+        ("sharpen(2,1)", "sharpen() takes 3 argument(s), got 2"),
+        ("sharpen(2,1,yes)", "sharpen() argument 3 must be true or false, got 'yes'"),
+        ("sharpen(2,-1,true)", "sharpen() argument 2 must be a number in 0.0...100.0, got '-1'"),
         ("frame(a.png)", "unknown filter 'frame'"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {

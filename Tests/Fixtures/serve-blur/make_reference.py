@@ -11,10 +11,10 @@ WIDTH, HEIGHT = 24, 16
 CASES = [(1, 0.0), (3, 0.0), (4, 2.5), (6, 1.2), (9, 30.0)]
 
 
-def pattern():
+def pattern(width=WIDTH, height=HEIGHT):
     data = bytearray()
-    for y in range(HEIGHT):
-        for x in range(WIDTH):
+    for y in range(height):
+        for x in range(width):
             data += bytes([(x * 37 + y * 11) % 256, (x * x + 3 * y) % 256, (255 - x * 9 + y * y) % 256,
                            128 if (x + y) % 5 == 0 else 255])
     return bytes(data)

@@ -3,16 +3,17 @@
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-color-reference.tsv
-brightness, contrast, rgb and saturation call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
+brightness, contrast, rgb, saturation and sharpen call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
 on the RGBA bytes, as its filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
 `Image.convert("LA")`, written back out as RGBA (L, L, L, A) so both sides compare the same bytes.
-Each line: the filter as a URL writes it, then the 24x16 RGBA8 result as hex (rows top to bottom).
+Each line: the filter as a URL writes it, then the RGBA8 result as hex (rows top to bottom): 24x16, or 48x40
+for sharpen (the same pattern, larger).
 """
 import os
 import sys
 
 from PIL import Image
-from thumbor.ext.filters import _brightness, _contrast, _rgb, _saturation
+from thumbor.ext.filters import _brightness, _contrast, _rgb, _saturation, _sharpen
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
 from make_reference import HEIGHT, WIDTH, pattern  # noqa: E402  (the blur reference's pattern)
@@ -47,6 +48,10 @@ CASES = [
     ("saturation(1.7)", lambda: _saturation.apply("RGBA", 1.7, fresh())),
     ("saturation(-0.3)", lambda: _saturation.apply("RGBA", -0.3, fresh())),
     ("grayscale()", grayscale),
+    # sharpen reads outside its buffers on sides under 32 pixels: these run on the 48x40 pattern.
+    ("sharpen(2,1,true)", lambda: _sharpen.apply("RGBA", 48, 40, 2.0, 1.0, True, bytes(bytearray(pattern(48, 40))))),
+    ("sharpen(1.5,0.5,false)", lambda: _sharpen.apply("RGBA", 48, 40, 1.5, 0.5, False, bytes(bytearray(pattern(48, 40))))),
+    ("sharpen(4,3,false)", lambda: _sharpen.apply("RGBA", 48, 40, 4.0, 3.0, False, bytes(bytearray(pattern(48, 40))))),
 ]
 
 print("# filter\tRGBA8 24x16 after thumbor 7.8's filter of the pattern in make_reference.py")
