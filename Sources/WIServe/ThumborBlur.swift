@@ -42,53 +42,16 @@ struct ThumborBlur: Sendable {
         try image.mappingFrames { (pixels) throws(ImageError) in try apply(to: pixels) }
     }
 
-    /// `pixels` (any format, converted to RGBA8) blurred: across, then down.
+    /// `pixels` (any format, converted to RGBA8) blurred: across, then down (thumbor's two `_convolution` passes).
     func apply(to pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         let source = try pixels.converted(to: .rgba8).packedBytes()
         let (width, height) = (pixels.width, pixels.height)
-        var across = [UInt8](repeating: 0, count: source.count)
-        pass(source, into: &across, lines: height, length: width, pixelStep: 4, lineStep: width * 4)
-        var down = [UInt8](repeating: 0, count: source.count)
-        pass(across, into: &down, lines: width, length: height, pixelStep: width * 4, lineStep: 4)
+        let across = ThumborConvolution(weights: kernel, columns: kernel.count, normalize: false)
+        let down = ThumborConvolution(weights: kernel, columns: 1, normalize: false)
+        guard let across, let down else { throw ImageError(.invalidArgument, "blur kernel of \(kernel.count) taps") }
+        var output = down.convolve(across.convolve(source, width: width, height: height), width: width, height: height)
         // thumbor blurs RGB data when the image has no alpha: opaque stays opaque.
-        if pixels.isOpaque { for index in stride(from: 3, to: down.count, by: 4) { down[index] = 255 } }
-        return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: down)
-    }
-
-    /// One direction: `lines` lines of `length` pixels, `pixelStep` bytes between neighbours in a line and
-    /// `lineStep` between lines; positions outside a line take its end pixel.
-    private func pass(_ input: [UInt8], into output: inout [UInt8], lines: Int, length: Int, pixelStep: Int,
-                      lineStep: Int) {
-        let last = length - 1
-        input.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                kernel.withUnsafeBufferPointer { weights in
-                    for line in 0..<lines {
-                        let base = line * lineStep
-                        for position in 0..<length {
-                            var sums: (Double, Double, Double, Double) = (0, 0, 0, 0)
-                            for tap in 0...(2 * radius) {
-                                let at = base + min(max(position - radius + tap, 0), last) * pixelStep
-                                let weight = weights[tap]
-                                sums.0 += Double(source[at]) * weight
-                                sums.1 += Double(source[at + 1]) * weight
-                                sums.2 += Double(source[at + 2]) * weight
-                                sums.3 += Double(source[at + 3]) * weight
-                            }
-                            let to = base + position * pixelStep
-                            target[to] = Self.truncated(sums.0)
-                            target[to + 1] = Self.truncated(sums.1)
-                            target[to + 2] = Self.truncated(sums.2)
-                            target[to + 3] = Self.truncated(sums.3)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// thumbor's `ADJUST_COLOR((int)sum)`: toward zero, then clamped to 0...255.
-    private static func truncated(_ value: Double) -> UInt8 {
-        UInt8(min(max(Int(value.rounded(.towardZero)), 0), 255))
+        if pixels.isOpaque { ThumborConvolution.makeOpaque(&output) }
+        return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: output)
     }
 }

@@ -16,6 +16,9 @@ enum ThumborFilter: Hashable, Sendable {
     case proportion(Double)
     /// `stretch()`: without `fit-in`, resize to the requested size without cropping to its aspect ratio.
     case stretch
+    /// `convolution(W1;W2;...,COLUMNS[,NORMALIZE])`: a kernel in rows of COLUMNS (both counts odd), normalized to sum
+    /// 1 unless NORMALIZE is false (see `ThumborConvolution`).
+    case convolution(weights: [Double], columns: Int, normalize: Bool)
     /// `sharpen(AMOUNT,RADIUS,LUMINANCE_ONLY)`: thumbor's wavelet sharpen (see `ThumborSharpen`).
     case sharpen(amount: Double, radius: Double, luminanceOnly: Bool)
     /// `focal(AxB:CxD)`: a region the fill crop centres on instead of the alignment (several: their centre of mass,
@@ -136,6 +139,30 @@ enum ThumborFilter: Hashable, Sendable {
         case "stretch":
             try count(0...0)
             return .stretch
+        case "convolution":
+            try count(2...3)
+            let items = arguments[0].split(separator: ";", omittingEmptySubsequences: false)
+            let weights = items.compactMap { item -> Double? in
+                guard !item.isEmpty, item.count <= 32, item.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+                else { return nil }
+                return Double(item).flatMap { $0.isFinite ? $0 : nil }
+            }
+            guard weights.count == items.count, weights.count <= ThumborConvolution.maximumWeights else {
+                throw ServeError(.badRequest, "convolution() argument 1 must be at most \(ThumborConvolution.maximumWeights) numbers separated by ';', got '\(arguments[0])'")
+            }
+            let columns = try integer(1, 1...ThumborConvolution.maximumWeights)
+            var normalize = true
+            if arguments.count == 3 {
+                switch arguments[2] {
+                case "true", "True", "1": normalize = true
+                case "false", "False", "0": normalize = false
+                default: throw ServeError(.badRequest, "convolution() argument 3 must be true or false, got '\(arguments[2])'")
+                }
+            }
+            guard ThumborConvolution(weights: weights, columns: columns, normalize: normalize) != nil else {
+                throw ServeError(.badRequest, "convolution() needs an odd number of columns and of rows, got \(weights.count) weights in rows of \(columns)")
+            }
+            return .convolution(weights: weights, columns: columns, normalize: normalize)
         case "sharpen":
             try count(3...3)
             let luminanceOnly: Bool

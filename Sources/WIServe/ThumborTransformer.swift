@@ -1,11 +1,11 @@
 import WICore
 import WITransform
 
-/// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: the manual crop, the
-/// fill crop or fit, the flips, then the pixel filters in URL order (`rotate`, `blur`, `round_corner`, the colour
-/// filters `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, `sharpen`, `watermark`), then the `fit-in` canvas of
-/// `fill()`. Built from WITransform's public transformers; the geometry is decided per image, since it depends on
-/// the source size.
+/// Everything a thumbor URL does to the pixels, as one `ImageTransformer` for the pipeline: `trim`, the manual
+/// crop, the fill crop or fit, the flips, then the filters in URL order (`rotate`, `blur`, `round_corner`, the
+/// colour filters, `sharpen`, `convolution`, `background_color`, `watermark`, `upscale`, `proportion`, and `fill`'s
+/// `fit-in` canvas). Built from WITransform's public transformers and thumbor's own arithmetic; the geometry is
+/// decided per image, since it depends on the source size.
 ///
 /// Thread safety: an immutable value; safe from any thread.
 struct ThumborTransformer: ImageTransformer {
@@ -85,6 +85,10 @@ struct ThumborTransformer: ImageTransformer {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
                 result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
+            case .convolution(let weights, let columns, let normalize):
+                if let convolution = ThumborConvolution(weights: weights, columns: columns, normalize: normalize) {
+                    result = try convolution.apply(to: result)
+                }
             case .sharpen(let amount, let radius, let luminanceOnly):
                 result = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: result)
             case .backgroundColor(let color):
@@ -161,7 +165,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .stripICC, .maxAge: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
-             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen: true
+             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen, .convolution: true
         }
     }
 }

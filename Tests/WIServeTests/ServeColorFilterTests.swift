@@ -4,7 +4,7 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `brightness`, `contrast`, `rgb`, `saturation`, `grayscale` and `sharpen` against thumbor 7.8's own (its
+/// `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, `sharpen` and `convolution` against thumbor 7.8's own (its
 /// extension modules and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests'
 /// pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
@@ -22,12 +22,17 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 18)
+        #expect(cases.count == 24)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
-            if case .sharpen(let amount, let radius, let luminanceOnly) = try ThumborFilter.parseList(Substring(text)).first {
+            let filter = try ThumborFilter.parseList(Substring(text)).first
+            if case .sharpen(let amount, let radius, let luminanceOnly) = filter {
                 source = try ServeBlurTests.pattern(width: 48, height: 40)
                 output = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: source)
+            } else if case .convolution(let weights, let columns, let normalize) = filter {
+                source = try ServeBlurTests.pattern()
+                let convolution = try #require(ThumborConvolution(weights: weights, columns: columns, normalize: normalize))
+                output = try convolution.apply(to: Image(pixels: source)).pixels
             } else {
                 source = try ServeBlurTests.pattern()
                 output = try Self.filter(text).apply(to: source)

@@ -30,6 +30,9 @@ import WICore
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
                 == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
         #expect(try parse("focal(10x20:30x40)") == [.focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
+        #expect(try parse("convolution(1;2;1,3):convolution(-1;0.5;-1,1,false)")
+                == [.convolution(weights: [1, 2, 1], columns: 3, normalize: true),
+                    .convolution(weights: [-1, 0.5, -1], columns: 1, normalize: false)])
         #expect(try parse("sharpen(2,1,true):sharpen(0.5,1.5,False)")
                 == [.sharpen(amount: 2, radius: 1, luminanceOnly: true), .sharpen(amount: 0.5, radius: 1.5, luminanceOnly: false)])
     }
@@ -101,6 +104,11 @@ import WICore
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
         ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),
+        ("convolution(1;2;1;2,2)", "convolution() needs an odd number of columns and of rows, got 4 weights in rows of 2"),
+        ("convolution(1;2;1;2;1;2,3)", "convolution() needs an odd number of columns and of rows, got 6 weights in rows of 3"),
+        ("convolution(1;x;1,3)", "convolution() argument 1 must be at most 625 numbers separated by ';', got '1;x;1'"),
+        ("convolution(1;;1,3)", "convolution() argument 1 must be at most 625 numbers separated by ';', got '1;;1'"),
+        ("convolution(1;2;1,0)", "convolution() argument 2 must be an integer in 1...625, got '0'"),
         ("sharpen(2,1)", "sharpen() takes 3 argument(s), got 2"),
         ("sharpen(2,1,yes)", "sharpen() argument 3 must be true or false, got 'yes'"),
         ("sharpen(2,-1,true)", "sharpen() argument 2 must be a number in 0.0...100.0, got '-1'"),
