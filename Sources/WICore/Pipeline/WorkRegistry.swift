@@ -118,26 +118,26 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         ticket(Ticket(key: key, waiterID: waiterID))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let (entry, isNew, notify) = state.withLock { s -> (Entry, Bool, (@Sendable () -> Void)?) in
+                let (isNew, notify) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
                     let existing = s.entries[key]
                     let entry = existing ?? Entry()
+                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent), id: waiterID)
                     if existing == nil {
                         s.entries[key] = entry
                         s.started += 1
+                        // Started under the lock that registers the entry, so that a caller leaving at any later
+                        // moment finds the task to cancel (set after the lock, a last caller leaving in between
+                        // found none, and the work ran on for nobody).
+                        let context = Context(registry: self, key: key, entry: entry)
+                        entry.task = Task { [self] in
+                            let result = await work(context)
+                            finish(key: key, entry: entry, result: result)
+                        }
                     }
-                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent), id: waiterID)
-                    return (entry, existing == nil, entry.refreshPriority())
+                    return (existing == nil, entry.refreshPriority())
                 }
                 notify?()
                 if !isNew { coalesced?.increment() }
-                if isNew {
-                    let context = Context(registry: self, key: key, entry: entry)
-                    let task = Task { [self] in
-                        let result = await work(context)
-                        finish(key: key, entry: entry, result: result)
-                    }
-                    state.withLock { _ in entry.task = task }
-                }
                 let cancelledOutside = cancellation?.join { [self] in leave(key: key, waiterID: waiterID) } ?? false
                 if cancelledOutside || Task.isCancelled { leave(key: key, waiterID: waiterID) }
             }
