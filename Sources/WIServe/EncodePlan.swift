@@ -1,7 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import WICore
 
 /// What the URL asks of the encoder, and the decode box that lets coders decode smaller: `quality()`,
-/// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`, `strip_icc()`.
+/// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`, `strip_icc()`, `max_bytes()`.
 struct EncodePlan: Sendable {
     var format: ImageFormat?
     /// thumbor's default quality is 80.
@@ -9,6 +14,8 @@ struct EncodePlan: Sendable {
     var background: RGBAColor?
     var stripEXIF = false
     var stripICC = false
+    /// `max_bytes(N)`: JPEG and WebP answers re-encoded at lower qualities until they fit N bytes.
+    var maxBytes: Int?
     /// A box the source may be decoded down to (the coder's own reduced decode, e.g. JPEG's DCT scaling): only
     /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`, not `full-` or `adaptive-`), where
     /// the fit of the reduced image equals the fit of the original.
@@ -22,6 +29,7 @@ struct EncodePlan: Sendable {
             case .fill(let color): background = color
             case .stripEXIF: stripEXIF = true
             case .stripICC: stripICC = true
+            case .maxBytes(let bytes): maxBytes = bytes
             default: break
             }
         }
@@ -38,10 +46,26 @@ struct EncodePlan: Sendable {
         }
     }
 
-    /// The encode options for `format`: quality 0...1, the background, one frame for formats that cannot animate.
-    func encodeOptions(for format: ImageFormat, animated: Bool) -> EncodeOptions {
+    /// The encode options for `format`: quality 0...1 (`quality`, else the plan's), the background, one frame for
+    /// formats that cannot animate.
+    func encodeOptions(for format: ImageFormat, animated: Bool, quality: Int? = nil) -> EncodeOptions {
         let animates: Set<ImageFormat> = [.gif, .webp, .png]
-        return EncodeOptions(quality: Double(quality) / 100, backgroundColor: background,
+        return EncodeOptions(quality: Double(quality ?? self.quality) / 100, backgroundColor: background,
                              firstFrameOnly: animated && !animates.contains(format))
+    }
+
+    /// The answer's bytes: `encode` at the plan's quality, and under `max_bytes(N)` for JPEG and WebP, as thumbor
+    /// fits it: the quality times 0.75 (truncated) until the bytes fit, or the first encoding when the quality would
+    /// fall under 10.
+    func encodeFitting(_ format: ImageFormat, _ encode: (Int) throws(ImageError) -> Data) throws(ImageError) -> Data {
+        let first = try encode(quality)
+        guard let maxBytes, format == .jpeg || format == .webp, first.count > maxBytes else { return first }
+        var step = quality
+        while true {
+            step = Int(Double(step) * 0.75)
+            guard step >= 10 else { return first }
+            let smaller = try encode(step)
+            if smaller.count <= maxBytes { return smaller }
+        }
     }
 }

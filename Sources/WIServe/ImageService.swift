@@ -134,14 +134,17 @@ final class ImageService: Sendable {
         guard parts.coders.canEncode(to: format) else {
             throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
         }
-        let options = plan.encodeOptions(for: format, animated: image.isAnimated)
+        let animated = image.isAnimated
         var metadata = plan.stripEXIF ? ImageMetadata(iccProfile: image.metadata.iccProfile) : image.metadata
         if plan.stripICC { metadata.iccProfile = nil }
         let output = plan.stripEXIF || plan.stripICC ? image.with(metadata: metadata) : image
         let coders = parts.coders
         do {
             let data = try await parts.pool.run { () throws(ImageError) -> Data in
-                try coders.encode(output, as: format, options: options)
+                try plan.encodeFitting(format) { (quality) throws(ImageError) in
+                    try coders.encode(output, as: format, options: plan.encodeOptions(for: format, animated: animated,
+                                                                                      quality: quality))
+                }
             }
             return (data, format)
         } catch {

@@ -55,6 +55,8 @@ enum ThumborFilter: Hashable, Sendable {
     case grayscale
     /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
     case maxAge(Int)
+    /// `max_bytes(N)`: a JPEG or WebP answer re-encoded at lower qualities until it fits N bytes (see `EncodePlan`).
+    case maxBytes(Int)
     /// `watermark(URL,X,Y,ALPHA[,W_RATIO[,H_RATIO]])`: see `ThumborWatermark`.
     case watermark(ThumborWatermark)
 
@@ -246,6 +248,9 @@ enum ThumborFilter: Hashable, Sendable {
         case "max_age":
             try count(1...1)
             return .maxAge(try integer(0, 0...maximumMaxAge))
+        case "max_bytes":
+            try count(1...1)
+            return .maxBytes(try integer(0, 1...(1 << 30)))
         case "watermark":
             return .watermark(try ThumborWatermark(arguments: arguments))
         default:

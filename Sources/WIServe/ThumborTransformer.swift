@@ -159,11 +159,11 @@ struct ThumborTransformer: ImageTransformer {
 }
 
 extension ThumborFilter {
-    /// Whether the filter changes pixels (and so the transformer's key); quality, format, strip_exif and strip_icc
-    /// only change the encoding, max_age only the answer's Cache-Control.
+    /// Whether the filter changes pixels (and so the transformer's key); quality, format, strip_exif, strip_icc and
+    /// max_bytes only change the encoding, max_age only the answer's Cache-Control.
     var changesPixels: Bool {
         switch self {
-        case .quality, .format, .stripEXIF, .stripICC, .maxAge: false
+        case .quality, .format, .stripEXIF, .stripICC, .maxAge, .maxBytes: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale,
              .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen, .convolution: true
         }

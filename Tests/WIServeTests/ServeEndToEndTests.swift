@@ -148,6 +148,12 @@ import WITestSupport
             let high = try await client.execute(uri: "/unsafe/filters:quality(95)/\(h.url("/exif.jpg"))", method: .get)
             #expect(low.headers[.contentType] == "image/jpeg" && high.headers[.contentType] == "image/jpeg")
             #expect(H.data(low).count * 2 < H.data(high).count)
+            // max_bytes(): the answer at quality 80 is larger than asked, so a lower quality's answer comes back.
+            let full = H.data(try await client.execute(uri: "/unsafe/\(h.url("/exif.jpg"))", method: .get)).count
+            let limit = full * 3 / 4
+            let fitted = H.data(try await client.execute(uri: "/unsafe/filters:max_bytes(\(limit))/\(h.url("/exif.jpg"))",
+                                                         method: .get))
+            #expect(fitted.count <= limit && fitted.count > H.data(low).count)
         }
     }
 
