@@ -1,7 +1,7 @@
 import WICore
 
 /// thumbor's colour filters, pixel for pixel, on straight RGBA8 with alpha left alone: `brightness`, `contrast`,
-/// `rgb` and `saturation` as thumbor's extension modules compute them (integer steps truncated toward zero, then
+/// `rgb`, `colorize` and `saturation` as thumbor's extension modules compute them (integer steps truncated toward zero, then
 /// clamped; saturation in single precision), and `grayscale` as thumbor's Pillow engine does it (`convert("L")`,
 /// or `"LA"` with alpha: ITU-R 601 luma in 16-bit fixed point, rounded). Checked byte for byte against thumbor 7.8
 /// (Tests/Fixtures/serve-color).
@@ -31,6 +31,15 @@ struct ThumborColorFilter: Sendable {
         case .rgb(let red, let green, let blue):
             operation = .tables(Self.table { $0 + 255 * red / 100 }, Self.table { $0 + 255 * green / 100 },
                                 Self.table { $0 + 255 * blue / 100 })
+        case .colorize(let red, let green, let blue, let fill):
+            func toward(_ target: UInt8, by percent: Int) -> [UInt8] {
+                // thumbor: (value x (100 - p) + fill x p) / 100.0 in double precision, truncated, clamped.
+                Self.table { value in
+                    Int(((Double(value) * (100.0 - Double(percent)) + Double(target) * Double(percent)) / 100.0)
+                        .rounded(.towardZero))
+                }
+            }
+            operation = .tables(toward(fill.red, by: red), toward(fill.green, by: green), toward(fill.blue, by: blue))
         case .saturation(let change):
             operation = .saturation(change: Float(change))
         case .grayscale:

@@ -53,6 +53,8 @@ enum ThumborFilter: Hashable, Sendable {
     case saturation(Double)
     /// `grayscale()`: the luma in red, green and blue; alpha kept.
     case grayscale
+    /// `colorize(R%,G%,B%,RRGGBB)`: each channel moved that many percent of the way to the fill colour's.
+    case colorize(red: Int, green: Int, blue: Int, fill: RGBAColor)
     /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
     case maxAge(Int)
     /// `max_bytes(N)`: a JPEG or WebP answer re-encoded at lower qualities until it fits N bytes (see `EncodePlan`).
@@ -245,6 +247,15 @@ enum ThumborFilter: Hashable, Sendable {
         case "grayscale":
             try count(0...0)
             return .grayscale
+        case "colorize":
+            try count(4...4)
+            let hex = arguments[3]
+            guard hex.count == 6, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16) else {
+                throw ServeError(.badRequest, "colorize() argument 4 must be a colour as RRGGBB, got '\(hex)'")
+            }
+            let fill = RGBAColor(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+            return .colorize(red: try integer(0, 0...1000), green: try integer(1, 0...1000), blue: try integer(2, 0...1000),
+                             fill: fill)
         case "max_age":
             try count(1...1)
             return .maxAge(try integer(0, 0...maximumMaxAge))

@@ -4,9 +4,9 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `brightness`, `contrast`, `rgb`, `saturation`, `grayscale`, `sharpen` and `convolution` against thumbor 7.8's own (its
-/// extension modules and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests'
-/// pattern): every byte equal.
+/// `brightness`, `contrast`, `rgb`, `colorize`, `saturation`, `grayscale`, `sharpen` and `convolution` against thumbor
+/// 7.8's own (its extension modules and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on
+/// ServeBlurTests' pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
     static func cases() throws -> [(String, [UInt8])] {
@@ -22,7 +22,7 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 24)
+        #expect(cases.count == 26)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
             let filter = try ThumborFilter.parseList(Substring(text)).first
@@ -48,7 +48,7 @@ import WITestSupport
     @Test func alphaIsLeftAloneAndNeutralArgumentsChangeNothing() throws {
         let source = try ServeBlurTests.pattern()
         let bytes = source.packedBytes()
-        for text in ["brightness(0)", "contrast(0)", "rgb(0,0,0)", "saturation(1)"] {
+        for text in ["brightness(0)", "contrast(0)", "rgb(0,0,0)", "saturation(1)", "colorize(0,0,0,ffffff)"] {
             #expect(try Self.filter(text).apply(to: source).packedBytes() == bytes, "\(text)")
         }
         let gray = try Self.filter("grayscale()").apply(to: source).packedBytes()

@@ -28,6 +28,8 @@ import WICore
                 == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
         #expect(try parse("max_bytes(20000)") == [.maxBytes(20_000)])
+        #expect(try parse("colorize(10,20,300,ff8000)")
+                == [.colorize(red: 10, green: 20, blue: 300, fill: RGBAColor(red: 255, green: 128, blue: 0))])
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
                 == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
         #expect(try parse("focal(10x20:30x40)") == [.focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
@@ -103,6 +105,8 @@ import WICore
         ("watermark(a.png,0,0,0,none,-5)", "watermark() argument 6 must be a percentage in 0...100 or none, got '-5'"),
         ("proportion(1.5)", "proportion() argument 1 must be a number in 0.0...1.0, got '1.5'"),
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
+        ("colorize(10,20,30,#ff8000)", "colorize() argument 4 must be a colour as RRGGBB, got '#ff8000'"),
+        ("colorize(10,20,-30,ff8000)", "colorize() argument 3 must be an integer in 0...1000, got '-30'"),
         ("max_bytes(0)", "max_bytes() argument 1 must be an integer in 1...1073741824, got '0'"),
         ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),
