@@ -55,6 +55,9 @@ enum ThumborFilter: Hashable, Sendable {
     case grayscale
     /// `colorize(R%,G%,B%,RRGGBB)`: each channel moved that many percent of the way to the fill colour's.
     case colorize(red: Int, green: Int, blue: Int, fill: RGBAColor)
+    /// `curve([(x,y),...],[...],[...],[...])`: tone curves through the points (natural cubic splines), for all
+    /// channels after each channel's own (red, green, blue).
+    case curve(all: [ThumborCurvePoint], red: [ThumborCurvePoint], green: [ThumborCurvePoint], blue: [ThumborCurvePoint])
     /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
     case maxAge(Int)
     /// `max_bytes(N)`: a JPEG or WebP answer re-encoded at lower qualities until it fits N bytes (see `EncodePlan`).
@@ -83,12 +86,10 @@ enum ThumborFilter: Hashable, Sendable {
         var filters: [ThumborFilter] = []
         var rest = text
         while !rest.isEmpty {
-            guard let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")") else {
+            guard let open = rest.firstIndex(of: "("), let (close, arguments) = Self.arguments(after: open, in: rest) else {
                 throw ServeError(.badRequest, "malformed filter \(rest)")
             }
             let name = String(rest[..<open])
-            let arguments = rest[rest.index(after: open)..<close].split(separator: ",", omittingEmptySubsequences: false)
-                .map { String($0.trimmingPrefix(" ")) }
             filters.append(try parse(name: name, arguments: arguments == [""] ? [] : arguments))
             if case .watermark = filters.last,
                filters.count(where: { if case .watermark = $0 { true } else { false } }) > ThumborWatermark.maximumPerRequest {
@@ -103,6 +104,36 @@ enum ThumborFilter: Hashable, Sendable {
             }
         }
         return filters
+    }
+
+    /// The arguments between the parenthesis at `open` and the one that closes it (brackets and parentheses inside
+    /// nest, as in `curve([(0,0),(255,255)],...)`; commas split only outside them), and where it closes.
+    private static func arguments(after open: Substring.Index, in text: Substring) -> (Substring.Index, [String])? {
+        var depth = 0, arguments: [String] = [], current = ""
+        var index = text.index(after: open)
+        while index < text.endIndex {
+            let character = text[index]
+            switch character {
+            case "(", "[":
+                depth += 1
+            case ")" where depth == 0:
+                arguments.append(String(current.trimmingPrefix(" ")))
+                return (index, arguments)
+            case ")", "]":
+                depth -= 1
+                if depth < 0 { return nil }
+            case "," where depth == 0:
+                arguments.append(String(current.trimmingPrefix(" ")))
+                current = ""
+                index = text.index(after: index)
+                continue
+            default:
+                break
+            }
+            current.append(character)
+            index = text.index(after: index)
+        }
+        return nil
     }
 
     static func parse(name: String, arguments: [String]) throws(ServeError) -> ThumborFilter {
@@ -247,6 +278,16 @@ enum ThumborFilter: Hashable, Sendable {
         case "grayscale":
             try count(0...0)
             return .grayscale
+        case "curve":
+            try count(4...4)
+            var curves: [[ThumborCurvePoint]] = []
+            for (index, argument) in arguments.enumerated() {
+                guard let points = ThumborCurvePoint.list(argument) else {
+                    throw ServeError(.badRequest, "curve() argument \(index + 1) must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '\(argument)'")
+                }
+                curves.append(points)
+            }
+            return .curve(all: curves[0], red: curves[1], green: curves[2], blue: curves[3])
         case "colorize":
             try count(4...4)
             let hex = arguments[3]

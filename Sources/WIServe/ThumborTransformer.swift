@@ -78,7 +78,7 @@ struct ThumborTransformer: ImageTransformer {
             case .roundCorner(let radius, let color, let transparent):
                 result = try RoundCornerTransformer(radius: radius).transform(result)
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
-            case .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize:
+            case .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize, .curve:
                 if let colorFilter = ThumborColorFilter(filter) { result = try colorFilter.apply(to: result) }
             case .watermark(let mark):
                 guard let image = watermarks[mark.url] else {
@@ -165,6 +165,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .stripICC, .maxAge, .maxBytes: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize,
+             .curve,
              .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen, .convolution: true
         }
     }

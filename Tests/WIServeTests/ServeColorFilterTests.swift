@@ -4,9 +4,9 @@ import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `brightness`, `contrast`, `rgb`, `colorize`, `saturation`, `grayscale`, `sharpen` and `convolution` against thumbor
-/// 7.8's own (its extension modules and its Pillow engine, run by Tests/Fixtures/serve-color/make_reference.py on
-/// ServeBlurTests' pattern): every byte equal.
+/// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `saturation`, `grayscale`, `sharpen` and `convolution`
+/// against thumbor 7.8's own (its extension modules and its Pillow engine, run by
+/// Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests' pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
     static func cases() throws -> [(String, [UInt8])] {
@@ -22,7 +22,7 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 26)
+        #expect(cases.count == 28)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
             let filter = try ThumborFilter.parseList(Substring(text)).first

@@ -28,6 +28,11 @@ import WICore
                 == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
         #expect(try parse("max_bytes(20000)") == [.maxBytes(20_000)])
+        #expect(try parse("curve([(0,0),(255,255)],[(0,50),],[(10,0),(250,252)],[(0,48)])")
+                == [.curve(all: [ThumborCurvePoint(x: 0, y: 0), ThumborCurvePoint(x: 255, y: 255)],
+                           red: [ThumborCurvePoint(x: 0, y: 50)],
+                           green: [ThumborCurvePoint(x: 10, y: 0), ThumborCurvePoint(x: 250, y: 252)],
+                           blue: [ThumborCurvePoint(x: 0, y: 48)])])
         #expect(try parse("colorize(10,20,300,ff8000)")
                 == [.colorize(red: 10, green: 20, blue: 300, fill: RGBAColor(red: 255, green: 128, blue: 0))])
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
@@ -107,6 +112,11 @@ import WICore
         ("upscale(2)", "upscale() takes 0 argument(s), got 1"),
         ("colorize(10,20,30,#ff8000)", "colorize() argument 4 must be a colour as RRGGBB, got '#ff8000'"),
         ("colorize(10,20,-30,ff8000)", "colorize() argument 3 must be an integer in 0...1000, got '-30'"),
+        ("curve([(0,0)],[(0,0)],[(0,0)])", "curve() takes 4 argument(s), got 3"),
+        ("curve([(0,0)],[],[(0,0)],[(0,0)])", "curve() argument 2 must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '[]'"),
+        ("curve([(0,0)],[(5,0),(5,9)],[(0,0)],[(0,0)])", "curve() argument 2 must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '[(5,0),(5,9)]'"),
+        ("curve([(0,0)],[(0,0)],[(0,0)],[(0,256)])", "curve() argument 4 must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '[(0,256)]'"),
+        ("curve([(0,0)],[(0,0)],[(0,0)],[(0,0)]", "malformed filter curve([(0,0)],[(0,0)],[(0,0)],[(0,0)]"),
         ("max_bytes(0)", "max_bytes() argument 1 must be an integer in 1...1073741824, got '0'"),
         ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),

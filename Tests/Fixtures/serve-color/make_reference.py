@@ -3,7 +3,7 @@
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-color-reference.tsv
-brightness, contrast, rgb, colorize, saturation, sharpen and convolution call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
+brightness, contrast, rgb, colorize, curve, saturation, sharpen and convolution call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
 on the RGBA bytes, as its filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
 `Image.convert("LA")`, written back out as RGBA (L, L, L, A) so both sides compare the same bytes.
 Each line: the filter as a URL writes it, then the RGBA8 result as hex (rows top to bottom): 24x16, or 48x40
@@ -13,7 +13,9 @@ import os
 import sys
 
 from PIL import Image
-from thumbor.ext.filters import _brightness, _colorize, _contrast, _convolution, _rgb, _saturation, _sharpen
+import ast
+
+from thumbor.ext.filters import _brightness, _colorize, _contrast, _convolution, _curve, _rgb, _saturation, _sharpen
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
 from make_reference import HEIGHT, WIDTH, pattern  # noqa: E402  (the blur reference's pattern)
@@ -30,6 +32,19 @@ def grayscale():
     for index in range(0, len(la), 2):
         out += bytes([la[index], la[index], la[index], la[index + 1]])
     return bytes(out)
+
+
+def curve(all_channels, red, green, blue):
+    # As thumbor's curve filter calls it: each curve a tuple of (x, y) tuples.
+    curves = [tuple(ast.literal_eval(text)) for text in (all_channels, red, green, blue)]
+    return _curve.apply("RGBA", fresh(), *curves)
+
+
+CURVE_A = ("[(0,0),(40,59),(255,255)]",
+           "[(32,59),(64,80),(92,111),(128,153),(140,169),(164,201),(192,214),(224,215),(240,214),(255,212)]",
+           "[(34,41),(64,51),(92,76),(128,112),(140,124),(164,147),(192,180),(224,216),(240,236),(255,255)]",
+           "[(40,46),(64,55),(92,83),(128,127),(140,144),(164,174),(192,197),(224,199),(240,197),(255,198)]")
+CURVE_B = ("[(0,0),(255,255)]", "[(0,50),(128,170),(255,254)]", "[(10,0),(128,182),(250,252),]", "[(0,48)]")
 
 
 def convolution(matrix, columns, normalize):
@@ -59,6 +74,8 @@ CASES = [
     ("sharpen(4,3,false)", lambda: _sharpen.apply("RGBA", 48, 40, 4.0, 3.0, False, bytes(bytearray(pattern(48, 40))))),
     ("colorize(30,60,90,ff8000)", lambda: _colorize.apply("RGBA", 30, 60, 90, 255, 128, 0, fresh())),
     ("colorize(0,100,250,102030)", lambda: _colorize.apply("RGBA", 0, 100, 250, 16, 32, 48, fresh())),
+    (f"curve({','.join(CURVE_A)})", lambda: curve(*CURVE_A)),
+    (f"curve({','.join(CURVE_B)})", lambda: curve(*CURVE_B)),
     ("convolution(1;2;1;2;4;2;1;2;1,3,true)", lambda: convolution("1;2;1;2;4;2;1;2;1", 3, True)),
     ("convolution(0;-1;0;-1;5;-1;0;-1;0,3,false)", lambda: convolution("0;-1;0;-1;5;-1;0;-1;0", 3, False)),
     ("convolution(1;1;1;1;1,5,true)", lambda: convolution("1;1;1;1;1", 5, True)),
