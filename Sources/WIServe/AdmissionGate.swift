@@ -14,9 +14,23 @@ final class AdmissionGate: Sendable {
         var active = 0
         var waiting: [Waiter] = []
         var nextID: UInt64 = 0
-        /// Waiters admitted to the line whose continuation is not stored yet, and those of them cancelled.
+        /// Waiters admitted to the line whose continuation is not stored yet, those of them cancelled, and those
+        /// a release handed its slot to before they got there (the slot stays counted as active for them).
         var pending: Set<UInt64> = []
         var cancelled: Set<UInt64> = []
+        var granted: Set<UInt64> = []
+
+        /// Gives a slot that is being let go to the first waiter in line, else to the oldest pending waiter not
+        /// granted one yet, else frees it; returns the waiter to resume (outside the lock).
+        mutating func passOn() -> Waiter? {
+            if !waiting.isEmpty { return waiting.removeFirst() }
+            if let next = pending.subtracting(granted).min() {
+                granted.insert(next)
+                return nil
+            }
+            active -= 1
+            return nil
+        }
     }
 
     let concurrency: Int
@@ -67,13 +81,18 @@ final class AdmissionGate: Sendable {
     func wait(for id: UInt64) async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let cancelledEarly = self.state.withLock { s -> Bool in
+                // A release may have come between the ticket and this point: it handed its slot to this waiter
+                // (`granted`) rather than freeing it, so the waiter takes it now instead of waiting for another.
+                let (answer, next) = self.state.withLock { s -> (Bool?, Waiter?) in
                     s.pending.remove(id)
-                    if s.cancelled.remove(id) != nil { return true }
+                    let granted = s.granted.remove(id) != nil
+                    if s.cancelled.remove(id) != nil { return (false, granted ? s.passOn() : nil) }
+                    if granted { return (true, nil) }
                     s.waiting.append(Waiter(id: id, continuation: continuation))
-                    return false
+                    return (nil, nil)
                 }
-                if cancelledEarly { continuation.resume(returning: false) }
+                next?.continuation.resume(returning: true)
+                if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
             let waiter = self.state.withLock { s -> Waiter? in
@@ -87,15 +106,9 @@ final class AdmissionGate: Sendable {
         }
     }
 
-    /// Gives the slot to the first waiter, or frees it.
+    /// Gives the slot to the first waiter (one still on its way to the line included), or frees it.
     func release() {
-        let next = state.withLock { s -> Waiter? in
-            if s.waiting.isEmpty {
-                s.active -= 1
-                return nil
-            }
-            return s.waiting.removeFirst()
-        }
+        let next = state.withLock { $0.passOn() }
         next?.continuation.resume(returning: true)
     }
 }

@@ -28,6 +28,31 @@ import Testing
         #expect(gate.counts == (0, 0))
     }
 
+    /// A release that comes after a waiter got its ticket but before it stands in line hands it the slot (it used
+    /// to free the slot, and the waiter then waited for a release that might never come: whole-target test runs hung
+    /// in `admitsQueuesThenRefuses` about one time in three).
+    @Test func aReleaseBeforeTheWaiterArrivesHandsItTheSlot() async {
+        let gate = AdmissionGate(concurrency: 1, queue: 2)
+        #expect(gate.tryAcquire() == .admitted)
+        guard case .queued(let first) = gate.tryAcquire(), case .queued(let second) = gate.tryAcquire() else {
+            Issue.record("the line has room for two")
+            return
+        }
+        gate.release()                          // both have tickets, neither stands in line yet
+        #expect(gate.counts == (1, 2))
+        #expect(await gate.wait(for: first))    // the slot was kept for it: taken at once
+        #expect(gate.counts == (1, 1))
+        gate.release()                          // handed to the second, still on its way
+        // The second is cancelled before it gets there: it answers false and frees the slot it was handed.
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await gate.wait(for: second)
+        }
+        #expect(await cancelled.value == false)
+        #expect(gate.counts == (0, 0))
+        #expect(gate.tryAcquire() == .admitted)
+    }
+
     @Test func cancelledWaiterLeavesTheLine() async throws {
         let gate = AdmissionGate(concurrency: 1, queue: 1)
         #expect(await gate.acquire())
