@@ -55,6 +55,8 @@ enum ThumborFilter: Hashable, Sendable {
     case grayscale
     /// `colorize(R%,G%,B%,RRGGBB)`: each channel moved that many percent of the way to the fill colour's.
     case colorize(red: Int, green: Int, blue: Int, fill: RGBAColor)
+    /// `noise(AMOUNT[,SEED])`: a random offset per pixel (see `ThumborNoise`).
+    case noise(amount: Int, seed: Int)
     /// `curve([(x,y),...],[...],[...],[...])`: tone curves through the points (natural cubic splines), for all
     /// channels after each channel's own (red, green, blue).
     case curve(all: [ThumborCurvePoint], red: [ThumborCurvePoint], green: [ThumborCurvePoint], blue: [ThumborCurvePoint])
@@ -278,6 +280,9 @@ enum ThumborFilter: Hashable, Sendable {
         case "grayscale":
             try count(0...0)
             return .grayscale
+        case "noise":
+            try count(1...2)
+            return .noise(amount: try integer(0, 0...1000), seed: arguments.count == 2 ? try integer(1, 0...Int(Int32.max)) : 0)
         case "curve":
             try count(4...4)
             var curves: [[ThumborCurvePoint]] = []

@@ -91,6 +91,8 @@ struct ThumborTransformer: ImageTransformer {
                 }
             case .sharpen(let amount, let radius, let luminanceOnly):
                 result = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: result)
+            case .noise(let amount, let seed):
+                result = try ThumborNoise(amount: amount, seed: seed).apply(to: result)
             case .backgroundColor(let color):
                 result = try ThumborComposite.over(color, image: result)
             case .upscale where request.fitIn && !filled:
@@ -165,7 +167,7 @@ extension ThumborFilter {
         switch self {
         case .quality, .format, .stripEXIF, .stripICC, .maxAge, .maxBytes: false
         case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize,
-             .curve,
+             .curve, .noise,
              .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen, .convolution: true
         }
     }

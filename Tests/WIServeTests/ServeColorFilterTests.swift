@@ -1,11 +1,14 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
 
-/// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `saturation`, `grayscale`, `sharpen` and `convolution`
-/// against thumbor 7.8's own (its extension modules and its Pillow engine, run by
+/// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `noise` (seeded), `saturation`, `grayscale`, `sharpen` and
+/// `convolution` against thumbor 7.8's own (its extension modules and its Pillow engine, run by
 /// Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests' pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
@@ -22,13 +25,16 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 28)
+        #expect(cases.count == 30)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
             let filter = try ThumborFilter.parseList(Substring(text)).first
             if case .sharpen(let amount, let radius, let luminanceOnly) = filter {
                 source = try ServeBlurTests.pattern(width: 48, height: 40)
                 output = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: source)
+            } else if case .noise(let amount, let seed) = filter {
+                source = try ServeBlurTests.pattern()
+                output = try ThumborNoise(amount: amount, seed: seed).apply(to: Image(pixels: source)).pixels
             } else if case .convolution(let weights, let columns, let normalize) = filter {
                 source = try ServeBlurTests.pattern()
                 let convolution = try #require(ThumborConvolution(weights: weights, columns: columns, normalize: normalize))
@@ -75,5 +81,15 @@ import WITestSupport
         #expect(ThumborColorFilter(.blur(radius: 2, sigma: 0)) == nil)
         #expect(ThumborColorFilter(.maxAge(5)) == nil)
         #expect(ThumborColorFilter(.grayscale) != nil)
+    }
+
+    @Test func glibcRandomMatchesTheCLibrary() {
+        // The C library itself as the reference: srandom(seed), then random(), 1,000 values for each seed.
+        for seed: UInt32 in [1, 7, 123_456, 2_147_483_647] {
+            srandom(seed)
+            let expected = (0..<1_000).map { _ in UInt32(random()) }
+            var ours = GlibcRandom(seed: seed)
+            #expect((0..<1_000).map { _ in ours.next() } == expected, "seed \(seed)")
+        }
     }
 }

@@ -28,6 +28,7 @@ import WICore
                 == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
         #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
         #expect(try parse("max_bytes(20000)") == [.maxBytes(20_000)])
+        #expect(try parse("noise(40):noise(40,7)") == [.noise(amount: 40, seed: 0), .noise(amount: 40, seed: 7)])
         #expect(try parse("curve([(0,0),(255,255)],[(0,50),],[(10,0),(250,252)],[(0,48)])")
                 == [.curve(all: [ThumborCurvePoint(x: 0, y: 0), ThumborCurvePoint(x: 255, y: 255)],
                            red: [ThumborCurvePoint(x: 0, y: 50)],
@@ -117,6 +118,7 @@ import WICore
         ("curve([(0,0)],[(5,0),(5,9)],[(0,0)],[(0,0)])", "curve() argument 2 must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '[(5,0),(5,9)]'"),
         ("curve([(0,0)],[(0,0)],[(0,0)],[(0,256)])", "curve() argument 4 must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '[(0,256)]'"),
         ("curve([(0,0)],[(0,0)],[(0,0)],[(0,0)]", "malformed filter curve([(0,0)],[(0,0)],[(0,0)],[(0,0)]"),
+        ("noise(-1)", "noise() argument 1 must be an integer in 0...1000, got '-1'"),
         ("max_bytes(0)", "max_bytes() argument 1 must be an integer in 1...1073741824, got '0'"),
         ("background_color(nope)", "background_color() takes a colour name, RRGGBB, RGB or transparent, got 'nope'"),
         ("focal(10x20)", "focal() takes a rectangle AxB:CxD, got '10x20'"),

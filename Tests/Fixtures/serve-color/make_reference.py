@@ -3,7 +3,8 @@
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-color-reference.tsv
-brightness, contrast, rgb, colorize, curve, saturation, sharpen and convolution call thumbor's extension modules (thumbor.ext.filters._brightness and so on)
+brightness, contrast, rgb, colorize, curve, noise (with a seed), saturation, sharpen and convolution call thumbor's
+extension modules (thumbor.ext.filters._brightness and so on)
 on the RGBA bytes, as its filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
 `Image.convert("LA")`, written back out as RGBA (L, L, L, A) so both sides compare the same bytes.
 Each line: the filter as a URL writes it, then the RGBA8 result as hex (rows top to bottom): 24x16, or 48x40
@@ -15,7 +16,8 @@ import sys
 from PIL import Image
 import ast
 
-from thumbor.ext.filters import _brightness, _colorize, _contrast, _convolution, _curve, _rgb, _saturation, _sharpen
+from thumbor.ext.filters import (_brightness, _colorize, _contrast, _convolution, _curve, _noise, _rgb, _saturation,
+                                 _sharpen)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
 from make_reference import HEIGHT, WIDTH, pattern  # noqa: E402  (the blur reference's pattern)
@@ -74,6 +76,8 @@ CASES = [
     ("sharpen(4,3,false)", lambda: _sharpen.apply("RGBA", 48, 40, 4.0, 3.0, False, bytes(bytearray(pattern(48, 40))))),
     ("colorize(30,60,90,ff8000)", lambda: _colorize.apply("RGBA", 30, 60, 90, 255, 128, 0, fresh())),
     ("colorize(0,100,250,102030)", lambda: _colorize.apply("RGBA", 0, 100, 250, 16, 32, 48, fresh())),
+    ("noise(40,7)", lambda: _noise.apply("RGBA", 40, fresh(), 7)),
+    ("noise(255,123456)", lambda: _noise.apply("RGBA", 255, fresh(), 123456)),
     (f"curve({','.join(CURVE_A)})", lambda: curve(*CURVE_A)),
     (f"curve({','.join(CURVE_B)})", lambda: curve(*CURVE_B)),
     ("convolution(1;2;1;2;4;2;1;2;1,3,true)", lambda: convolution("1;2;1;2;4;2;1;2;1", 3, True)),
