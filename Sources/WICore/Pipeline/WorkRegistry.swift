@@ -118,16 +118,19 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         ticket(Ticket(key: key, waiterID: waiterID))
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let (isNew, notify) = state.withLock { s -> (Bool, (@Sendable () -> Void)?) in
+                // Joining, and starting the work for a new key, is one step under the lock: a caller cancelled
+                // before it (its task, or `cancellation`) never joins nor starts anything, and a leave at any later
+                // moment finds both the waiter and the task to cancel.
+                let joined = state.withLock { s -> (isNew: Bool, notify: (@Sendable () -> Void)?)? in
+                    if Task.isCancelled || (cancellation?.join({ [self] in leave(key: key, waiterID: waiterID) }) ?? false) {
+                        return nil
+                    }
                     let existing = s.entries[key]
                     let entry = existing ?? Entry()
                     entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent), id: waiterID)
                     if existing == nil {
                         s.entries[key] = entry
                         s.started += 1
-                        // Started under the lock that registers the entry, so that a caller leaving at any later
-                        // moment finds the task to cancel (set after the lock, a last caller leaving in between
-                        // found none, and the work ran on for nobody).
                         let context = Context(registry: self, key: key, entry: entry)
                         entry.task = Task { [self] in
                             let result = await work(context)
@@ -136,10 +139,12 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                     }
                     return (existing == nil, entry.refreshPriority())
                 }
-                notify?()
-                if !isNew { coalesced?.increment() }
-                let cancelledOutside = cancellation?.join { [self] in leave(key: key, waiterID: waiterID) } ?? false
-                if cancelledOutside || Task.isCancelled { leave(key: key, waiterID: waiterID) }
+                guard let joined else {
+                    continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled")))
+                    return
+                }
+                joined.notify?()
+                if !joined.isNew { coalesced?.increment() }
             }
         } onCancel: {
             leave(key: key, waiterID: waiterID)
