@@ -54,6 +54,7 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         var structure = GIFStructure()
         try structure.advance(data)
         let animation = try GIFAnimation(data: data, structure: structure)
+        try options.checkFrameLimit(animation.infos.count)
         let count = options.firstFrameOnly ? 1 : animation.infos.count
         try options.checkPixelLimit(animation.canvas,
                                     frames: options.pixelLimitFrameCount(frameCount: count, canvas: animation.canvas))

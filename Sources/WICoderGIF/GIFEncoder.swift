@@ -13,6 +13,7 @@ enum GIFEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws(ImageError) -> Data {
         var frames = options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames
         for index in frames.indices {
+            try WorkerPool.checkCancellation()
             var pixels = frames[index].pixels
             if let box = options.maxPixelSize {
                 let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)

@@ -38,6 +38,7 @@ final class JXLAnimatedDecoder: AnimatedImageDecoder {
         let stored = table.storedSize
         let size = options.applyOrientation && table.orientation.swapsDimensions
             ? PixelSize(width: stored.height, height: stored.width) : stored
+        try options.checkFrameLimit(table.durations.count)
         let count = options.firstFrameOnly ? 1 : table.durations.count
         try options.checkPixelLimit(size, frames: options.pixelLimitFrameCount(frameCount: count, canvas: size))
         self.data = data

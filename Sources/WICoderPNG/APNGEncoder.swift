@@ -30,6 +30,7 @@ enum APNGEncoder {
         var sequence = 0
         var previous: [UInt32]?
         for (index, pixels) in frames.enumerated() {
+            try WorkerPool.checkCancellation()
             let current = Self.words(pixels)
             let rect = previous.map { Self.changedRect(from: $0, to: current, width: pixels.width) }
                 ?? (0, 0, pixels.width, pixels.height)

@@ -56,6 +56,7 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     private func makeAnimatedDecoder(_ data: Data, structure: APNGStructure, options: DecodeOptions)
         throws(ImageError) -> CompositedAnimationDecoder
     {
+        try options.checkFrameLimit(structure.frames.count)
         let count = options.firstFrameOnly ? 1 : structure.frames.count
         try options.checkPixelLimit(structure.canvas,
                                     frames: options.pixelLimitFrameCount(frameCount: count, canvas: structure.canvas))

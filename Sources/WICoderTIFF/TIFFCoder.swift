@@ -188,6 +188,7 @@ public struct TIFFCoder: AnimatedImageCoder {
     static func checkPixelLimit(_ reader: TIFFReader, pages: ClosedRange<Int>, options: DecodeOptions)
         throws(ImageError)
     {
+        try options.checkFrameLimit(pages.count)
         var total = 0
         for index in pages {
             let size = try reader.size(ofPage: index)

@@ -43,6 +43,7 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         let canvas = container.canvasSize
         let count = container.frameCount
         guard count > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
+        try options.checkFrameLimit(count)
         let decodedFrames = options.firstFrameOnly ? 1 : count
         try options.checkPixelLimit(canvas, frames: options.pixelLimitFrameCount(frameCount: decodedFrames, canvas: canvas))
         var frameOptions = options

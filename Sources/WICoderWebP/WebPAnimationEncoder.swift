@@ -32,6 +32,7 @@ enum WebPAnimationEncoder {
         var config = config
         var timestamp = 0
         for (index, frame) in frames.enumerated() {
+            try WorkerPool.checkCancellation()
             let added = try WebPPictureEncoder.withPicture(frame.pixels) { picture throws(ImageError) -> Int32 in
                 WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: timestamp), &config)
             }

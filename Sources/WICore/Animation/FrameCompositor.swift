@@ -108,6 +108,7 @@ public struct FrameCompositor: Sendable {
         }
         var (position, canvas, standIn) = try startingPoint(for: index)
         while true {
+            try WorkerPool.checkCancellation()
             let info = frames[position]
             var output = canvas
             if !info.isEmpty { try draw(position, info, &output) }

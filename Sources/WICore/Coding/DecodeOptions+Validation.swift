@@ -18,6 +18,7 @@ extension DecodeOptions {
         }
         try ArgumentCheck.within(pixelLimit, 1...Int.max, "pixel limit")
         try ArgumentCheck.within(frameBufferLimitBytes, 0...Int.max, "frame buffer limit bytes")
+        try ArgumentCheck.within(frameLimit, 1...Int.max, "frame limit")
     }
 
     /// These options after `validate()`, for chaining: `try options.validated()`.

@@ -34,6 +34,9 @@ public struct DecodeOptions: Hashable, Sendable {
     public var applyOrientation: Bool
     /// Refuse files whose width x height x frames exceeds this, before allocating (default 256 megapixels).
     public var pixelLimit: Int
+    /// Refuse animations (and multi-page files) of more frames than this, before decoding any (default: no limit;
+    /// `wi serve --max-frames`). Not checked with `firstFrameOnly`, which decodes one.
+    public var frameLimit = Int.max
     /// The resampler that finishes thumbnails and byte-limited decodes after the coder's own reduced decode; nil
     /// (the default) leaves it to the `ImageCodersManager` that decodes (its `resampler`), else
     /// `AreaAverageResampler`. Coders read `effectiveResampler`.
@@ -83,6 +86,16 @@ public struct DecodeOptions: Hashable, Sendable {
     }
 
     /// Throws `.pixelLimitExceeded` when `size` x `frames` is over `pixelLimit`. Call before allocating.
+    /// Throws `.pixelLimitExceeded` when a file of `frameCount` frames has more than `frameLimit` and more than
+    /// one is to be decoded; coders call it with the count their container declares, before decoding a frame.
+    ///
+    /// Thread safety: a pure function of the value.
+    public func checkFrameLimit(_ frameCount: Int) throws(ImageError) {
+        guard firstFrameOnly || frameCount <= frameLimit else {
+            throw ImageError(.pixelLimitExceeded, "\(frameCount) frames exceed the frame limit of \(frameLimit)")
+        }
+    }
+
     public func checkPixelLimit(_ size: PixelSize, frames: Int = 1) throws(ImageError) {
         let (total, overflow) = size.area.multipliedReportingOverflow(by: Swift.max(frames, 1))
         guard size.width > 0, size.height > 0 else {
@@ -104,6 +117,7 @@ extension DecodeOptions {
             && lhs.premultipliedAlpha == rhs.premultipliedAlpha && lhs.applyOrientation == rhs.applyOrientation
             && lhs.pixelLimit == rhs.pixelLimit && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
             && lhs.preloadAllFrames == rhs.preloadAllFrames && lhs.frameBufferLimitBytes == rhs.frameBufferLimitBytes
+            && lhs.frameLimit == rhs.frameLimit
     }
 
     /// Hashes every field, the resampler by identity, consistently with `==`.
@@ -120,5 +134,6 @@ extension DecodeOptions {
         hasher.combine(ResamplerIdentity(resampler))
         hasher.combine(preloadAllFrames)
         hasher.combine(frameBufferLimitBytes)
+        hasher.combine(frameLimit)
     }
 }

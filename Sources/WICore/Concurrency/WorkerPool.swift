@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// A fixed set of threads that run blocking or CPU-heavy jobs off Swift's cooperative thread pool.
 ///
@@ -25,6 +26,8 @@ public final class WorkerPool: @unchecked Sendable {
     private var threads: [JoinableThread] = []
     private var isShutDown = false
     private let name: String
+    /// Jobs of `runCancellable` running now.
+    let cancellableJobs = Atomic<Int>(0)
     /// Stands in for a job that was taken, so that the queue holds nothing a finished job captured.
     private static let finished: @Sendable () -> Void = {}
     /// The number of threads.

@@ -33,33 +33,57 @@ extension ExifReader {
 
     /// Where the orientation value's two bytes sit in `exif`, and their byte order.
     private static func orientationValueOffset(in exif: Data) -> (offset: Int, littleEndian: Bool)? {
-        let bytes = [UInt8](exif)
-        let start = bytes.starts(with: Array("Exif\0\0".utf8)) ? 6 : 0
+        guard let structure = ExifStructure(exif), let at = structure.entry(0x0112) else { return nil }
+        // SHORT, value stored inline in the entry's first two value bytes.
+        guard structure.u16(at + 2) == 3, structure.u16(at + 8) != nil else { return nil }
+        return (structure.start + at + 8, structure.littleEndian)
+    }
+}
+
+/// The TIFF structure of an EXIF block, read without trusting any offset: its byte order and IFD0's entries.
+struct ExifStructure {
+    let bytes: [UInt8]
+    /// Where the TIFF header starts (6 after an "Exif\0\0" prefix).
+    let start: Int
+    let littleEndian: Bool
+    /// IFD0's offset and entry count.
+    private var ifd = 0
+    private var count = 0
+
+    /// Nil unless `exif` has a TIFF header and a readable IFD0.
+    init?(_ exif: Data) {
+        bytes = [UInt8](exif)
+        start = bytes.starts(with: Array("Exif\0\0".utf8)) ? 6 : 0
         guard bytes.count >= start + 8 else { return nil }
-        let littleEndian: Bool
         switch (bytes[start], bytes[start + 1]) {
         case (0x49, 0x49): littleEndian = true
         case (0x4D, 0x4D): littleEndian = false
         default: return nil
         }
-        func u16(_ at: Int) -> Int? {
-            let i = start + at
-            guard at >= 0, i + 2 <= bytes.count else { return nil }
-            return littleEndian ? Int(bytes[i]) | Int(bytes[i + 1]) << 8 : Int(bytes[i]) << 8 | Int(bytes[i + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard let a = u16(at), let b = u16(at + 2) else { return nil }
-            return littleEndian ? b << 16 | a : a << 16 | b
-        }
-        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
-        for entry in 0..<count {
-            let at = ifd + 2 + entry * 12
-            guard let tag = u16(at) else { return nil }
-            if tag == 0x0112 {
-                // SHORT, value stored inline in the entry's first two value bytes.
-                guard u16(at + 2) == 3, u16(at + 8) != nil else { return nil }
-                return (start + at + 8, littleEndian)
-            }
+        guard let ifd = u32(4), u16(2) == 42, let count = u16(ifd) else { return nil }
+        self.ifd = ifd
+        self.count = count
+    }
+
+    /// The 16-bit value at `at` from the TIFF header, nil out of bounds.
+    func u16(_ at: Int) -> Int? {
+        let i = start + at
+        guard at >= 0, i + 2 <= bytes.count else { return nil }
+        return littleEndian ? Int(bytes[i]) | Int(bytes[i + 1]) << 8 : Int(bytes[i]) << 8 | Int(bytes[i + 1])
+    }
+
+    /// The 32-bit value at `at` from the TIFF header, nil out of bounds.
+    func u32(_ at: Int) -> Int? {
+        guard let a = u16(at), let b = u16(at + 2) else { return nil }
+        return littleEndian ? b << 16 | a : a << 16 | b
+    }
+
+    /// The offset (from the TIFF header) of IFD0's entry for `tag`, nil when absent or past the end.
+    func entry(_ tag: Int) -> Int? {
+        for index in 0..<count {
+            let at = ifd + 2 + index * 12
+            guard let found = u16(at) else { return nil }
+            if found == tag { return at }
         }
         return nil
     }

@@ -113,8 +113,8 @@ extension ImageManager {
             } else if request.decodeOptions.preloadAllFrames && image.frameBuffer != nil {
                 // Frames on demand in memory, every frame asked for now: decoded on the manager's pool (CPU work),
                 // the cached image unchanged.
-                let preloaded = await cpuPool.run { () -> Result<Image, ImageError> in
-                    Result { () throws(ImageError) -> Image in image.with(frames: try image.frames) }
+                let preloaded = await cpuPool.cancellableResult { () throws(ImageError) -> Image in
+                    image.with(frames: try image.frames)
                 }
                 switch preloaded {
                 case .success(let image): held = image

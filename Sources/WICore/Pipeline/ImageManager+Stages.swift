@@ -68,12 +68,12 @@ extension ImageManager {
         return await decodeTasks.run(key: decodeKey(source, request, options: options), priority: .normal,
                                      coalesced: telemetry.coalescedDecode) { [telemetry] _ in
             await telemetry.withDecodeSpan(data) {
-                await pool.run { () -> Result<Image, ImageError> in
+                await pool.cancellableResult { () throws(ImageError) -> Image in
                     guard coder.canDecode(data) else {
-                        return .failure(ImageError(.unsupportedFormat,
-                                                   "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))"))
+                        throw ImageError(.unsupportedFormat,
+                                         "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
                     }
-                    return Result { () throws(ImageError) -> Image in try coder.decode(data, options: options) }
+                    return try coder.decode(data, options: options)
                 }
             }
         }
@@ -92,8 +92,8 @@ extension ImageManager {
                                                   priority: .normal, coalesced: telemetry.coalescedTransform) { [telemetry] _ in
                 await telemetry.withSpan(ImageTelemetryNames.transformSpan) { span in
                     span.attributes[ImageTelemetryNames.transformerKey] = step.key
-                    let result = await pool.run { () -> Result<Image, ImageError> in
-                        Result { () throws(ImageError) -> Image in try step.transform(input) }
+                    let result = await pool.cancellableResult { () throws(ImageError) -> Image in
+                        try step.transform(input)
                     }
                     if case .failure(let error) = result { span.record(error) }
                     return result

@@ -34,6 +34,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         var continuation: CheckedContinuation<Result<Value, ImageError>, Never>
         var priority: ImageRequestPriority
         var onEvent: @Sendable (Event) -> Void
+        /// Leaving last, wait for the cancelled work to end before returning (`CancelledWork.isAwaited`).
+        var awaitsWork = false
     }
 
     // @unchecked Sendable: every stored property is read and written only while `WorkRegistry.state` is locked.
@@ -111,6 +113,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil, cancellation: WaiterCancellation? = nil,
         work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
     ) async -> Result<Value, ImageError> {
+        let awaitsWork = CancelledWork.isAwaited
         let waiterID = state.withLock { s -> Int in
             s.nextWaiterID += 1
             return s.nextWaiterID
@@ -127,7 +130,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                     }
                     let existing = s.entries[key]
                     let entry = existing ?? Entry()
-                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent), id: waiterID)
+                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent, awaitsWork: awaitsWork),
+                              id: waiterID)
                     if existing == nil {
                         s.entries[key] = entry
                         s.started += 1
@@ -160,7 +164,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         notify?()
     }
 
-    /// Removes a waiter (it gets `.cancelled`); cancels the work when it was the last.
+    /// Removes a waiter (it gets `.cancelled`); cancels the work when it was the last, and then, when the waiter
+    /// asked for it, answers it only once the work has ended.
     private func leave(key: Key, waiterID: Int) {
         let (waiter, task, notify) = state.withLock { s -> (Waiter?, Task<Void, Never>?, (@Sendable () -> Void)?) in
             guard let entry = s.entries[key], let waiter = entry.remove(id: waiterID) else {
@@ -172,8 +177,16 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
             }
             return (waiter, nil, entry.refreshPriority())
         }
-        waiter?.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled")))
+        let cancelled = Result<Value, ImageError>.failure(ImageError(.cancelled, "the request was cancelled"))
         task?.cancel()
+        if let waiter, let task, waiter.awaitsWork {
+            Task {
+                await task.value
+                waiter.continuation.resume(returning: cancelled)
+            }
+        } else {
+            waiter?.continuation.resume(returning: cancelled)
+        }
         notify?()
     }
 

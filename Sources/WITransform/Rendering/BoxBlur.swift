@@ -30,9 +30,14 @@ enum BoxBlur {
         var plane = memory.bindMemory(to: SIMD4<Float>.self, capacity: 2 * count)
         var spare = plane + count
         var line = [SIMD4<Float>](repeating: .zero, count: 2 * width)
+        var cancelled = false
         line.withUnsafeMutableBufferPointer { line in
             source.withUnsafeBytes { input in
                 for y in 0..<height {
+                    if y % 32 == 0, WorkerPool.isCancelled {
+                        cancelled = true
+                        break
+                    }
                     let row = input.baseAddress! + y * source.bytesPerRow
                     for x in 0..<width { line[x] = load(row, x) }
                     var a = line.baseAddress!, b = a + width
@@ -44,7 +49,9 @@ enum BoxBlur {
                 }
             }
         }
+        if cancelled { try WorkerPool.checkCancellation() }
         for _ in 0..<passes {
+            try WorkerPool.checkCancellation()
             boxColumns(plane, spare, width: width, height: height, whole: whole, fraction: fraction)
             swap(&plane, &spare)
         }

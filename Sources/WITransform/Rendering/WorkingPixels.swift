@@ -51,6 +51,7 @@ extension Image {
         var output: [ImageFrame] = []
         output.reserveCapacity(frameCount)
         for index in 0..<frameCount {
+            try WorkerPool.checkCancellation()
             let frame = try frame(at: index)
             output.append(ImageFrame(pixels: try body(frame.pixels), duration: frame.duration))
         }

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// The stop signal of one cancellable pool job: set when the task that awaits the job is cancelled.
+///
+/// Thread safety: an atomic flag; set from any thread, read by the job's thread.
+final class PoolJobCancellation: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isCancelled: Bool { flag.load(ordering: .relaxed) }
+    func cancel() { flag.store(true, ordering: .relaxed) }
+}
+
+/// One cancellable job's hand-over: its awaiting continuation is resumed exactly once, by the job when it starts
+/// (with its result), or by a cancellation that comes before it starts (with `.cancelled`, at once: the job is
+/// then skipped when its turn comes).
+///
+/// Thread safety: the continuation is under a `Mutex`.
+private final class PoolJob<T: Sendable>: Sendable {
+    typealias Continuation = CheckedContinuation<Result<T, ImageError>, Never>
+    let cancellation = PoolJobCancellation()
+    private let waiting = Mutex<Continuation?>(nil)
+
+    /// Keeps `continuation` until the job starts; false (nothing kept) when the job was cancelled already.
+    func wait(_ continuation: Continuation) -> Bool {
+        waiting.withLock { stored in
+            guard !cancellation.isCancelled else { return false }
+            stored = continuation
+            return true
+        }
+    }
+
+    /// The continuation to resume with the result, or nil when a cancellation took it first.
+    func start() -> Continuation? { waiting.withLock { stored in stored.take() } }
+
+    func cancel() {
+        let continuation = waiting.withLock { stored -> Continuation? in
+            cancellation.cancel()
+            return stored.take()
+        }
+        continuation?.resume(returning: .failure(WorkerPool.cancelledError))
+    }
+}
+
+/// The pool thread's current cancellable job (a per-thread slot, set only around such a job).
+private let currentJobKey: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+    return key
+}()
+
+extension WorkerPool {
+    /// Runs `body` on a pool thread unless the awaiting task is cancelled first; throws `.cancelled` then, at once,
+    /// and `body` never starts. A cancellation that comes while `body` runs is seen by `WorkerPool.checkCancellation()`
+    /// inside it (coders and transformers call it between rows, bands or frames), so a request's CPU work stops
+    /// within one unit of work of its cancellation.
+    ///
+    /// ```swift
+    /// let image = try await pool.runCancellable { () throws(ImageError) in try transformer.transform(input) }
+    /// ```
+    ///
+    /// Thread safety: as `run`; any number of jobs at once.
+    public func runCancellable<T: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> T) async throws(ImageError) -> T {
+        try await cancellableResult(body).get()
+    }
+
+    /// `runCancellable`, its outcome as a value.
+    package func cancellableResult<T: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> T) async
+        -> Result<T, ImageError>
+    {
+        let job = PoolJob<T>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: PoolJob<T>.Continuation) in
+                guard job.wait(continuation) else { return continuation.resume(returning: .failure(Self.cancelledError)) }
+                execute {
+                    guard let continuation = job.start() else { return }   // cancelled while queued: never runs
+                    self.cancellableJobs.add(1, ordering: .relaxed)
+                    let previous = pthread_getspecific(currentJobKey)
+                    pthread_setspecific(currentJobKey, Unmanaged.passUnretained(job.cancellation).toOpaque())
+                    let result = Result(catching: body)
+                    pthread_setspecific(currentJobKey, previous)
+                    // Counted out before the caller hears of it: whoever has the answer sees the job gone.
+                    self.cancellableJobs.subtract(1, ordering: .relaxed)
+                    continuation.resume(returning: result)
+                }
+            }
+        } onCancel: {
+            job.cancel()
+        }
+    }
+
+    /// Cancellable jobs running now (tests check that a request's work has stopped when its answer comes).
+    package var runningCancellableJobs: Int { cancellableJobs.load(ordering: .relaxed) }
+
+    /// Whether the cancellable job running on this thread was cancelled (false outside such a job): for loops that
+    /// clean up before they stop.
+    ///
+    /// Thread safety: reads the calling thread's job; a few nanoseconds, cheap enough for every row.
+    public static var isCancelled: Bool {
+        guard let job = pthread_getspecific(currentJobKey) else { return false }
+        return Unmanaged<PoolJobCancellation>.fromOpaque(job).takeUnretainedValue().isCancelled
+    }
+
+    /// Throws `.cancelled` when the cancellable job running on this thread was cancelled; does nothing outside
+    /// such a job (on the caller's own thread, in a plain `run`). Call it between units of about a millisecond of
+    /// work (a row, a band, a frame) in anything that can run long.
+    ///
+    /// Thread safety: as `isCancelled`.
+    public static func checkCancellation() throws(ImageError) {
+        if isCancelled { throw cancelledError }
+    }
+
+    static let cancelledError = ImageError(.cancelled, "the request was cancelled while its work ran")
+}
+
+/// Whether a cancelled caller of the manager's shared work waits for that work to stop before it returns.
+///
+/// A service that bounds its concurrent work (an admission gate) sets it around a load, so that a request that
+/// timed out gives its slot back only once its decode, transform and download have really stopped: `wi serve`.
+/// Only the last caller of a piece of work waits (others leave it running for the rest); work started inside
+/// inherits the setting.
+package enum CancelledWork {
+    @TaskLocal package static var isAwaited = false
+}
