@@ -148,6 +148,7 @@ let package = Package(
             name: "WIServe",
             dependencies: [
                 "WebImage", "WIServiceLifecycle", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -24,11 +24,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
     @Option(help: "Most pixels of a source or result (width x height x frames).") var maxPixels = 50_000_000
     @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
+    @Option(help: "Most frames or pages of a source; larger animations are refused (413).") var maxFrames = 1_000
+    @Option(help: "Most filters in one URL; more is a 400.") var maxFilters = 32
     @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests waiting for a slot; beyond that, 503 with Retry-After.") var queue = 16
-    @Option(help: "Seconds a request may take; then 504.") var timeout: Double = 30
+    @Option(help: "Seconds a request may take from its arrival, the wait for a slot included; then 504.") var timeout: Double = 30
+    @Option(help: "Seconds a client may take to send a request's head; then the connection is closed.") var headerTimeout: Double = 10
+    @Option(help: "Seconds a connection may wait for its next request; then it is closed.") var idleTimeout: Double = 10
+    @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 2048
     @Flag(help: "Answer in WebP when Accept allows it and the URL names no format.") var autoWebp = false
     @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
+    @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).") var keepMetadata = false
+    @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
 
     /// The configuration the flags describe.
     func serveConfiguration() -> ServeConfiguration {
@@ -43,11 +50,18 @@ struct Serve: AsyncParsableCommand {
         configuration.redisURL = redis
         configuration.maxPixels = maxPixels
         configuration.maxSourceBytes = maxSourceBytes
+        configuration.maxFrames = maxFrames
+        configuration.maxFilters = maxFilters
         configuration.concurrency = concurrency
         configuration.queue = queue
         configuration.timeout = timeout
+        configuration.headerTimeout = headerTimeout
+        configuration.idleTimeout = idleTimeout
+        configuration.maxConnections = maxConnections
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
+        configuration.keepMetadata = keepMetadata
+        configuration.keepCopyright = keepCopyright
         return configuration
     }
 

@@ -106,6 +106,26 @@ final class AdmissionGate: Sendable {
         }
     }
 
+    /// `wait(for:)` until `deadline`: true with a slot (pair it with `release()`), false when the deadline passed
+    /// or the task was cancelled first.
+    func wait(for id: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
+        await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await self.wait(for: id) }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            // The first answer cancels the other; a slot granted as the deadline passed is still taken (and
+            // counted), so that it can be given back.
+            var admitted = false
+            while let answer = await group.next() {
+                if answer == true { admitted = true }
+                group.cancelAll()
+            }
+            return admitted
+        }
+    }
+
     /// Gives the slot to the first waiter (one still on its way to the line included), or frees it.
     func release() {
         let next = state.withLock { $0.passOn() }

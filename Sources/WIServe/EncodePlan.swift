@@ -46,6 +46,20 @@ struct EncodePlan: Sendable {
         }
     }
 
+    /// The metadata an answer carries: none of the source's EXIF or XMP unless `--keep-metadata` (Artist and
+    /// Copyright alone with `--keep-copyright`), none at all after `strip_exif()`, no colour profile after
+    /// `strip_icc()`.
+    func metadata(of image: Image, configuration: ServeConfiguration) -> ImageMetadata {
+        var metadata = image.metadata
+        if stripEXIF {
+            metadata = metadata.removingPersonalData()
+        } else if !configuration.keepMetadata {
+            metadata = metadata.removingPersonalData(keepingCopyright: configuration.keepCopyright)
+        }
+        if stripICC { metadata.iccProfile = nil }
+        return metadata
+    }
+
     /// The encode options for `format`: quality 0...1 (`quality`, else the plan's), the background, one frame for
     /// formats that cannot animate.
     func encodeOptions(for format: ImageFormat, animated: Bool, quality: Int? = nil) -> EncodeOptions {

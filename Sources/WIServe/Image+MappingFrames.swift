@@ -7,6 +7,7 @@ extension Image {
         var frames: [ImageFrame] = []
         frames.reserveCapacity(frameCount)
         for index in 0..<frameCount {
+            try WorkerPool.checkCancellation()
             let frame = try frame(at: index)
             frames.append(ImageFrame(pixels: try transform(frame.pixels), duration: frame.duration))
         }

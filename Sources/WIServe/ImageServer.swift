@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CoreMetrics
 import HTTPTypes
+import HummingbirdCore
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -62,10 +63,15 @@ public struct ImageServer: Sendable {
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
+        let limits = ConnectionLimits(header: .seconds(configuration.headerTimeout),
+                                      idle: .seconds(configuration.idleTimeout), maximum: configuration.maxConnections)
         return Application(
             router: router,
+            server: limits.serverBuilder(),
             configuration: .init(address: .hostname(configuration.bind, port: configuration.port),
-                                 serverName: "wi-serve"),
+                                 serverName: "wi-serve",
+                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections,
+                                                                                          logger: logger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -116,35 +122,49 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
                          body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
             }
         }
+        // The deadline counts from the request's arrival: the wait in line is part of `--timeout`.
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(service.configuration.timeout)
+        // An image URL's own query (`...?v=2`) belongs to it, as libthumbor signs it.
+        let target = request.uri.query.map { "\(path)?\($0)" } ?? path
+        let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: target,
+                               accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                               deadline: deadline)
         switch service.gate.tryAcquire() {
         case .admitted:
             break
         case .refused:
             return refusals.refuse(request, waited: nil)
         case .queued(let ticket):
-            let start = ContinuousClock.now
-            guard await service.gate.wait(for: ticket) else { return refusals.refuse(request, waited: start) }
+            guard await service.gate.wait(for: ticket, until: deadline) else {
+                guard ContinuousClock.now >= deadline else { return refusals.refuse(request, waited: start) }
+                return await logged(request, since: start) { Self.response(service.timedOutInLine(input)) }
+            }
+            guard ContinuousClock.now < deadline else {
+                service.gate.release()
+                return await logged(request, since: start) { Self.response(service.timedOutInLine(input)) }
+            }
         }
         defer { service.gate.release() }
-        return await logged(request) {
-            // An image URL's own query (`...?v=2`) belongs to it, as libthumbor signs it.
-            let target = request.uri.query.map { "\(path)?\($0)" } ?? path
-            let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: target,
-                                   accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
-            let output = await service.respond(to: input)
-            var headers = HTTPFields()
-            for (name, value) in output.headers {
-                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-            }
-            headers[.contentLength] = String(output.contentLength)
-            return Response(status: .init(code: output.status), headers: headers,
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
+        return await logged(request, since: start) {
+            Self.response(await service.respond(to: input))
         }
     }
 
-    /// Runs `body` with one access-log line and the request metrics.
-    private func logged(_ request: Request, _ body: () async throws -> Response) async rethrows -> Response {
-        let start = ContinuousClock.now
+    /// The HTTP response of a service answer.
+    static func response(_ output: ServeOutput) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in output.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        headers[.contentLength] = String(output.contentLength)
+        return Response(status: .init(code: output.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
+    }
+
+    /// Runs `body` with one access-log line and the request metrics, timed from `start`.
+    private func logged(_ request: Request, since start: ContinuousClock.Instant = .now,
+                        _ body: () async throws -> Response) async rethrows -> Response {
         var status = 500
         var bytes = "-"
         defer {

@@ -14,6 +14,8 @@ struct ServeInput: Sendable {
     var path: String
     var accept: String?
     var ifNoneMatch: String?
+    /// When the answer is due (the request's arrival plus `--timeout`): the work stops there and the answer is 504.
+    var deadline: ContinuousClock.Instant = .now + .seconds(30)
 }
 
 /// One answer: status, header fields, body (empty for HEAD and 304, with Content-Length still the full size).
@@ -52,11 +54,16 @@ final class ImageService: Sendable {
         do {
             let request = try ThumborRequest.parse(path: input.path)
             try authorize(request)
+            guard request.filters.count <= configuration.maxFilters else {
+                throw ServeError(.badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")
+            }
             let url = try sourceURL(request)
             let plan = try EncodePlan(request: request, configuration: configuration)
             let maxAge = request.maxAge ?? configuration.maxAge
             let variantKey = VariantCache.key(signedPath: request.signedPath, requested: plan.format, accept: input.accept,
-                                              autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF)
+                                              autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+                                              keepMetadata: configuration.keepMetadata,
+                                              keepCopyright: configuration.keepCopyright)
             if let variants = parts.variants {
                 if let match = input.ifNoneMatch, let etag = await variants.etag(forKey: variantKey),
                    Self.matches(match, etag: etag) {
@@ -67,8 +74,12 @@ final class ImageService: Sendable {
                     return answer(body: body, format: ImageFormat.detect(body), etag: etag, maxAge: maxAge, input: input)
                 }
             }
-            let (body, format) = try await withTimeout {
-                try await self.render(request, url: url, plan: plan, accept: input.accept)
+            let (body, format) = try await withDeadline(input.deadline) {
+                // A load cancelled at the deadline returns only once its download, decode and transform stopped,
+                // so the request's slot is not given back while its work goes on.
+                try await CancelledWork.$isAwaited.withValue(true) {
+                    try await self.render(request, url: url, plan: plan, accept: input.accept)
+                }
             }
             let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
             await parts.variants?.store(body, etag: etag, forKey: variantKey)
@@ -98,13 +109,20 @@ final class ImageService: Sendable {
         return url
     }
 
-    /// `text` as an http or https URL with a host, or nil.
-    private static func httpURL(_ text: String) -> URL? {
+    /// `text` as an http or https URL whose host is a name or an address literal, or nil: a host with a percent
+    /// sign, a space or any other character no DNS name has (`/unsafe/64x64/%zz`) is a bad request, never a lookup.
+    static func httpURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty
+              let host = url.host, !host.isEmpty,
+              host.unicodeScalars.allSatisfy({ hostCharacters.contains($0) }),
+              !host.hasPrefix("."), !host.hasPrefix("-")
         else { return nil }
         return url
     }
+
+    /// Letters, digits, `-`, `.`, `_` (names), `:` and brackets (IPv6 literals).
+    private static let hostCharacters: Set<Unicode.Scalar> = Set(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._:[]".unicodeScalars)
 
     /// Loads, transforms and encodes; returns the bytes and their format.
     private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?) async throws
@@ -115,7 +133,9 @@ final class ImageService: Sendable {
         transformer.watermarks = try await watermarks(of: request)
         var context = ImageContext()
         context[.imageTransformer] = transformer
-        var decode = DecodeOptions(pixelLimit: configuration.maxPixels)
+        // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
+        var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
+        decode.frameLimit = configuration.maxFrames
         decode.thumbnailPixelSize = plan.decodeBox
         context[.decodeOptions] = decode
         if let box = plan.decodeBox { context[.thumbnailPixelSize] = box }
@@ -135,12 +155,11 @@ final class ImageService: Sendable {
             throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
         }
         let animated = image.isAnimated
-        var metadata = plan.stripEXIF ? ImageMetadata(iccProfile: image.metadata.iccProfile) : image.metadata
-        if plan.stripICC { metadata.iccProfile = nil }
-        let output = plan.stripEXIF || plan.stripICC ? image.with(metadata: metadata) : image
+        let metadata = plan.metadata(of: image, configuration: configuration)
+        let output = metadata == image.metadata ? image : image.with(metadata: metadata)
         let coders = parts.coders
         do {
-            let data = try await parts.pool.run { () throws(ImageError) -> Data in
+            let data = try await parts.pool.runCancellable { () throws(ImageError) -> Data in
                 try plan.encodeFitting(format) { (quality) throws(ImageError) in
                     try coders.encode(output, as: format, options: plan.encodeOptions(for: format, animated: animated,
                                                                                       quality: quality))
@@ -176,7 +195,9 @@ final class ImageService: Sendable {
         return try await withThrowingTaskGroup(of: (String, Image).self) { group in
             for (address, url) in urls {
                 var context = ImageContext()
-                context[.decodeOptions] = DecodeOptions(pixelLimit: configuration.maxPixels)
+                var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
+                decode.frameLimit = configuration.maxFrames
+                context[.decodeOptions] = decode
                 selectLoader(for: url, in: &context)
                 let manager = parts.manager
                 group.addTask { [context] in
@@ -196,13 +217,15 @@ final class ImageService: Sendable {
         }
     }
 
-    /// Runs `body`, or throws 504 when `configuration.timeout` passes first.
-    private func withTimeout<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `body`, or throws 504 when `deadline` passes first; `body` is cancelled then and the 504 comes once it
+    /// has returned (the group waits for its children).
+    private func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant,
+                                           _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = configuration.timeout
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
+                try await Task.sleep(until: deadline, clock: .continuous)
                 throw ServeError(.gatewayTimeout, "the request took longer than \(timeout) s")
             }
             defer { group.cancelAll() }
@@ -235,6 +258,12 @@ final class ImageService: Sendable {
             if tag.hasPrefix("W/") { tag.removeFirst(2) }
             return tag == "*" || tag == etag
         }
+    }
+
+    /// The 504 of a request whose deadline passed while it waited for a slot.
+    func timedOutInLine(_ input: ServeInput) -> ServeOutput {
+        failure(ServeError(.gatewayTimeout, "the request took longer than \(configuration.timeout) s (waiting for a slot)"),
+                input: input)
     }
 
     private func failure(_ error: ServeError, input: ServeInput) -> ServeOutput {

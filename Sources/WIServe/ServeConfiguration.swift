@@ -29,6 +29,11 @@ public struct ServeConfiguration: Sendable {
     public var redisURL: String?
     /// The most pixels (width x height x frames) a source and a result may have (default 50 megapixels).
     public var maxPixels = 50_000_000
+    /// The most frames (or pages) a source may have (default 1,000): a larger animation is refused (413) before
+    /// any frame is decoded. Every frame also counts against `maxPixels`.
+    public var maxFrames = 1_000
+    /// The most filters one URL may name (default 32); more is a 400 before any work.
+    public var maxFilters = 32
     /// The largest source body in bytes (default 32 MiB), refused while it streams in.
     public var maxSourceBytes: Int64 = 32 << 20
     /// Requests that work at once (default: the number of cores).
@@ -37,12 +42,27 @@ public struct ServeConfiguration: Sendable {
     public var queue = 16
     /// Seconds a request may take from its start, waiting included (default 30); then 504.
     public var timeout: Double = 30
+    /// Seconds a connection may take to send a request's head from its first byte (default 10, imgproxy's read
+    /// timeout); then it is closed (slowloris clients).
+    public var headerTimeout: Double = 10
+    /// Seconds a connection may wait for its next request (default 10, imgproxy's keep-alive timeout); at most 1
+    /// while 90% of `maxConnections` are open.
+    public var idleTimeout: Double = 10
+    /// Connections open at once (default 2048, imgproxy's); more wait in the listen backlog.
+    public var maxConnections = 2048
     /// Answer in WebP when the request's Accept allows it and the URL names no format.
     public var autoWebP = false
     /// Answer in AVIF when the request's Accept allows it and the URL names no format (still images).
     public var autoAVIF = false
     /// `Cache-Control: public, max-age=` of successful answers, in seconds (default 86400, thumbor's).
     public var maxAge = 86_400
+    /// Keep the source's EXIF and XMP in answers (`--keep-metadata`). Default false: answers carry no GPS position,
+    /// camera serial or timestamps (thumbor and imgproxy strip by default too); the colour profile always stays,
+    /// and the orientation is applied to the pixels first.
+    public var keepMetadata = false
+    /// Keep the EXIF Artist and Copyright fields when the rest is stripped (`--keep-copyright`; thumbor's
+    /// PRESERVE_EXIF_COPYRIGHT_INFO, default false).
+    public var keepCopyright = false
     /// The memory cache's limit in bytes of pixels (default 256 MiB).
     public var memoryCacheBytes = 256 << 20
     /// The memory limit of the encoded-variant cache in bytes (default 64 MiB); an answer above an eighth of it is
@@ -57,10 +77,18 @@ public struct ServeConfiguration: Sendable {
         try check(port, 0...65535, "port")
         try check(maxPixels, 1...DecodeOptions.defaultPixelLimit, "max-pixels")
         try check(Int(clamping: maxSourceBytes), 1...(1 << 40), "max-source-bytes")
+        try check(maxFrames, 1...1_000_000, "max-frames")
+        try check(maxFilters, 0...1_000, "max-filters")
         try check(concurrency, 1...4096, "concurrency")
         try check(queue, 0...1_000_000, "queue")
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
         try check(variantMemoryBytes, 0...(1 << 40), "variant-memory-bytes")
+        try check(maxConnections, 1...1_000_000, "max-connections")
+        for (value, name) in [(headerTimeout, "header-timeout"), (idleTimeout, "idle-timeout")] {
+            guard value.isFinite, value > 0, value <= 86_400 else {
+                throw ImageError(.invalidArgument, "\(name) must be in (0, 86400] seconds, got \(value)")
+            }
+        }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")
         }

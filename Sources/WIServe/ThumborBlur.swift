@@ -49,7 +49,7 @@ struct ThumborBlur: Sendable {
         let across = ThumborConvolution(weights: kernel, columns: kernel.count, normalize: false)
         let down = ThumborConvolution(weights: kernel, columns: 1, normalize: false)
         guard let across, let down else { throw ImageError(.invalidArgument, "blur kernel of \(kernel.count) taps") }
-        var output = down.convolve(across.convolve(source, width: width, height: height), width: width, height: height)
+        var output = try down.convolve(try across.convolve(source, width: width, height: height), width: width, height: height)
         // thumbor blurs RGB data when the image has no alpha: opaque stays opaque.
         if pixels.isOpaque { ThumborConvolution.makeOpaque(&output) }
         return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: output)

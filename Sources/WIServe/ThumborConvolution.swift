@@ -29,20 +29,26 @@ struct ThumborConvolution: Sendable {
     func apply(to image: Image) throws(ImageError) -> Image {
         try image.mappingFrames { (pixels) throws(ImageError) in
             let source = try pixels.converted(to: .rgba8).packedBytes()
-            var output = convolve(source, width: pixels.width, height: pixels.height)
+            var output = try convolve(source, width: pixels.width, height: pixels.height)
             if pixels.isOpaque { Self.makeOpaque(&output) }
             return try PixelBuffer(width: pixels.width, height: pixels.height, format: .rgba8, bytes: output)
         }
     }
 
-    /// `source` (packed RGBA8, `width` x `height`) convolved, all four channels.
-    func convolve(_ source: [UInt8], width: Int, height: Int) -> [UInt8] {
+    /// `source` (packed RGBA8, `width` x `height`) convolved, all four channels; throws `.cancelled` between rows
+    /// once the pool job is cancelled.
+    func convolve(_ source: [UInt8], width: Int, height: Int) throws(ImageError) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: source.count)
+        var cancelled = false
         let rows = kernel.count / columns, middleX = columns / 2, middleY = rows / 2
         source.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { target in
                 kernel.withUnsafeBufferPointer { weights in
                     for y in 0..<height {
+                        if WorkerPool.isCancelled {
+                            cancelled = true
+                            break
+                        }
                         for x in 0..<width {
                             var sums: (Double, Double, Double, Double) = (0, 0, 0, 0)
                             for row in 0..<rows {
@@ -67,6 +73,7 @@ struct ThumborConvolution: Sendable {
                 }
             }
         }
+        if cancelled { throw ImageError(.cancelled, "the request was cancelled while its work ran") }
         return output
     }
 

@@ -41,7 +41,7 @@ struct ThumborSharpen: Sendable {
             planes[1][index] = green / 255
             planes[2][index] = blue / 255
         }
-        for channel in 0..<(luminanceOnly ? 1 : 3) { sharpen(&planes[channel], width: width, height: height) }
+        for channel in 0..<(luminanceOnly ? 1 : 3) { try sharpen(&planes[channel], width: width, height: height) }
         for index in 0..<area {
             var red = planes[0][index] * 255, green = planes[1][index] * 255, blue = planes[2][index] * 255
             if luminanceOnly { (red, green, blue) = Self.rgb(red, green, blue) }
@@ -52,8 +52,9 @@ struct ThumborSharpen: Sendable {
         return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes)
     }
 
-    /// One plane, in place: detail layers amplified and summed back onto the coarsest residue.
-    private func sharpen(_ plane: inout [Float], width: Int, height: Int) {
+    /// One plane, in place: detail layers amplified and summed back onto the coarsest residue; throws `.cancelled`
+    /// between rows and columns once the pool job is cancelled.
+    private func sharpen(_ plane: inout [Float], width: Int, height: Int) throws(ImageError) {
         let area = width * height
         // `plane` ends up holding the sum; `smooth` holds each level's low-pass, `detail` the previous one (whose
         // difference to the new low-pass is that level's detail).
@@ -62,10 +63,12 @@ struct ThumborSharpen: Sendable {
         for level in 0..<Self.levels {
             let spacing = 1 << level
             for row in 0..<height {
+                if row % 16 == 0 { try WorkerPool.checkCancellation() }
                 Self.hat(previous, start: row * width, stride: 1, count: width, spacing: spacing, into: &line)
                 for column in 0..<width { smooth[row * width + column] = line[column] * 0.25 }
             }
             for column in 0..<width {
+                if column % 16 == 0 { try WorkerPool.checkCancellation() }
                 Self.hat(smooth, start: column, stride: width, count: height, spacing: spacing, into: &line)
                 for row in 0..<height { smooth[row * width + column] = line[row] * 0.25 }
             }

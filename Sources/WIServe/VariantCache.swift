@@ -26,10 +26,11 @@ final class VariantCache: Sendable {
     }
 
     /// The variant key of a request.
-    static func key(signedPath: String, requested: ImageFormat?, accept: String?, autoWebP: Bool, autoAVIF: Bool)
-        -> String
+    static func key(signedPath: String, requested: ImageFormat?, accept: String?, autoWebP: Bool, autoAVIF: Bool,
+                    keepMetadata: Bool = false, keepCopyright: Bool = false) -> String
     {
-        var key = "v1 "
+        // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them.
+        var key = keepMetadata ? "v2 meta " : keepCopyright ? "v2 copyright " : "v2 "
         if let requested {
             key += requested.identifier
         } else {

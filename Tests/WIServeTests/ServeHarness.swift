@@ -32,7 +32,16 @@ struct ServeHarness {
 
     static let coders = WebImage.makeCoders()
 
-    /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /icc.jpg (an ICC profile), /anim.gif (animated), /text (text/html),
+    /// A `width` x `height` image of one opaque colour.
+    static func solid(width: Int, height: Int, _ color: RGBAColor) throws -> Image {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(width * height * 4)
+        for _ in 0..<(width * height) { bytes += [color.red, color.green, color.blue, 255] }
+        return Image(pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes), format: .png)
+    }
+
+    /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /icc.jpg (an ICC profile),
+    /// /photo.jpg (a camera photo: EXIF with GPS, Artist and Copyright, XMP, a Display P3 profile), /anim.gif (animated), /text (text/html),
     /// /missing (404), /redirect-metadata (to 169.254.169.254), /gated.png (held until `gate` opens; each request
     /// reported on `arrivals`).
     let origin: TestHTTPServer
@@ -48,6 +57,8 @@ struct ServeHarness {
         let exif = try Data(contentsOf: Fixtures.url("jpeg-orientation/Landscape_1.jpg"))
         let gif = try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif"))
         let icc = try Data(contentsOf: Fixtures.url("jpeg/jpg-srgb-icc.jpg"))
+        let photo = try Data(contentsOf: Fixtures.url("attention/anemone.jpg"))
+        origin.route("/photo.jpg") { _ in TestResponse(body: photo, contentType: "image/jpeg") }
         origin.route("/stripes.png") { _ in TestResponse(body: png, contentType: "image/png") }
         origin.route("/stripes.jpg") { _ in TestResponse(body: jpeg, contentType: "image/jpeg") }
         origin.route("/exif.jpg") { _ in TestResponse(body: exif, contentType: "image/jpeg") }

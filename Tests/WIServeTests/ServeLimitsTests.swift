@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import WebImage
+import WITestServer
 @testable import WIServe
 
 /// 503 with Retry-After when the working slots and the line are full, and 504 after the timeout; the origin holds
@@ -57,5 +58,95 @@ import WebImage
             #expect(H.text(response) == "the request took longer than 0.5 s\n")
             #expect(server.service.gate.counts == (0, 0))
         }
+    }
+
+    /// `--timeout` counts the wait in line: a request queued behind a slot that is never given back gets its 504
+    /// at its own deadline, saying so, and leaves the line.
+    @Test func theWaitInLineCountsAgainstTheTimeout() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 1; $0.timeout = 0.3 }) { server, client in
+            let gate = server.service.gate
+            #expect(gate.tryAcquire() == .admitted)   // the only slot, held by the test
+            let response = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
+            #expect(response.status == .gatewayTimeout)
+            #expect(H.text(response) == "the request took longer than 0.3 s (waiting for a slot)\n")
+            #expect(gate.counts == (1, 0))
+            #expect(h.origin.requestCount("/stripes.png") == 0)
+            gate.release()
+            let served = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
+            #expect(served.status == .ok)
+            #expect(gate.counts == (0, 0))
+        }
+    }
+
+    /// A deadline stops the work: when a 25x25 convolution of a 1500x1000 source times out, its 504 comes after
+    /// the convolution has stopped (no CPU job of the service runs on), and only then is its slot free.
+    @Test func aTimedOutRequestsWorkHasStoppedWhenItAnswers() async throws {
+        let h = try await ServeHarness()
+        let large = try H.coders.encode(try H.solid(width: 1500, height: 1000, H.green), as: .png, options: EncodeOptions())
+        h.origin.route("/large.png") { _ in WITestServer.TestResponse(body: large, contentType: "image/png") }
+        let kernel = Array(repeating: "1", count: 625).joined(separator: ";")
+        try await h.withServer(H.configuration { $0.timeout = 0.3 }) { server, client in
+            let pool = server.service.parts.pool
+            let response = try await client.execute(
+                uri: "/unsafe/filters:convolution(\(kernel),25,true)/\(h.url("/large.png"))", method: .get)
+            #expect(response.status == .gatewayTimeout)
+            #expect(pool.runningCancellableJobs == 0)
+            #expect(pool.pendingCount == 0)
+            #expect(server.service.gate.counts == (0, 0))
+            // The same work within a timeout that allows it is answered (so the 504 above was the deadline's).
+            let small = try await client.execute(
+                uri: "/unsafe/filters:convolution(1;1;1;1;1;1;1;1;1,3,true)/\(h.url("/large.png"))", method: .get)
+            #expect(small.status == .ok || small.status == .gatewayTimeout)
+        }
+    }
+
+    /// Every frame of an animation counts against `--max-pixels` and `--max-frames`, before any is decoded.
+    @Test func animationsAreCountedFrameByFrame() async throws {
+        let h = try await ServeHarness()
+        let frames = try (0..<20).map { index in
+            ImageFrame(pixels: try H.solid(width: 100, height: 100, index % 2 == 0 ? H.red : H.blue).pixels, duration: 0.1)
+        }
+        let gif = try H.coders.encode(Image(frames: frames, format: .gif), as: .gif, options: EncodeOptions())
+        h.origin.route("/frames.gif") { _ in WITestServer.TestResponse(body: gif, contentType: "image/gif") }
+        let path = "/unsafe/10x10/\(h.url("/frames.gif"))"
+        try await h.withServer(H.configuration { $0.maxPixels = 150_000 }, keepOrigin: true) { _, client in
+            // 20 frames x 100 x 100 = 200,000 pixels: over the limit although each frame is 10,000.
+            let refused = try await client.execute(uri: path, method: .get)
+            #expect(refused.status == .contentTooLarge)
+            #expect(H.text(refused).contains("100x100 x 20 frame(s) exceeds the pixel limit of 150000 pixels"))
+        }
+        try await h.withServer(H.configuration { $0.maxFrames = 10 }, keepOrigin: true) { _, client in
+            let refused = try await client.execute(uri: path, method: .get)
+            #expect(refused.status == .contentTooLarge)
+            #expect(H.text(refused).contains("20 frames exceed the frame limit of 10"))
+        }
+        try await h.withServer(H.configuration { $0.maxFrames = 20; $0.maxPixels = 200_000 }) { _, client in
+            let served = try await client.execute(uri: path, method: .get)
+            #expect(served.status == .ok)
+            let image = try H.image(served)
+            #expect(image.frameCount == 20 && image.size == PixelSize(width: 10, height: 10))
+        }
+    }
+
+    /// A source URL no DNS name can be is a 400 before any lookup or connection; too many filters are a 400.
+    @Test func badSourceURLsAndTooManyFiltersAreRefusedFirst() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.maxFilters = 3 }) { _, client in
+            for path in ["/unsafe/64x64/%zz", "/unsafe/64x64/http://%25zz/a.png", "/unsafe/64x64/http://a%20b/a.png",
+                         "/unsafe/64x64/http://-a/a.png"] {
+                let response = try await client.execute(uri: path, method: .get)
+                #expect(response.status == .badRequest, "\(path)")
+                #expect(H.text(response) == "bad image URL\n", "\(path)")
+            }
+            let four = "filters:grayscale():grayscale():grayscale():grayscale()"
+            let refused = try await client.execute(uri: "/unsafe/\(four)/\(h.url("/stripes.png"))", method: .get)
+            #expect(refused.status == .badRequest)
+            #expect(H.text(refused) == "4 filters exceed the limit of 3\n")
+            let three = "filters:grayscale():grayscale():grayscale()"
+            #expect(try await client.execute(uri: "/unsafe/\(three)/\(h.url("/stripes.png"))", method: .get).status == .ok)
+        }
+        #expect(ImageService.httpURL("http://[::1]:8080/a.png") != nil)
+        #expect(ImageService.httpURL("http://example.com/a%20b.png") != nil)
     }
 }

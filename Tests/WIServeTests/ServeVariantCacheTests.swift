@@ -108,11 +108,16 @@ import WebImage
         func key(_ format: ImageFormat?, _ accept: String?, webP: Bool = true, avif: Bool = false) -> String {
             VariantCache.key(signedPath: "10x10/a.png", requested: format, accept: accept, autoWebP: webP, autoAVIF: avif)
         }
-        #expect(key(nil, nil) == "v1 auto 10x10/a.png")
-        #expect(key(nil, "image/webp,*/*") == "v1 auto+webp 10x10/a.png")
-        #expect(key(nil, "image/webp", webP: false) == "v1 auto 10x10/a.png")
-        #expect(key(nil, "image/avif,image/webp", avif: true) == "v1 auto+avif+webp 10x10/a.png")
-        #expect(key(.png, "image/webp") == "v1 png 10x10/a.png")
+        #expect(key(nil, nil) == "v2 auto 10x10/a.png")
+        #expect(key(nil, "image/webp,*/*") == "v2 auto+webp 10x10/a.png")
+        #expect(key(nil, "image/webp", webP: false) == "v2 auto 10x10/a.png")
+        #expect(key(nil, "image/avif,image/webp", avif: true) == "v2 auto+avif+webp 10x10/a.png")
+        #expect(key(.png, "image/webp") == "v2 png 10x10/a.png")
+        // Answers that keep metadata are other variants than the stripped ones.
+        #expect(VariantCache.key(signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
+                                 keepMetadata: true) == "v2 meta auto a.png")
+        #expect(VariantCache.key(signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
+                                 keepCopyright: true) == "v2 copyright auto a.png")
     }
 }
 
