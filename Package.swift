@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "WebImage", targets: ["WebImage"]),
         .library(name: "WITestSupport", targets: ["WITestSupport"]),
         .library(name: "WIServiceLifecycle", targets: ["WIServiceLifecycle"]),
+        .library(name: "WIIsolation", targets: ["WIIsolation"]),
         .library(name: "WIServe", targets: ["WIServe"]),
         .executable(name: "wi", targets: ["wi"]),
     ],
@@ -143,11 +144,14 @@ let package = Package(
                 "WICacheRedis",
             ]
         ),
+        // Decoding in sandboxed worker processes (seccomp through libseccomp, opened by the worker only).
+        .target(name: "CSandbox", path: "Sources/System/CSandbox"),
+        .target(name: "WIIsolation", dependencies: ["WICore", "CSandbox"]),
         // `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
         .target(
             name: "WIServe",
             dependencies: [
-                "WebImage", "WIServiceLifecycle", .product(name: "Hummingbird", package: "hummingbird"),
+                "WebImage", "WIServiceLifecycle", "WIIsolation", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
@@ -171,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "wi",
             dependencies: [
-                "WebImage", "WIServe", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WebImage", "WIServe", "WIIsolation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wi"
@@ -183,6 +187,9 @@ let package = Package(
         .executableTarget(
             name: "wi-fault-probe", dependencies: ["WICore", "WILoaderCurl", "WITestServer"], path: "Tests/FaultProbe"
         ),
+        // A decode worker with test-only coders that crash, hang, allocate without bound or make forbidden system
+        // calls, for the isolation tests.
+        .executableTarget(name: "wi-hostile-worker", dependencies: ["WebImage", "WIIsolation"], path: "Tests/HostileWorker"),
         // A helper the Redis tests start as three processes loading the same URLs through the single-flight loader.
         .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
@@ -235,9 +242,13 @@ let package = Package(
         .testTarget(
             name: "WIServeTests",
             dependencies: [
-                "WIServe", "WITestSupport", "WITestServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "WIServe", "WITestSupport", "WITestServer", "wi-hostile-worker",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "WIIsolationTests", dependencies: ["WIIsolation", "WebImage", "WITestSupport", "wi-hostile-worker"]
         ),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
         .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),

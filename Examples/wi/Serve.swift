@@ -7,6 +7,9 @@ import Foundation
 import Logging
 import WebImage
 import WIServe
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `wi serve`: the thumbor-compatible image service (WIServe) on Hummingbird, until SIGTERM or SIGINT.
 struct Serve: AsyncParsableCommand {
@@ -32,6 +35,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a client may take to send a request's head; then the connection is closed.") var headerTimeout: Double = 10
     @Option(help: "Seconds a connection may wait for its next request; then it is closed.") var idleTimeout: Double = 10
     @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 2048
+    @Option(help: "Decode in sandboxed worker processes: none, uncancellable (SVG, PDF, HEIC, AVIF) or all.")
+    var isolate = ServeConfiguration.Isolation.uncancellable
+    @Option(help: "Memory (address space) of each decode worker, in bytes.") var maxRequestMemory = 2 << 30
     @Flag(help: "Answer in WebP when Accept allows it and the URL names no format.") var autoWebp = false
     @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).") var keepMetadata = false
@@ -58,11 +64,22 @@ struct Serve: AsyncParsableCommand {
         configuration.headerTimeout = headerTimeout
         configuration.idleTimeout = idleTimeout
         configuration.maxConnections = maxConnections
+        configuration.isolation = isolate
+        configuration.maxRequestMemory = maxRequestMemory
+        if isolate != .none { configuration.workerCommand = [Self.executablePath(), "decode-worker"] }
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
         return configuration
+    }
+
+    /// This executable's path (the decode workers are `wi decode-worker`).
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
     }
 
     func validate() throws {
@@ -91,3 +108,5 @@ struct Serve: AsyncParsableCommand {
         }
     }
 }
+
+extension ServeConfiguration.Isolation: ExpressibleByArgument {}

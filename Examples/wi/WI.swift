@@ -17,7 +17,7 @@ struct WI: AsyncParsableCommand {
         commandName: "wi",
         abstract: "Load, decode and inspect images with WebImage for Swift on Linux.",
         version: WI.version,
-        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self]
+        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self, DecodeWorkerCommand.self]
     )
 
     /// What `wi --version` prints.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import WebImage
+import WIIsolation
 
 /// The parts of the pipeline `wi serve` runs, made from its configuration: coders, caches, the two curl loaders
 /// (public addresses only; and, with `--allow-host`, one that may also reach the allowed hosts' addresses, used
@@ -50,6 +51,16 @@ struct ImageServiceParts: Sendable {
         func keep(_ part: any ShutdownCapable) {
             if part is RedisSingleFlightLoader { parts.insert(part, at: 0) } else { parts.append(part) }
             own(part)
+        }
+        if configuration.isolation != .none {
+            // Ahead of the in-process coders: the isolated formats decode in workers, the others here.
+            let isolated = try IsolatedCoder(
+                configuration: .init(command: configuration.workerCommand,
+                                     formats: configuration.isolation == .all ? nil : IsolatedCoder.uncancellableFormats,
+                                     memoryLimit: configuration.maxRequestMemory),
+                coders: WebImage.makeCoders())
+            keep(isolated)
+            coders.addCoder(isolated)
         }
         var redis: RedisCache?
         if let text = configuration.redisURL, let address = RedisAddress(text) {

@@ -50,6 +50,21 @@ public struct ServeConfiguration: Sendable {
     public var idleTimeout: Double = 10
     /// Connections open at once (default 2048, imgproxy's); more wait in the listen backlog.
     public var maxConnections = 2048
+    /// Which decodes run in sandboxed worker processes (`--isolate`): none; the formats whose decoders cannot be
+    /// stopped between rows (SVG, PDF, HEIC, HEIF, AVIF: `wi serve`'s default); or all. A worker past its
+    /// request's deadline is killed, and a crash or a forbidden system call costs that request alone (502).
+    public var isolation = Isolation.none
+    /// The decode worker's command (`wi decode-worker`): needed unless `isolation` is `.none`.
+    public var workerCommand: [String] = []
+    /// Each decode worker's address-space limit in bytes (`--max-request-memory`, default 2 GiB): a decode that
+    /// needs more fails in its worker, not in the service.
+    public var maxRequestMemory = 2 << 30
+
+    /// The choices of `isolation`.
+    public enum Isolation: String, Sendable, CaseIterable {
+        case none, uncancellable, all
+    }
+
     /// Answer in WebP when the request's Accept allows it and the URL names no format.
     public var autoWebP = false
     /// Answer in AVIF when the request's Accept allows it and the URL names no format (still images).
@@ -84,6 +99,10 @@ public struct ServeConfiguration: Sendable {
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
         try check(variantMemoryBytes, 0...(1 << 40), "variant-memory-bytes")
         try check(maxConnections, 1...1_000_000, "max-connections")
+        try check(maxRequestMemory, 64 << 20...(1 << 44), "max-request-memory")
+        if isolation != .none, workerCommand.isEmpty {
+            throw ImageError(.invalidArgument, "isolation \(isolation.rawValue) needs the decode worker's command")
+        }
         for (value, name) in [(headerTimeout, "header-timeout"), (idleTimeout, "idle-timeout")] {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ImageError(.invalidArgument, "\(name) must be in (0, 86400] seconds, got \(value)")

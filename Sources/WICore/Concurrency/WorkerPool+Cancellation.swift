@@ -14,34 +14,67 @@ final class PoolJobCancellation: Sendable {
     func cancel() { flag.store(true, ordering: .relaxed) }
 }
 
-/// One cancellable job's hand-over: its awaiting continuation is resumed exactly once, by the job when it starts
+/// One cancellable job's hand-over: its awaiting continuation is resumed exactly once, by the job when it has run
 /// (with its result), or by a cancellation that comes before it starts (with `.cancelled`, at once: the job is
-/// then skipped when its turn comes).
+/// then skipped when its turn comes). The outcome itself passes under the lock, so the awaiting task reads it
+/// after the thread that wrote it has let go (ThreadSanitizer sees that order too, whatever path the runtime
+/// takes to resume the task).
 ///
-/// Thread safety: the continuation is under a `Mutex`.
+/// Thread safety: the continuation and the outcome are under a `Mutex`.
 private final class PoolJob<T: Sendable>: Sendable {
-    typealias Continuation = CheckedContinuation<Result<T, ImageError>, Never>
-    let cancellation = PoolJobCancellation()
-    private let waiting = Mutex<Continuation?>(nil)
+    typealias Continuation = CheckedContinuation<Void, Never>
+    private struct State {
+        var continuation: Continuation?
+        var started = false
+        var outcome: Result<T, ImageError>?
+    }
 
-    /// Keeps `continuation` until the job starts; false (nothing kept) when the job was cancelled already.
+    let cancellation = PoolJobCancellation()
+    private let state = Mutex(State())
+
+    /// Keeps `continuation` until the job ends; false (nothing kept) when the job was cancelled already.
     func wait(_ continuation: Continuation) -> Bool {
-        waiting.withLock { stored in
-            guard !cancellation.isCancelled else { return false }
-            stored = continuation
+        state.withLock { state in
+            guard !cancellation.isCancelled else {
+                state.outcome = .failure(WorkerPool.cancelledError)
+                return false
+            }
+            state.continuation = continuation
             return true
         }
     }
 
-    /// The continuation to resume with the result, or nil when a cancellation took it first.
-    func start() -> Continuation? { waiting.withLock { stored in stored.take() } }
+    /// Marks the job started; false when a cancellation came first (the job must not run).
+    func start() -> Bool {
+        state.withLock { state in
+            guard state.continuation != nil else { return false }
+            state.started = true
+            return true
+        }
+    }
+
+    /// Hands `outcome` over and wakes the caller.
+    func finish(_ outcome: Result<T, ImageError>) {
+        let continuation = state.withLock { state -> Continuation? in
+            state.outcome = outcome
+            return state.continuation.take()
+        }
+        continuation?.resume()
+    }
 
     func cancel() {
-        let continuation = waiting.withLock { stored -> Continuation? in
+        let continuation = state.withLock { state -> Continuation? in
             cancellation.cancel()
-            return stored.take()
+            guard !state.started, let continuation = state.continuation.take() else { return nil }
+            state.outcome = .failure(WorkerPool.cancelledError)
+            return continuation
         }
-        continuation?.resume(returning: .failure(WorkerPool.cancelledError))
+        continuation?.resume()
+    }
+
+    /// The outcome, once the continuation was resumed.
+    var outcome: Result<T, ImageError> {
+        state.withLock { $0.outcome } ?? .failure(WorkerPool.cancelledError)
     }
 }
 
@@ -72,11 +105,11 @@ extension WorkerPool {
         -> Result<T, ImageError>
     {
         let job = PoolJob<T>()
-        return await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: PoolJob<T>.Continuation) in
-                guard job.wait(continuation) else { return continuation.resume(returning: .failure(Self.cancelledError)) }
+                guard job.wait(continuation) else { return continuation.resume() }
                 execute {
-                    guard let continuation = job.start() else { return }   // cancelled while queued: never runs
+                    guard job.start() else { return }   // cancelled while queued: never runs
                     self.cancellableJobs.add(1, ordering: .relaxed)
                     let previous = pthread_getspecific(currentJobKey)
                     pthread_setspecific(currentJobKey, Unmanaged.passUnretained(job.cancellation).toOpaque())
@@ -84,12 +117,13 @@ extension WorkerPool {
                     pthread_setspecific(currentJobKey, previous)
                     // Counted out before the caller hears of it: whoever has the answer sees the job gone.
                     self.cancellableJobs.subtract(1, ordering: .relaxed)
-                    continuation.resume(returning: result)
+                    job.finish(result)
                 }
             }
         } onCancel: {
             job.cancel()
         }
+        return job.outcome
     }
 
     /// Cancellable jobs running now (tests check that a request's work has stopped when its answer comes).

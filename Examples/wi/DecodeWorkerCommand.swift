@@ -1,0 +1,22 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WebImage
+import WIIsolation
+
+/// `wi decode-worker`: the sandboxed decode process `wi serve --isolate` starts (not for people: hidden from
+/// `wi --help`). It decodes what the service sends on descriptor 3 until the service closes it.
+struct DecodeWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decode-worker", abstract: "Decode for wi serve in a sandbox (started by wi serve).",
+        shouldDisplay: false)
+
+    func run() throws {
+        let limit = ProcessInfo.processInfo.environment[IsolatedCoder.memoryLimitVariable].flatMap(Int.init) ?? 0
+        let status = DecodeWorker.run(coders: WebImage.makeCoders(), memoryLimit: limit)
+        throw ExitCode(status)
+    }
+}
