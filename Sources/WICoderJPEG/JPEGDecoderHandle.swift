@@ -25,6 +25,8 @@ final class JPEGDecoderHandle {
         }
         self.decoder = decoder
         self.options = options
+        // libjpeg asks between rows whether the pool job decoding this was cancelled.
+        wi_jpeg_decoder_set_stop(decoder) { WorkerPool.isCancelled ? 1 : 0 }
     }
 
     deinit { wi_jpeg_decoder_destroy(decoder) }
@@ -132,6 +134,7 @@ final class JPEGDecoderHandle {
         switch status {
         case WI_JPEG_OK: return
         case WI_JPEG_OUT_OF_MEMORY: throw ImageError(.outOfMemory, "JPEG: \(message)")
+        case WI_JPEG_CANCELLED: throw ImageError(.cancelled, "JPEG: \(message)")
         default:
             var text = message.isEmpty ? "invalid data" : message
             if text.hasPrefix("Unsupported JPEG data precision") {

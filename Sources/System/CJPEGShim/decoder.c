@@ -47,6 +47,9 @@ struct wi_jpeg_decoder {
     uint8_t *exif, *xmp, *icc;
     size_t exif_size, xmp_size;
     unsigned int icc_size;
+    struct jpeg_progress_mgr progress;
+    int (*should_stop)(void);
+    int cancelled;
 };
 
 static const JOCTET wi_jpeg_fake_eoi[2] = {0xFF, JPEG_EOI};
@@ -117,8 +120,22 @@ static void wi_jpeg_fail(wi_jpeg_decoder *d, const char *message) {
 
 static wi_jpeg_status wi_jpeg_failed(wi_jpeg_decoder *d) {
     d->failed = 1;
-    d->failure = d->error.out_of_memory ? WI_JPEG_OUT_OF_MEMORY : WI_JPEG_ERROR;
+    d->failure = d->cancelled ? WI_JPEG_CANCELLED : d->error.out_of_memory ? WI_JPEG_OUT_OF_MEMORY : WI_JPEG_ERROR;
     return d->failure;
+}
+
+static void wi_jpeg_progress_monitor(j_common_ptr cinfo) {
+    wi_jpeg_decoder *d = cinfo->client_data;
+    if (d->should_stop && d->should_stop()) {
+        d->cancelled = 1;
+        wi_jpeg_fail(d, "the decode was cancelled");
+    }
+}
+
+void wi_jpeg_decoder_set_stop(wi_jpeg_decoder *d, int (*should_stop)(void)) {
+    d->should_stop = should_stop;
+    d->progress.progress_monitor = wi_jpeg_progress_monitor;
+    d->cinfo.progress = should_stop ? &d->progress : NULL;
 }
 
 static uint8_t *wi_jpeg_copy(const uint8_t *bytes, size_t count) {

@@ -13,6 +13,7 @@ typedef enum {
     WI_JPEG_OK = 0,
     WI_JPEG_ERROR = 1,          // libjpeg rejected the data; see wi_jpeg_decoder_message
     WI_JPEG_OUT_OF_MEMORY = 2,
+    WI_JPEG_CANCELLED = 3,      // the stop callback said so (wi_jpeg_decoder_set_stop)
 } wi_jpeg_status;
 
 typedef enum {
@@ -46,6 +47,11 @@ typedef struct wi_jpeg_decoder wi_jpeg_decoder;
 /// A decoder fed by wi_jpeg_decoder_feed as data arrives (libjpeg's suspending-source protocol), which stops after
 /// the header so the caller can choose the scale and check the pixel limit before anything large is allocated.
 wi_jpeg_decoder *wi_jpeg_decoder_create(void);
+
+/// Makes libjpeg's progress monitor (called for every scanline read and every row of coefficients absorbed, a
+/// few microseconds apart) ask `should_stop`; a nonzero answer fails the decode with WI_JPEG_CANCELLED, so that a
+/// cancelled request's progressive file of a thousand scans stops within one row of work.
+void wi_jpeg_decoder_set_stop(wi_jpeg_decoder *d, int (*should_stop)(void));
 void wi_jpeg_decoder_destroy(wi_jpeg_decoder *decoder);
 
 /// Appends bytes (copied) and decodes as far as they allow. Failures are final for this decoder.
