@@ -144,6 +144,8 @@ let package = Package(
                 "WICacheRedis",
             ]
         ),
+        // glibc's malloc.h (mallopt), for `wi serve`.
+        .systemLibrary(name: "CMalloc", path: "Sources/System/CMalloc"),
         // Decoding in sandboxed worker processes (seccomp through libseccomp, opened by the worker only).
         .target(name: "CSandbox", path: "Sources/System/CSandbox"),
         .target(name: "WIIsolation", dependencies: ["WICore", "CSandbox"]),
@@ -175,7 +177,8 @@ let package = Package(
         .executableTarget(
             name: "wi",
             dependencies: [
-                "WebImage", "WIServe", "WIIsolation", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WebImage", "WIServe", "WIIsolation", "CMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wi"

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import WebImage
 import WIServe
+import CMalloc
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,9 +20,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: a free one).") var port = 8888
-    @Option(help: "thumbor security key: URLs must carry its HMAC-SHA1 signature.") var key: String?
+    @Option(help: "thumbor security key: URLs must carry its HMAC-SHA1 signature (repeatable: any verifies).") var key: [String] = []
     @Flag(help: "Accept /unsafe/ URLs (no signature).") var allowUnsafe = false
     @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] = []
+    @Option(help: "A source the service may fetch: a URL prefix, or a host where * stands for any characters (repeatable; none: any public source).")
+    var allowSource: [String] = []
     @Option(help: "Disk cache folder (default ~/.cache/wi-serve).") var cacheDir: String?
     @Flag(help: "No memory or disk cache: every request does the full work.") var noCache = false
     @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
@@ -29,6 +32,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
     @Option(help: "Most frames or pages of a source; larger animations are refused (413).") var maxFrames = 1_000
     @Option(help: "Most filters in one URL; more is a 400.") var maxFilters = 32
+    @Option(help: "Seconds a failed source or a timed-out request is answered again from memory (0: off).") var failureTtl: Double = 10
     @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests waiting for a slot; beyond that, 503 with Retry-After.") var queue = 16
     @Option(help: "Seconds a request may take from its arrival, the wait for a slot included; then 504.") var timeout: Double = 30
@@ -48,7 +52,8 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServeConfiguration()
         configuration.bind = bind
         configuration.port = port
-        configuration.key = key
+        configuration.keys = key
+        configuration.allowedSources = allowSource
         configuration.allowUnsafe = allowUnsafe
         configuration.allowedHosts = allowHost
         configuration.cacheDirectory = cacheDir
@@ -58,6 +63,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxSourceBytes = maxSourceBytes
         configuration.maxFrames = maxFrames
         configuration.maxFilters = maxFilters
+        configuration.failureTTL = failureTtl
         configuration.concurrency = concurrency
         configuration.queue = queue
         configuration.timeout = timeout
@@ -84,7 +90,7 @@ struct Serve: AsyncParsableCommand {
 
     func validate() throws {
         try WICommandSetup.checkOption("wi serve") { () throws(ImageError) in try serveConfiguration().validate() }
-        if key == nil, !allowUnsafe {
+        if key.isEmpty, !allowUnsafe {
             throw ValidationError("give --key SECRET (signed URLs) or --allow-unsafe (unsigned URLs)")
         }
     }
@@ -96,6 +102,10 @@ struct Serve: AsyncParsableCommand {
             logger = Logger(label: "wi.serve") { label in StreamLogHandler.standardOutput(label: label) }
             logger.logLevel = .info
         }
+        // Allocations from 128 KiB (pixel buffers, frames) are mapped on their own and given back to the system
+        // when freed: glibc's default keeps freed arenas, and issue 34 measured 0.7-1 GB resident after a few
+        // animated sources, never returned (docs/PERFORMANCE.md, "Memory given back").
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024)
         let server: ImageServer
         do {
             server = try await ImageServer(configuration: serveConfiguration(), logger: logger)

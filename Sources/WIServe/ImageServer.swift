@@ -113,11 +113,12 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
+        let id = RequestID.of(request)
         guard path != "/healthz", path != "/metrics" else {
-            return try await logged(request) { try await next(request, context) }
+            return try await logged(request, id: id) { try await next(request, context) }
         }
         guard request.method == .get || request.method == .head else {
-            return await logged(request) {
+            return await logged(request, id: id) {
                 Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
                          body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
             }
@@ -134,22 +135,26 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         case .admitted:
             break
         case .refused:
-            return refusals.refuse(request, waited: nil)
+            return refusals.refuse(request, waited: nil, id: id)
         case .queued(let ticket):
             guard await service.gate.wait(for: ticket, until: deadline) else {
-                guard ContinuousClock.now >= deadline else { return refusals.refuse(request, waited: start) }
-                return await logged(request, since: start) { Self.response(service.timedOutInLine(input)) }
+                guard ContinuousClock.now >= deadline else { return refusals.refuse(request, waited: start, id: id) }
+                return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
             }
             guard ContinuousClock.now < deadline else {
                 service.gate.release()
-                return await logged(request, since: start) { Self.response(service.timedOutInLine(input)) }
+                return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
             }
         }
         defer { service.gate.release() }
-        return await logged(request, since: start) {
-            Self.response(await service.respond(to: input))
+        var detail: String?
+        return await logged(request, id: id, since: start, detail: { detail }) {
+            let output = await service.respond(to: input)
+            detail = output.detail
+            return Self.response(output)
         }
     }
+
 
     /// The HTTP response of a service answer.
     static func response(_ output: ServeOutput) -> Response {
@@ -162,20 +167,22 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
     }
 
-    /// Runs `body` with one access-log line and the request metrics, timed from `start`.
-    private func logged(_ request: Request, since start: ContinuousClock.Instant = .now,
-                        _ body: () async throws -> Response) async rethrows -> Response {
+    /// Runs `body` with one access-log line (with the request's id, and `detail` of a failure) and the request
+    /// metrics, timed from `start`; the answer carries the id in `X-Request-ID`.
+    private func logged(_ request: Request, id: String, since start: ContinuousClock.Instant = .now,
+                        detail: () -> String? = { nil }, _ body: () async throws -> Response) async rethrows -> Response {
         var status = 500
         var bytes = "-"
         defer {
             let elapsed = ContinuousClock.now - start
             service.metrics.record(status: status, duration: elapsed)
-            logAccess(logger, request, status: status, bytes: bytes, elapsed: elapsed)
+            logAccess(logger, request, status: status, bytes: bytes, elapsed: elapsed, id: id, detail: detail())
         }
         do {
-            let response = try await body()
+            var response = try await body()
             status = response.status.code
             bytes = response.headers[.contentLength] ?? "-"
+            response.headers[RequestID.field] = id
             return response
         } catch let error as HTTPError {
             status = error.status.code
@@ -185,12 +192,16 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// Writes a request's access-log line at info: `METHOD PATH STATUS BYTES MILLISECONDS` (bytes `-` when unknown,
-/// milliseconds with one decimal), with the status as metadata. Nothing is formatted when info is not logged.
-func logAccess(_ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration) {
+/// milliseconds with one decimal), with the status, the request id and a failure's detail (what the client does
+/// not see) as metadata. Nothing is formatted when info is not logged.
+func logAccess(_ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration, id: String,
+               detail: String? = nil) {
     guard logger.logLevel <= .info else { return }
     let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
+    var metadata: Logger.Metadata = ["status": "\(status)", "request_id": "\(id)"]
+    if let detail { metadata["error"] = "\(detail)" }
     logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
-                metadata: ["status": "\(status)"])
+                metadata: metadata)
 }
 
 /// The answer to a request the admission gate refuses, built once: 503, `Retry-After: 1`, the one-line reason.
@@ -218,11 +229,35 @@ final class Refusals: Sendable {
     }
 
     /// Counts one refusal, writes its access-log line and returns the prebuilt answer (no body for HEAD,
-    /// Content-Length still the GET's). `waited` is when the request joined the line, nil when refused at once.
-    func refuse(_ request: Request, waited: ContinuousClock.Instant?) -> Response {
+    /// Content-Length still the GET's) with the request's id. `waited` is when the request joined the line, nil when refused at once.
+    func refuse(_ request: Request, waited: ContinuousClock.Instant?, id: String) -> Response {
         counter.increment()
         let elapsed = waited.map { ContinuousClock.now - $0 } ?? .zero
-        logAccess(logger, request, status: 503, bytes: contentLength, elapsed: elapsed)
-        return request.method == .head ? head : get
+        logAccess(logger, request, status: 503, bytes: contentLength, elapsed: elapsed, id: id)
+        var response = request.method == .head ? head : get
+        response.headers[RequestID.field] = id
+        return response
     }
+}
+
+/// Every answer's `X-Request-ID`, taken from the request or made, and written to its access-log line.
+enum RequestID {
+    /// The request's id: its `X-Request-ID` when that is one line of 1 to 128 visible ASCII characters, else a new
+    /// one (32 hexadecimal digits).
+    static func of(_ request: Request) -> String {
+        if let given = request.headers[field], (1...128).contains(given.utf8.count),
+           given.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            return given
+        }
+        let bits = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
+        return hex(bits.0) + hex(bits.1)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// `X-Request-ID`.
+    static let field = HTTPField.Name("X-Request-ID")!
 }

@@ -25,6 +25,8 @@ struct ServeOutput: Sendable {
     var body: Data
     /// The length announced in Content-Length (the body's, or the GET body's for HEAD).
     var contentLength: Int
+    /// A failure's description for the log (never sent).
+    var detail: String? = nil
 }
 
 /// The thumbor-compatible image service (behind the admission gate): parse, check the signature, load through the
@@ -36,9 +38,12 @@ final class ImageService: Sendable {
     let parts: ImageServiceParts
     let gate: AdmissionGate
     let metrics: ServeMetrics
-    private let signer: ThumborSignature?
+    private let signers: [ThumborSignature]
+    private let sources: SourcePolicy
     /// Requests that went through the pipeline (load, transform, encode) rather than the variant cache.
     let renders = Atomic<Int>(0)
+    /// Sources that failed and requests that timed out moments ago, answered again without any work.
+    let failures: FailedSources<ContinuousClock>
 
     init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
          made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError) {
@@ -46,7 +51,9 @@ final class ImageService: Sendable {
         self.metrics = metrics
         parts = try await ImageServiceParts.make(configuration: configuration, metrics: metrics, logger: logger, made: made)
         gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
-        signer = configuration.key.map(ThumborSignature.init(key:))
+        signers = configuration.keys.map(ThumborSignature.init(key:))
+        sources = SourcePolicy(patterns: configuration.allowedSources)
+        failures = FailedSources(ttl: .seconds(configuration.failureTTL), clock: ContinuousClock())
     }
 
     /// The answer to `input`, admitted by `gate` (the caller's job; never throws: every failure is an error answer).
@@ -74,12 +81,20 @@ final class ImageService: Sendable {
                     return answer(body: body, format: ImageFormat.detect(body), etag: etag, maxAge: maxAge, input: input)
                 }
             }
-            let (body, format) = try await withDeadline(input.deadline) {
-                // A load cancelled at the deadline returns only once its download, decode and transform stopped,
-                // so the request's slot is not given back while its work goes on.
-                try await CancelledWork.$isAwaited.withValue(true) {
-                    try await self.render(request, url: url, plan: plan, accept: input.accept)
+            let sourceKey = "source " + url.absoluteString, requestKey = "request " + request.signedPath
+            if let failure = failures.failure(for: sourceKey) ?? failures.failure(for: requestKey) { throw failure }
+            let (body, format): (Data, ImageFormat)
+            do {
+                (body, format) = try await withDeadline(input.deadline) {
+                    // A load cancelled at the deadline returns only once its download, decode and transform
+                    // stopped, so the request's slot is not given back while its work goes on.
+                    try await CancelledWork.$isAwaited.withValue(true) {
+                        try await self.render(request, url: url, plan: plan, accept: input.accept, failureKey: sourceKey)
+                    }
                 }
+            } catch let timeout as ServeError where timeout.status == .gatewayTimeout {
+                failures.record(timeout, for: requestKey)
+                throw timeout
             }
             let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
             await parts.variants?.store(body, etag: etag, forKey: variantKey)
@@ -87,7 +102,9 @@ final class ImageService: Sendable {
         } catch let error as ServeError {
             return failure(error, input: input)
         } catch {
-            return failure(ServeError(.internalError, "\(error)"), input: input)
+            var failure = ServeError(.internalError, "internal error")
+            failure.detail = "\(error)"
+            return self.failure(failure, input: input)
         }
     }
 
@@ -97,15 +114,16 @@ final class ImageService: Sendable {
             guard configuration.allowUnsafe else { throw ServeError(.forbidden, "unsafe URLs are not allowed (start with --allow-unsafe)") }
             return
         }
-        guard let signer else { throw ServeError(.forbidden, "signed URLs need a key (start with --key)") }
-        guard signer.isValid(request.signature, for: request.signedPath) else {
+        guard !signers.isEmpty else { throw ServeError(.forbidden, "signed URLs need a key (start with --key)") }
+        guard signers.contains(where: { $0.isValid(request.signature, for: request.signedPath) }) else {
             throw ServeError(.forbidden, "bad signature")
         }
     }
 
-    /// The source URL: http or https with a host, else 400.
+    /// The source URL: http or https with a host, else 400; 403 when `--allow-source` does not allow it.
     private func sourceURL(_ request: ThumborRequest) throws(ServeError) -> URL {
         guard let url = Self.httpURL(request.imageURL) else { throw ServeError(.badRequest, "bad image URL") }
+        guard sources.allows(url) else { throw ServeError(.forbidden, "this source is not allowed") }
         return url
     }
 
@@ -124,9 +142,10 @@ final class ImageService: Sendable {
     private static let hostCharacters: Set<Unicode.Scalar> = Set(
         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._:[]".unicodeScalars)
 
-    /// Loads, transforms and encodes; returns the bytes and their format.
-    private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?) async throws
-        -> (Data, ImageFormat)
+    /// Loads, transforms and encodes; returns the bytes and their format. A load that fails is remembered under
+    /// `failureKey`.
+    private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?, failureKey: String)
+        async throws -> (Data, ImageFormat)
     {
         renders.add(1, ordering: .relaxed)
         var transformer = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
@@ -145,7 +164,9 @@ final class ImageService: Sendable {
             result = try await parts.manager.loadImage(with: url, options: [.retryFailed, .transformAnimatedImage],
                                                        context: context)
         } catch {
-            throw ServeError(error)
+            let failure = ServeError(error)
+            if error.code != .cancelled { failures.record(failure, for: failureKey) }
+            throw failure
         }
         let image = result.image
         let format = OutputFormat.choose(requested: plan.format, source: image, accept: accept,
@@ -190,6 +211,7 @@ final class ImageService: Sendable {
         var urls: [(String, URL)] = []
         for address in addresses {
             guard let url = Self.httpURL(address) else { throw ServeError(.badRequest, "bad watermark URL") }
+            guard sources.allows(url) else { throw ServeError(.forbidden, "this watermark's source is not allowed") }
             urls.append((address, url))
         }
         return try await withThrowingTaskGroup(of: (String, Image).self) { group in
@@ -204,7 +226,7 @@ final class ImageService: Sendable {
                     do {
                         return (address, try await manager.loadImage(with: url, options: [.retryFailed], context: context).image)
                     } catch {
-                        let failure = (error as? ImageError).map(ServeError.init) ?? ServeError(.internalError, "\(error)")
+                        let failure = (error as? ImageError).map(ServeError.init) ?? ServeError(.internalError, "internal error")
                         // A missing watermark is a bad request (thumbor's 400), not a missing image.
                         let status = failure.status == .notFound ? .badRequest : failure.status
                         throw ServeError(status, "watermark \(address): \(failure.reason)")
@@ -271,6 +293,6 @@ final class ImageService: Sendable {
         var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
         if error.status == .serviceUnavailable { headers.append(("Retry-After", "1")) }
         return ServeOutput(status: error.status.rawValue, headers: headers,
-                           body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
+                           body: input.method == "HEAD" ? Data() : body, contentLength: body.count, detail: error.detail)
     }
 }

@@ -15,8 +15,22 @@ public struct ServeConfiguration: Sendable {
     public var bind = "127.0.0.1"
     /// The port to listen on (default 8888, thumbor's); 0 picks a free one.
     public var port = 8888
-    /// The thumbor security key; nil refuses every signed URL (only `unsafe/` could work, with `allowUnsafe`).
-    public var key: String?
+    /// The thumbor security keys (`--key`, repeatable): a URL signed with any of them is accepted, so a new key
+    /// can be added before the old one is dropped (docs/ARCHITECTURE.md, "Key rotation"); the first is the one
+    /// the service would sign with. Empty: every signed URL is refused (only `unsafe/` could work).
+    public var keys: [String] = []
+    /// The first of `keys` (the signing key); setting it replaces the first key, nil removes them all.
+    public var key: String? {
+        get { keys.first }
+        set {
+            if let newValue { if keys.isEmpty { keys = [newValue] } else { keys[0] = newValue } } else { keys = [] }
+        }
+    }
+    /// The sources the service may fetch (`--allow-source`, repeatable); empty allows every public source. A
+    /// pattern with `://` is a URL prefix (`https://cdn.example.com/images/`); any other is a host name where `*`
+    /// stands for any characters (`*.example.com`, `img?.example.com` is literal). A source no pattern matches is a
+    /// 403 before any connection, as thumbor's ALLOWED_SOURCES and imgproxy's ALLOWED_SOURCES.
+    public var allowedSources: [String] = []
     /// Accept `/unsafe/` URLs (default false).
     public var allowUnsafe = false
     /// Hosts whose URLs may reach addresses the SSRF policy refuses (loopback, private...): names or literals.
@@ -32,6 +46,9 @@ public struct ServeConfiguration: Sendable {
     /// The most frames (or pages) a source may have (default 1,000): a larger animation is refused (413) before
     /// any frame is decoded. Every frame also counts against `maxPixels`.
     public var maxFrames = 1_000
+    /// Seconds a failed source (refused, too large, undecodable, its origin failing) and a request that timed out
+    /// are answered again from memory (default 10; 0 turns it off): a retry storm of one hostile URL costs nothing.
+    public var failureTTL: Double = 10
     /// The most filters one URL may name (default 32); more is a 400 before any work.
     public var maxFilters = 32
     /// The largest source body in bytes (default 32 MiB), refused while it streams in.
@@ -99,6 +116,9 @@ public struct ServeConfiguration: Sendable {
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
         try check(variantMemoryBytes, 0...(1 << 40), "variant-memory-bytes")
         try check(maxConnections, 1...1_000_000, "max-connections")
+        guard failureTTL.isFinite, failureTTL >= 0, failureTTL <= 86_400 else {
+            throw ImageError(.invalidArgument, "failure-ttl must be in [0, 86400] seconds, got \(failureTTL)")
+        }
         try check(maxRequestMemory, 64 << 20...(1 << 44), "max-request-memory")
         if isolation != .none, workerCommand.isEmpty {
             throw ImageError(.invalidArgument, "isolation \(isolation.rawValue) needs the decode worker's command")

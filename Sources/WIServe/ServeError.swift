@@ -10,8 +10,10 @@ struct ServeError: Error, Sendable, Equatable {
     }
 
     var status: Status
-    /// One line, no newline.
+    /// One line, no newline: what the client reads.
     var reason: String
+    /// What the log gets beside the reason (the pipeline's own description), never the client.
+    var detail: String?
 
     init(_ status: Status, _ reason: String) {
         self.status = status

@@ -3,30 +3,6 @@ import Synchronization
 import WICore
 @testable import WICacheMemory
 
-/// A clock that moves only when told to, for time-to-live tests.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
-    }
-
-    private let current = Mutex(Instant(offset: .zero))
-
-    var now: Instant { current.withLock { $0 } }
-    var minimumResolution: Duration { .nanoseconds(1) }
-
-    func advance(by duration: Duration) { current.withLock { $0 = $0.advanced(by: duration) } }
-
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        while now < deadline {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
-    }
-}
-
 /// A pressure source the test fires by hand.
 final class FakePressureSource: MemoryPressureSource {
     private let handlers = Mutex<[Int: @Sendable (MemoryPressureLevel) -> Void]>([:])

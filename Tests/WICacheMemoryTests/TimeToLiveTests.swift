@@ -1,5 +1,6 @@
 import Testing
 import WICore
+import WITestSupport
 import WICacheMemory
 
 @Suite struct TimeToLiveTests {

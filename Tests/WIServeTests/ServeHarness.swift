@@ -138,10 +138,16 @@ extension RGBAColor {
 ///
 /// Thread safety: the lines are behind a `Mutex`; the handler may be used from any task.
 struct CapturingLogHandler: LogHandler {
+    /// A line: its level, message and status compared; the rest of its metadata kept for the tests that look.
     struct Line: Equatable, Sendable {
         let level: Logger.Level
         let message: String
         let status: String?
+        var metadata: [String: String] = [:]
+
+        static func == (lhs: Line, rhs: Line) -> Bool {
+            lhs.level == rhs.level && lhs.message == rhs.message && lhs.status == rhs.status
+        }
     }
 
     final class Store: Sendable {
@@ -164,6 +170,7 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         store.append(Line(level: event.level, message: event.message.description,
-                          status: event.metadata?["status"].map { "\($0)" }))
+                          status: event.metadata?["status"].map { "\($0)" },
+                          metadata: (event.metadata ?? [:]).mapValues { "\($0)" }))
     }
 }

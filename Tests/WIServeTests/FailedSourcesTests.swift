@@ -1,0 +1,136 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+import WebImage
+import WITestSupport
+@testable import WIServe
+
+/// A source that failed is answered again from memory for a while: a retry storm of one URL reaches its origin
+/// once.
+@Suite struct FailedSourcesTests {
+    typealias H = ServeHarness
+
+    @Test func failuresLastTheirTTLAndTheTableStaysBounded() {
+        let clock = ManualClock()
+        let failures = FailedSources(ttl: .seconds(10), capacity: 3, clock: clock)
+        let notFound = ServeError(.notFound, "origin 404")
+        failures.record(notFound, for: "a")
+        #expect(failures.failure(for: "a") == notFound)
+        clock.advance(by: .seconds(9))
+        #expect(failures.failure(for: "a") == notFound)
+        clock.advance(by: .seconds(1))
+        #expect(failures.failure(for: "a") == nil)
+        // The service's own failures are not the source's.
+        failures.record(ServeError(.serviceUnavailable, "full"), for: "b")
+        failures.record(ServeError(.internalError, "bug"), for: "c")
+        #expect(failures.failure(for: "b") == nil && failures.failure(for: "c") == nil)
+        // Past the capacity the oldest go first; a key recorded again counts from its latest failure.
+        for key in ["d", "e", "f"] { failures.record(notFound, for: key) }
+        failures.record(notFound, for: "d")
+        failures.record(notFound, for: "g")
+        #expect(failures.count == 3)
+        #expect(failures.failure(for: "e") == nil)
+        #expect(failures.failure(for: "d") != nil && failures.failure(for: "f") != nil && failures.failure(for: "g") != nil)
+        // A TTL of 0 keeps nothing.
+        let off = FailedSources(ttl: .zero, clock: clock)
+        off.record(notFound, for: "a")
+        #expect(off.failure(for: "a") == nil && off.count == 0)
+    }
+
+    @Test func aFailedSourceReachesItsOriginOnce() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            for size in ["10x10", "20x20", "30x30"] {
+                let response = try await client.execute(uri: "/unsafe/\(size)/\(h.url("/missing"))", method: .get)
+                #expect(response.status == .notFound)
+            }
+            #expect(h.origin.requestCount("/missing") == 1)
+            // Text where an image should be: 415 each time, one fetch.
+            for _ in 0..<3 {
+                #expect(try await client.execute(uri: "/unsafe/10x10/\(h.url("/text"))", method: .get).status == .unsupportedMediaType)
+            }
+            #expect(h.origin.requestCount("/text") == 1)
+        }
+        // Off: every retry goes to the origin.
+        let again = try await ServeHarness()
+        try await again.withServer(H.configuration { $0.failureTTL = 0 }) { _, client in
+            for _ in 0..<3 { _ = try await client.execute(uri: "/unsafe/10x10/\(again.url("/missing"))", method: .get) }
+            #expect(again.origin.requestCount("/missing") == 3)
+        }
+    }
+}
+
+/// Operators' controls: several keys at once, the sources the service may fetch, a request id on every answer.
+@Suite struct ServeOperatorTests {
+    typealias H = ServeHarness
+
+    @Test func anyOfSeveralKeysVerifiesAndRotationNeedsNoDowntime() async throws {
+        let h = try await ServeHarness()
+        let path = "10x10/\(h.url("/stripes.png"))"
+        let old = ThumborSignature(key: "old").sign(path), new = ThumborSignature(key: "new").sign(path)
+        try await h.withServer(H.configuration { $0.keys = ["new", "old"]; $0.allowUnsafe = false }) { _, client in
+            let signedNew = try await client.execute(uri: "/\(new)/\(path)", method: .get)
+            let signedOld = try await client.execute(uri: "/\(old)/\(path)", method: .get)
+            #expect(signedNew.status == .ok && signedOld.status == .ok)
+            let forged = ThumborSignature(key: "other").sign(path)
+            let refused = try await client.execute(uri: "/\(forged)/\(path)", method: .get)
+            #expect(refused.status == .forbidden)
+        }
+        var configuration = ServeConfiguration()
+        configuration.keys = ["a", "b"]
+        #expect(configuration.key == "a")
+        configuration.key = "c"
+        #expect(configuration.keys == ["c", "b"])
+        configuration.key = nil
+        #expect(configuration.keys.isEmpty)
+    }
+
+    @Test func onlyAllowedSourcesAreFetched() async throws {
+        let h = try await ServeHarness()
+        let patterns = ["http://127.0.0.1:\(h.origin.port)/stripes", "*.example.com"]
+        try await h.withServer(H.configuration { $0.allowedSources = patterns }) { _, client in
+            #expect(try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get).status == .ok)
+            // Refused before any connection: the origin never sees it.
+            let refused = try await client.execute(uri: "/unsafe/10x10/\(h.url("/exif.jpg"))", method: .get)
+            #expect(refused.status == .forbidden)
+            #expect(H.text(refused) == "this source is not allowed\n")
+            #expect(h.origin.requestCount("/exif.jpg") == 0)
+            let mark = try await client.execute(
+                uri: "/unsafe/filters:watermark(\(h.url("/icc.jpg")),0,0,0)/\(h.url("/stripes.png"))", method: .get)
+            #expect(mark.status == .forbidden)
+            #expect(h.origin.requestCount("/icc.jpg") == 0)
+        }
+        let policy = SourcePolicy(patterns: patterns + ["https://CDN.example.org/img/"])
+        let cases: [(String, Bool)] = [
+            ("http://127.0.0.1:\(h.origin.port)/stripes.png", true),
+            ("http://127.0.0.1:\(h.origin.port)/Stripes.png", false),
+            ("http://127.0.0.1:1/stripes.png", false),
+            ("http://a.example.com/x.png", true), ("https://a.b.example.com/x.png", true),
+            ("http://example.com/x.png", false), ("http://evil-example.com/x.png", false),
+            ("http://a.example.com.evil.net/x.png", false),
+            ("https://cdn.example.org/img/a.png", true), ("https://cdn.example.org/imgs/a.png", false),
+            ("https://cdn.example.org/other/a.png", false), ("https://cdn.example.org.evil.net/img/a.png", false),
+        ]
+        for (text, allowed) in cases { #expect(policy.allows(URL(string: text)!) == allowed, "\(text)") }
+        #expect(SourcePolicy(patterns: []).allows(URL(string: "http://anything.net/a.png")!))
+    }
+
+    @Test func everyAnswerCarriesARequestID() async throws {
+        let h = try await ServeHarness()
+        let log = CapturingLogHandler.Store()
+        try await h.withServer(H.configuration(), logger: CapturingLogHandler.logger(log)) { _, client in
+            let given = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
+                                                 headers: [RequestID.field: "abc-123"])
+            #expect(given.headers[RequestID.field] == "abc-123")
+            let made = try await client.execute(uri: "/unsafe/10x10/\(h.url("/missing"))", method: .get)
+            let id = try #require(made.headers[RequestID.field])
+            #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
+            // A value that is not one short line of visible characters is replaced.
+            let odd = try await client.execute(uri: "/healthz", method: .get, headers: [RequestID.field: "a b"])
+            #expect(odd.headers[RequestID.field] != "a b" && odd.headers[RequestID.field]?.count == 32)
+            #expect(log.all.map { $0.metadata["request_id"] } == ["abc-123", id, odd.headers[RequestID.field]])
+            // The failure's detail is in the log line, not in the answer.
+            #expect(log.all[1].metadata["error"] == "2001: unacceptable status code 404")
+        }
+    }
+}
