@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] = []
     @Option(help: "A source the service may fetch: a URL prefix, or a host where * stands for any characters (repeatable; none: any public source).")
     var allowSource: [String] = []
+    @Option(help: "A folder whose files are sources: an image path without http:// or https:// is a file under it.")
+    var fileRoot: String?
     @Option(help: "Disk cache folder (default ~/.cache/wi-serve).") var cacheDir: String?
     @Flag(help: "No memory or disk cache: every request does the full work.") var noCache = false
     @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
@@ -46,6 +48,21 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).") var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
+    @Option(help: "Cache-Control max-age of answers, in seconds.") var maxAge = 86_400
+    @Option(help: "Seconds the origin may take to send a source (within --timeout).") var originTimeout: Double = 10
+    @Option(help: "How sources follow their origin's HTTP caching: ignore, respect, or stale (served while revalidated).")
+    var originCache = OriginCache.stale
+    @Option(help: "Seconds past its freshness a source is still served while it is revalidated (with --origin-cache stale).")
+    var originMaxStale = 86_400
+    @Option(help: "Bytes of decoded images kept in memory.") var memoryCacheBytes = 256 << 20
+    @Option(help: "Bytes of encoded answers kept in memory.") var variantMemoryBytes = 64 << 20
+    @Option(help: "Bytes the disk cache may take (originals 3/4, answers 1/4), trimmed in the background.")
+    var cacheSize: Int64 = 10 << 30
+    @Option(help: "A configuration file: one name = value per line, names as the flags without dashes.") var config: String?
+    @Flag(help: "Print the effective settings and where each came from, then exit.") var printConfig = false
+
+    /// Where each setting came from (`ServeSettings`, set by `wi` before parsing), by flag name.
+    nonisolated(unsafe) static var origins: [String: String] = [:]
 
     /// The configuration the flags describe.
     func serveConfiguration() -> ServeConfiguration {
@@ -57,6 +74,7 @@ struct Serve: AsyncParsableCommand {
         configuration.allowUnsafe = allowUnsafe
         configuration.allowedHosts = allowHost
         configuration.cacheDirectory = cacheDir
+        configuration.fileRoot = fileRoot
         configuration.useCache = !noCache
         configuration.redisURL = redis
         configuration.maxPixels = maxPixels
@@ -77,6 +95,16 @@ struct Serve: AsyncParsableCommand {
         configuration.autoAVIF = autoAvif
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
+        configuration.maxAge = maxAge
+        configuration.originTimeout = originTimeout
+        configuration.originCachePolicy = switch originCache {
+        case .ignore: .ignore
+        case .respect: .respect
+        case .stale: .staleWhileRevalidate(maxStale: .seconds(originMaxStale))
+        }
+        configuration.memoryCacheBytes = memoryCacheBytes
+        configuration.variantMemoryBytes = variantMemoryBytes
+        configuration.cacheSize = cacheSize
         return configuration
     }
 
@@ -95,7 +123,35 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// Every setting's effective value (keys hidden), in the order of `wi serve --help`.
+    func effectiveValues() -> [(name: String, value: String)] {
+        func list(_ values: [String]) -> String { values.isEmpty ? "(none)" : values.joined(separator: ", ") }
+        return [
+            ("bind", bind), ("port", "\(port)"),
+            ("key", key.isEmpty ? "(none)" : "\(key.count) key(s), not shown"), ("allow-unsafe", "\(allowUnsafe)"),
+            ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"),
+            ("cache-dir", cacheDir ?? "(default)"),
+            ("no-cache", "\(noCache)"), ("redis", redis ?? "(none)"), ("max-pixels", "\(maxPixels)"),
+            ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"),
+            ("failure-ttl", "\(failureTtl)"), ("concurrency", "\(concurrency)"), ("queue", "\(queue)"),
+            ("timeout", "\(timeout)"), ("header-timeout", "\(headerTimeout)"), ("idle-timeout", "\(idleTimeout)"),
+            ("max-connections", "\(maxConnections)"), ("isolate", isolate.rawValue),
+            ("max-request-memory", "\(maxRequestMemory)"), ("auto-webp", "\(autoWebp)"), ("auto-avif", "\(autoAvif)"),
+            ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"), ("max-age", "\(maxAge)"),
+            ("origin-timeout", "\(originTimeout)"), ("origin-cache", originCache.rawValue),
+            ("origin-max-stale", "\(originMaxStale)"), ("memory-cache-bytes", "\(memoryCacheBytes)"),
+            ("variant-memory-bytes", "\(variantMemoryBytes)"), ("cache-size", "\(cacheSize)"),
+            ("config", config ?? "(none)"), ("print-config", "\(printConfig)"),
+        ]
+    }
+
     func run() async throws {
+        if printConfig {
+            for (name, value) in effectiveValues() {
+                writeToStandardOutput("\(name) = \(value)    # \(Self.origins[name] ?? "default")\n")
+            }
+            return
+        }
         // The access log goes to standard output at info unless -v asked for more (trace to standard error).
         var logger = WI.logger
         if logger.handler is SwiftLogNoOpLogHandler {
@@ -120,3 +176,8 @@ struct Serve: AsyncParsableCommand {
 }
 
 extension ServeConfiguration.Isolation: ExpressibleByArgument {}
+
+/// The choices of `--origin-cache`.
+enum OriginCache: String, ExpressibleByArgument, CaseIterable {
+    case ignore, respect, stale
+}

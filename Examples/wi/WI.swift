@@ -43,6 +43,18 @@ struct WI: AsyncParsableCommand {
             logger = Logger(label: "wi")
         }
         do {
+            // `wi serve` also takes its settings from the environment and a configuration file.
+            if arguments.first == "serve" {
+                do {
+                    let settings = try ServeSettings(commandLine: Array(arguments.dropFirst()),
+                                                     environment: ProcessInfo.processInfo.environment)
+                    arguments = ["serve"] + settings.arguments
+                    Serve.origins = settings.origins
+                } catch let error as ServeSettingsError {
+                    writeToStandardError("wi serve: \(error.description)\n")
+                    Glibc.exit(2)
+                }
+            }
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -68,6 +68,11 @@ extension CurlImageLoader {
         /// MIME types that count as success, or nil for any (the default). `image/*` matches every image type.
         /// Others fail with 2004.
         public var acceptableContentTypes: Set<String>?
+        /// The freshness lifetime, in seconds, given to HTTP answers that state none (no `Cache-Control` max-age,
+        /// s-maxage, no-cache or no-store, no `Expires`), as `Cache-Control: max-age=N` (nil, the default: none,
+        /// so HTTP caching revalidates them on every use). Unlike a response modifier it is not part of a
+        /// request's identity: loads keep sharing.
+        public var defaultMaxAge: Int?
 
         /// URL schemes the loader accepts and follows redirects to (default http and https; add "file" and "data"
         /// to load those). Other schemes fail with 2010.

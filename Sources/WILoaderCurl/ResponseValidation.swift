@@ -12,6 +12,7 @@ enum ResponseValidation {
     /// The error `head` fails with, or nil; `head` becomes the response modifier's version.
     static func check(_ head: inout ImageLoadResponseHead, request: ImageLoadRequest,
                       configuration: CurlImageLoader.Configuration) -> ImageError? {
+        if let seconds = configuration.defaultMaxAge, head.statusCode != nil { defaultFreshness(&head, seconds: seconds) }
         if let modifier = request.context[.responseModifier] {
             guard let modified = modifier.modified(head) else {
                 return ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
@@ -70,5 +71,14 @@ enum ResponseValidation {
             }
             callers.forEach { $0.finish(outcome) }
         }
+    }
+
+    /// Gives an HTTP answer that says nothing about its freshness (no `Cache-Control` max-age, s-maxage,
+    /// no-cache or no-store, no `Expires`) `Cache-Control: max-age=seconds`.
+    static func defaultFreshness(_ head: inout ImageLoadResponseHead, seconds: Int) {
+        let control = head.headers["cache-control"]?.lowercased() ?? ""
+        let says = ["max-age", "s-maxage", "no-cache", "no-store"].contains { control.contains($0) }
+        guard !says, head.headers["expires"] == nil else { return }
+        head.headers["cache-control"] = control.isEmpty ? "max-age=\(seconds)" : "\(control), max-age=\(seconds)"
     }
 }

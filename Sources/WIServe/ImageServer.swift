@@ -130,7 +130,7 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         let target = request.uri.query.map { "\(path)?\($0)" } ?? path
         let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: target,
                                accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                               deadline: deadline)
+                               ifModifiedSince: request.headers[.ifModifiedSince], deadline: deadline)
         switch service.gate.tryAcquire() {
         case .admitted:
             break

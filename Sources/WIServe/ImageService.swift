@@ -14,6 +14,7 @@ struct ServeInput: Sendable {
     var path: String
     var accept: String?
     var ifNoneMatch: String?
+    var ifModifiedSince: String? = nil
     /// When the answer is due (the request's arrival plus `--timeout`): the work stops there and the answer is 504.
     var deadline: ContinuousClock.Instant = .now + .seconds(30)
 }
@@ -71,21 +72,22 @@ final class ImageService: Sendable {
                                               autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
                                               keepMetadata: configuration.keepMetadata,
                                               keepCopyright: configuration.keepCopyright)
+            // A stored answer whose source is still fresh is answered from its bytes (a 304 from its validators
+            // alone); a stale one is rendered again, through the manager, which revalidates the source.
             if let variants = parts.variants {
-                if let match = input.ifNoneMatch, let etag = await variants.etag(forKey: variantKey),
-                   Self.matches(match, etag: etag) {
-                    return ServeOutput(status: 304, headers: validators(etag: etag, maxAge: maxAge), body: Data(),
-                                       contentLength: 0)
+                if input.ifNoneMatch != nil || input.ifModifiedSince != nil, let info = await variants.info(forKey: variantKey),
+                   isFresh(info), Self.isNotModified(input, info) {
+                    return ServeOutput(status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
                 }
-                if let (body, etag) = await variants.variant(forKey: variantKey) {
-                    return answer(body: body, format: ImageFormat.detect(body), etag: etag, maxAge: maxAge, input: input)
+                if let (body, info) = await variants.variant(forKey: variantKey), isFresh(info) {
+                    return answer(body: body, format: ImageFormat.detect(body), info: info, maxAge: maxAge, input: input)
                 }
             }
             let sourceKey = "source " + url.absoluteString, requestKey = "request " + request.signedPath
             if let failure = failures.failure(for: sourceKey) ?? failures.failure(for: requestKey) { throw failure }
-            let (body, format): (Data, ImageFormat)
+            let (body, format, source): (Data, ImageFormat, HTTPCacheInfo?)
             do {
-                (body, format) = try await withDeadline(input.deadline) {
+                (body, format, source) = try await withDeadline(input.deadline) {
                     // A load cancelled at the deadline returns only once its download, decode and transform
                     // stopped, so the request's slot is not given back while its work goes on.
                     try await CancelledWork.$isAwaited.withValue(true) {
@@ -96,9 +98,9 @@ final class ImageService: Sendable {
                 failures.record(timeout, for: requestKey)
                 throw timeout
             }
-            let etag = "\"" + Base64URL.encode(SHA1.digest(body)).filter { $0 != "=" } + "\""
-            await parts.variants?.store(body, etag: etag, forKey: variantKey)
-            return answer(body: body, format: format, etag: etag, maxAge: maxAge, input: input)
+            let info = variantInfo(body: body, key: variantKey, source: source)
+            await parts.variants?.store(body, info: info, forKey: variantKey)
+            return answer(body: body, format: format, info: info, maxAge: maxAge, input: input)
         } catch let error as ServeError {
             return failure(error, input: input)
         } catch {
@@ -120,8 +122,13 @@ final class ImageService: Sendable {
         }
     }
 
-    /// The source URL: http or https with a host, else 400; 403 when `--allow-source` does not allow it.
+    /// The source URL: a file under `--file-root` for a path without `http://` or `https://` when there is one;
+    /// else http or https with a host, or 400; 403 when `--allow-source` does not allow it.
     private func sourceURL(_ request: ThumborRequest) throws(ServeError) -> URL {
+        if let fileRoot = parts.fileRoot {
+            let lower = request.imagePath.lowercased()
+            if !lower.hasPrefix("http://"), !lower.hasPrefix("https://") { return try fileRoot.resolve(request.imagePath) }
+        }
         guard let url = Self.httpURL(request.imageURL) else { throw ServeError(.badRequest, "bad image URL") }
         guard sources.allows(url) else { throw ServeError(.forbidden, "this source is not allowed") }
         return url
@@ -145,7 +152,7 @@ final class ImageService: Sendable {
     /// Loads, transforms and encodes; returns the bytes and their format. A load that fails is remembered under
     /// `failureKey`.
     private func render(_ request: ThumborRequest, url: URL, plan: EncodePlan, accept: String?, failureKey: String)
-        async throws -> (Data, ImageFormat)
+        async throws -> (Data, ImageFormat, HTTPCacheInfo?)
     {
         renders.add(1, ordering: .relaxed)
         var transformer = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
@@ -157,6 +164,7 @@ final class ImageService: Sendable {
         decode.frameLimit = configuration.maxFrames
         decode.thumbnailPixelSize = plan.decodeBox
         context[.decodeOptions] = decode
+        context[.httpCachePolicy] = configuration.originCachePolicy
         if let box = plan.decodeBox { context[.thumbnailPixelSize] = box }
         selectLoader(for: url, in: &context)
         let result: ImageResult
@@ -186,7 +194,7 @@ final class ImageService: Sendable {
                                                                                       quality: quality))
                 }
             }
-            return (data, format)
+            return (data, format, result.httpCacheInfo)
         } catch {
             throw ServeError(error)
         }
@@ -195,6 +203,10 @@ final class ImageService: Sendable {
     /// The loader for URLs on the hosts `--allow-host` names (they may reach private addresses); others keep the
     /// manager's, which refuses them.
     private func selectLoader(for url: URL, in context: inout ImageContext) {
+        if url.isFileURL, let fileLoader = parts.fileLoader {
+            context[.imageLoader] = fileLoader
+            return
+        }
         if let host = url.host.map(ImageServiceParts.normalized(host:)), parts.allowedHosts.contains(host),
            let loader = parts.allowedLoader {
             context[.imageLoader] = loader
@@ -220,7 +232,8 @@ final class ImageService: Sendable {
                 var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
                 decode.frameLimit = configuration.maxFrames
                 context[.decodeOptions] = decode
-                selectLoader(for: url, in: &context)
+                context[.httpCachePolicy] = configuration.originCachePolicy
+                        selectLoader(for: url, in: &context)
                 let manager = parts.manager
                 group.addTask { [context] in
                     do {
@@ -256,21 +269,55 @@ final class ImageService: Sendable {
         }
     }
 
-    /// 200 with validators, or 304 when If-None-Match names the ETag; HEAD gets the head only.
-    private func answer(body: Data, format: ImageFormat, etag: String, maxAge: Int, input: ServeInput) -> ServeOutput {
-        if let match = input.ifNoneMatch, Self.matches(match, etag: etag) {
-            return ServeOutput(status: 304, headers: validators(etag: etag, maxAge: maxAge), body: Data(), contentLength: 0)
+    /// 200 with validators, or 304 when the request's validators match; HEAD gets the head only.
+    private func answer(body: Data, format: ImageFormat, info: HTTPCacheInfo, maxAge: Int, input: ServeInput) -> ServeOutput {
+        if Self.isNotModified(input, info) {
+            return ServeOutput(status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
         }
-        return ServeOutput(status: 200, headers: [("Content-Type", format.mimeType)] + validators(etag: etag, maxAge: maxAge),
+        return ServeOutput(status: 200, headers: [("Content-Type", format.mimeType)] + validators(info, maxAge: maxAge),
                            body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
     }
 
-    /// The header fields of a 200 and a 304: ETag, Cache-Control (`maxAge` seconds: the request's `max_age()`, else
-    /// the server's), and Vary when the Accept header picks formats.
-    private func validators(etag: String, maxAge: Int) -> [(String, String)] {
-        var headers = [("ETag", etag), ("Cache-Control", "public, max-age=\(maxAge)")]
+    /// The header fields of a 200 and a 304: ETag, Last-Modified (the source's), Cache-Control (`maxAge` seconds:
+    /// the request's `max_age()`, else the server's), and Vary when the Accept header picks formats.
+    private func validators(_ info: HTTPCacheInfo, maxAge: Int) -> [(String, String)] {
+        var headers = [("ETag", info.etag ?? "")]
+        if let lastModified = info.lastModified { headers.append(("Last-Modified", lastModified)) }
+        headers.append(("Cache-Control", "public, max-age=\(maxAge)"))
         if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
         return headers
+    }
+
+    /// A variant's info: an ETag made from the source's validators and the variant key when the source has
+    /// validators (an unchanged source keeps its answers' ETags, a changed one changes them), else from the bytes;
+    /// the source's Last-Modified; and the source's date and freshness (`maxAge` when the origin gave none), so
+    /// the stored answer lives as long as its source is fresh.
+    func variantInfo(body: Data, key: String, source: HTTPCacheInfo?) -> HTTPCacheInfo {
+        let digest = if let source, source.hasValidators {
+            SHA1.digest(Array("\(key)\n\(source.etag ?? "")\n\(source.lastModified ?? "")".utf8))
+        } else {
+            SHA1.digest(body)
+        }
+        let etag = "\"" + Base64URL.encode(digest).filter { $0 != "=" } + "\""
+        return HTTPCacheInfo(etag: etag, lastModified: source?.lastModified, date: source?.date ?? Date(),
+                             freshnessLifetime: source?.freshnessLifetime ?? configuration.maxAge,
+                             noCache: source?.noCache ?? false)
+    }
+
+    /// Whether a stored answer may be served without rendering: always when sources ignore HTTP caching, else
+    /// while its source is fresh.
+    private func isFresh(_ info: HTTPCacheInfo) -> Bool {
+        configuration.originCachePolicy == .ignore || info.isFresh(at: Date())
+    }
+
+    /// Whether the request's validators match: If-None-Match against the ETag, else If-Modified-Since against
+    /// Last-Modified (an HTTP date at or after it).
+    static func isNotModified(_ input: ServeInput, _ info: HTTPCacheInfo) -> Bool {
+        if let match = input.ifNoneMatch { return info.etag.map { matches(match, etag: $0) } ?? false }
+        guard let since = input.ifModifiedSince.flatMap(HTTPCacheInfo.parseHTTPDate),
+              let modified = info.lastModified.flatMap(HTTPCacheInfo.parseHTTPDate)
+        else { return false }
+        return since >= modified
     }
 
     /// Whether an If-None-Match value names `etag` (weak comparison, `*` matches).

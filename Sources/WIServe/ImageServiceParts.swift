@@ -17,6 +17,9 @@ struct ImageServiceParts: Sendable {
     /// The loader for URLs whose host is in `allowedHosts`, nil without `--allow-host`.
     let allowedLoader: (any ImageLoader)?
     let allowedHosts: Set<String>
+    /// `--file-root`'s folder and the loader that reads its files (nil without it).
+    let fileRoot: FileRoot?
+    let fileLoader: (any ImageLoader)?
     let pool: WorkerPool
     /// The encoded answers (nil with `--no-cache`).
     let variants: VariantCache?
@@ -99,6 +102,20 @@ struct ImageServiceParts: Sendable {
             }
         }
         singleFlights = [loader, allowedLoader].compactMap { $0 as? RedisSingleFlightLoader }
+        if let folder = configuration.fileRoot {
+            fileRoot = try FileRoot(folder)
+            var files = CurlImageLoader.Configuration()
+            files.allowedSchemes = ["file"]
+            files.acceptedFormats = { [coders] in coders.decodingFormats }
+            files.maximumBodySize = configuration.maxSourceBytes
+            files.logger = logger
+            let fileLoader = try CurlImageLoader(configuration: files)
+            keep(fileLoader)
+            self.fileLoader = fileLoader
+        } else {
+            fileRoot = nil
+            fileLoader = nil
+        }
         var dataTiers: [any DataCaching] = []
         var memory: MemoryCache?
         var variantTiers: [any DataCaching] = []
@@ -106,9 +123,12 @@ struct ImageServiceParts: Sendable {
             var disk = DiskCache.Configuration()
             disk.logger = logger
             let root = configuration.cacheDirectory ?? Self.defaultCacheRoot()
+            // Bounded by --cache-size: three quarters for originals, a quarter for answers, trimmed past it.
+            disk.sizeLimit = configuration.cacheSize / 4 * 3
             let images = try DiskCache(name: "images", root: root, configuration: disk)
             own(images)  // the tiered cache shuts it down
             dataTiers.append(images)
+            disk.sizeLimit = configuration.cacheSize / 4
             let variantDisk = try DiskCache(name: "variants", root: root, configuration: disk)
             keep(variantDisk)
             variantTiers = [VariantMemoryCache(byteLimit: configuration.variantMemoryBytes), variantDisk]
@@ -144,8 +164,11 @@ struct ImageServiceParts: Sendable {
         loader.acceptableContentTypes = ["image/*"]
         loader.allowedSchemes = ["http", "https"]
         loader.maximumBodySize = configuration.maxSourceBytes
-        loader.totalTimeout = configuration.timeout + 1  // the request's own timer answers first (504)
+        // The origin's own limit, within the request's (whose timer answers first, 504, when it is shorter).
+        loader.totalTimeout = min(configuration.originTimeout, configuration.timeout + 1)
         loader.addressPolicy = .publicOnly(exceptions: exceptions)
+        // An origin that says nothing about freshness: its sources count as fresh as long as the answers say.
+        loader.defaultMaxAge = configuration.maxAge
         loader.maxConcurrentTransfers = max(6, configuration.concurrency)
         loader.logger = logger
         return try CurlImageLoader(configuration: loader)

@@ -26,6 +26,10 @@ public struct ServeConfiguration: Sendable {
             if let newValue { if keys.isEmpty { keys = [newValue] } else { keys[0] = newValue } } else { keys = [] }
         }
     }
+    /// A folder whose files are sources (`--file-root`, thumbor's file loader): a source without `http://` or
+    /// `https://` is a path under it. Absolute paths, `..`, and symbolic links that lead out of the folder are
+    /// refused (400); a missing file is a 404. Nil: every source is fetched over HTTP.
+    public var fileRoot: String?
     /// The sources the service may fetch (`--allow-source`, repeatable); empty allows every public source. A
     /// pattern with `://` is a URL prefix (`https://cdn.example.com/images/`); any other is a host name where `*`
     /// stands for any characters (`*.example.com`, `img?.example.com` is literal). A source no pattern matches is a
@@ -95,6 +99,19 @@ public struct ServeConfiguration: Sendable {
     /// Keep the EXIF Artist and Copyright fields when the rest is stripped (`--keep-copyright`; thumbor's
     /// PRESERVE_EXIF_COPYRIGHT_INFO, default false).
     public var keepCopyright = false
+    /// How sources follow their origin's HTTP caching (`--origin-cache`, `--origin-max-stale`): by default a
+    /// source is used while its Cache-Control / Expires say it is fresh, then for up to a day more while it is
+    /// revalidated in the background (If-None-Match / If-Modified-Since), and each answer is stored as long as its
+    /// source is fresh, so a changed image behind the same URL is picked up within its max-age (plus that
+    /// window). `.ignore` keeps sources and answers until evicted. A source whose origin says nothing about
+    /// freshness counts as fresh for `maxAge`.
+    public var originCachePolicy = HTTPCachePolicy.staleWhileRevalidate(maxStale: .seconds(86_400))
+    /// Seconds the origin may take to send a source (default 10), within `timeout`: a slow origin fails with 504
+    /// on its own while the request could still answer something else.
+    public var originTimeout: Double = 10
+    /// Bytes the disk cache may take (default 10 GiB: originals three quarters, encoded answers one quarter), the
+    /// oldest entries trimmed in the background past it; 0 leaves it unbounded.
+    public var cacheSize: Int64 = 10 << 30
     /// The memory cache's limit in bytes of pixels (default 256 MiB).
     public var memoryCacheBytes = 256 << 20
     /// The memory limit of the encoded-variant cache in bytes (default 64 MiB); an answer above an eighth of it is
@@ -127,6 +144,11 @@ public struct ServeConfiguration: Sendable {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ImageError(.invalidArgument, "\(name) must be in (0, 86400] seconds, got \(value)")
             }
+        }
+        try check(Int(clamping: cacheSize), 0...(1 << 50), "cache-size")
+        try check(memoryCacheBytes, 0...(1 << 42), "memory-cache-bytes")
+        guard originTimeout.isFinite, originTimeout > 0, originTimeout <= 86_400 else {
+            throw ImageError(.invalidArgument, "origin-timeout must be in (0, 86400] seconds, got \(originTimeout)")
         }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")

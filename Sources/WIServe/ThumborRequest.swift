@@ -62,6 +62,8 @@ struct ThumborRequest: Hashable, Sendable {
 
     /// The source URL, percent-decoded, with `http://` added when it names no scheme.
     var imageURL: String
+    /// The source as written, percent-decoded, without the `http://` added (a path under `--file-root`).
+    var imagePath = ""
 
     /// The largest number a size, crop corner or filter argument may have (bigger is a 400, never an overflow).
     static let maximumNumber = 1 << 20
@@ -89,6 +91,7 @@ struct ThumborRequest: Hashable, Sendable {
         }
         guard !remaining.isEmpty else { throw ServeError(.badRequest, "the URL names no image") }
         request.imageURL = Self.imageURL(remaining)
+        request.imagePath = remaining.contains("%") ? String(remaining).percentDecoded ?? String(remaining) : String(remaining)
         return request
     }
 

@@ -41,33 +41,33 @@ final class VariantCache: Sendable {
         return key + " " + signedPath
     }
 
-    /// The ETag of the stored variant, from the first tier that has one.
-    func etag(forKey key: String) async -> String? {
+    /// The stored variant's validators and freshness (its ETag, the source's Last-Modified, date and lifetime),
+    /// from the first tier that has them.
+    func info(forKey key: String) async -> HTTPCacheInfo? {
         for (index, tier) in tiers.enumerated() {
             let info = index == 0 ? tier.httpCacheInfo(forKey: key) : await io.run { tier.httpCacheInfo(forKey: key) }
-            if let etag = info?.etag { return etag }
+            if let info, info.etag != nil { return info }
         }
         return nil
     }
 
-    /// The stored variant and its ETag; a hit in a slower tier is copied into the faster ones.
-    func variant(forKey key: String) async -> (data: Data, etag: String)? {
+    /// The stored variant and its info; a hit in a slower tier is copied into the faster ones.
+    func variant(forKey key: String) async -> (data: Data, info: HTTPCacheInfo)? {
         for (index, tier) in tiers.enumerated() {
             let found: (Data, HTTPCacheInfo?)? = if index == 0 {
                 tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) }
             } else {
                 await io.run { tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) } }
             }
-            guard let (data, info) = found, let etag = info?.etag else { continue }
+            guard let (data, stored) = found, let info = stored, info.etag != nil else { continue }
             for faster in tiers[..<index] { faster.setData(data, httpCacheInfo: info, forKey: key) }
-            return (data, etag)
+            return (data, info)
         }
         return nil
     }
 
-    /// Stores a variant with its ETag in every tier.
-    func store(_ data: Data, etag: String, forKey key: String) async {
-        let info = HTTPCacheInfo(etag: etag, date: Date())
+    /// Stores a variant with its info (`ImageService.variantInfo`) in every tier.
+    func store(_ data: Data, info: HTTPCacheInfo, forKey key: String) async {
         guard let first = tiers.first else { return }
         first.setData(data, httpCacheInfo: info, forKey: key)
         let slower = tiers.dropFirst()

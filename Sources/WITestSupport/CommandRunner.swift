@@ -21,12 +21,17 @@ public enum CommandRunner {
         return directory.appendingPathComponent(name).path
     }
 
-    /// Runs `executable` with `arguments` in `directory` and waits for it to exit.
-    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> Result {
+    /// Runs `executable` with `arguments` in `directory`, with `environment` added to this process's, and waits
+    /// for it to exit.
+    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -53,6 +53,28 @@ import WITestServer
         #expect(rejected.error?.code == .invalidDownloadResponse)
     }
 
+    /// `defaultMaxAge` gives answers without freshness information a max-age, and leaves the others alone.
+    @Test func defaultMaxAgeFillsOnlyWhatTheOriginLeftOut() async throws {
+        let server = try await TestHTTPServer.start()
+        let png = Data([0x89, 0x50, 0x4E, 0x47])
+        server.route("/silent") { _ in TestResponse(body: png, contentType: "image/png") }
+        server.route("/private") { _ in TestResponse(headers: [("Cache-Control", "private")], body: png, contentType: "image/png") }
+        server.route("/stated") { _ in TestResponse(headers: [("Cache-Control", "max-age=5")], body: png, contentType: "image/png") }
+        server.route("/expires") {
+            _ in TestResponse(headers: [("Expires", "Sun, 06 Nov 1994 08:49:37 GMT")], body: png, contentType: "image/png")
+        }
+        let loader = try CurlImageLoader(configuration: testConfiguration { $0.defaultMaxAge = 600 })
+        func control(_ path: String) async -> String? {
+            await loader.result(server.url(path)).value?.response?.headers["cache-control"]
+        }
+        #expect(await control("/silent") == "max-age=600")
+        #expect(await control("/private") == "private, max-age=600")
+        #expect(await control("/stated") == "max-age=5")
+        #expect(await control("/expires") == nil)
+        let plain = try CurlImageLoader(configuration: testConfiguration())
+        #expect(await plain.result(server.url("/silent")).value?.response?.headers["cache-control"] == nil)
+    }
+
     @Test func decryptorTurnsBytesIntoImageBytesOrFails() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/secret") { _ in TestResponse(body: Data([0x01, 0x02, 0x03]), contentType: "image/png") }

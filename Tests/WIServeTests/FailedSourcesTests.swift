@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import Testing
 import WebImage
@@ -132,5 +133,48 @@ import WITestSupport
             // The failure's detail is in the log line, not in the answer.
             #expect(log.all[1].metadata["error"] == "2001: unacceptable status code 404")
         }
+    }
+}
+
+/// `--file-root`: sources by path under a folder, and no way out of it.
+@Suite struct ServeFileRootTests {
+    typealias H = ServeHarness
+
+    @Test func pathsResolveInsideTheFolderOnly() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-files-\(UUID().uuidString)")
+        let root = base.appendingPathComponent("root"), outside = base.appendingPathComponent("outside.png")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub dir"), withIntermediateDirectories: true)
+        let png = try H.coders.encode(try H.solid(width: 40, height: 20, H.green), as: .png, options: EncodeOptions())
+        try png.write(to: root.appendingPathComponent("a.png"))
+        try png.write(to: root.appendingPathComponent("sub dir/b.png"))
+        try png.write(to: outside)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("out.png").path,
+                                                   withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("in.png").path,
+                                                   withDestinationPath: root.appendingPathComponent("a.png").path)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("up").path,
+                                                   withDestinationPath: base.path)
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.fileRoot = root.path }) { _, client in
+            for path in ["a.png", "sub%20dir/b.png", "in.png"] {
+                let response = try await client.execute(uri: "/unsafe/20x10/\(path)", method: .get)
+                #expect(response.status == .ok, "\(path)")
+                #expect(try H.image(response).size == PixelSize(width: 20, height: 10), "\(path)")
+            }
+            let hostile: [(String, HTTPResponse.Status)] = [
+                ("../outside.png", .badRequest), ("%2E%2E/outside.png", .badRequest), ("sub%20dir/../../outside.png", .badRequest),
+                ("out.png", .badRequest), ("up/outside.png", .badRequest), ("%2Fetc%2Fpasswd", .badRequest),
+                ("./a.png", .badRequest), ("a.png%00.jpg", .badRequest), ("missing.png", .notFound), ("sub%20dir", .notFound),
+            ]
+            for (path, status) in hostile {
+                let response = try await client.execute(uri: "/unsafe/20x10/\(path)", method: .get)
+                #expect(response.status == status, "\(path)")
+            }
+            // http(s) sources still go to their origin.
+            #expect(try await client.execute(uri: "/unsafe/20x10/\(h.url("/stripes.png"))", method: .get).status == .ok)
+        }
+        let error = #expect(throws: ImageError.self) { try FileRoot(outside.path) }
+        #expect(error?.code == .invalidArgument)
     }
 }

@@ -149,7 +149,7 @@ public struct HTTPCacheInfo: Sendable, Hashable {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the form RFC 9110 requires senders to use; nil otherwise.
-    static func parseHTTPDate(_ text: String) -> Date? {
+    package static func parseHTTPDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), (1...31).contains(day),
               let month = months.firstIndex(of: parts[2].lowercased()), let year = Int(parts[3]),

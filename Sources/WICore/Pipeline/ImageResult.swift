@@ -26,7 +26,7 @@ public struct ImageResult: Sendable {
     /// thumbnail or transform found under its own key, that entry's own bytes). Revalidation compares them.
     public internal(set) var sourceData: Data?
     /// The HTTP cache info of the cached entry the answer came from (`.refreshCached` revalidates with it).
-    var httpCacheInfo: HTTPCacheInfo?
+    package var httpCacheInfo: HTTPCacheInfo?
 
     public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil) {
         self.image = image
