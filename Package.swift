@@ -160,6 +160,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(name: "WITestSupport", dependencies: ["WICore"]),
@@ -247,6 +248,7 @@ let package = Package(
             dependencies: [
                 "WIServe", "WITestSupport", "WITestServer", "wi-hostile-worker",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

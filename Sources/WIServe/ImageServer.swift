@@ -10,6 +10,7 @@ public import Hummingbird
 public import Logging
 import NIOCore
 public import ServiceLifecycle
+public import Tracing
 public import UnixSignals
 public import WICore
 import WIServiceLifecycle
@@ -37,17 +38,22 @@ public struct ImageServer: Sendable {
 
     /// Builds the pipeline (caches, loaders, coders) for `configuration`; throws `.invalidArgument` for a value
     /// out of range, the disk tier's errors and `.networkError` when `--redis` cannot be reached (after shutting
-    /// down what it had made). `logger` gets the access log (info) and the pipeline's warnings.
-    public init(configuration: ServeConfiguration, logger: Logger = .webImageNoOp) async throws(ImageError) {
-        try await self.init(configuration: configuration, logger: logger, made: { _ in })
+    /// down what it had made). `logger` gets the access log (info) and the pipeline's warnings; `tracer` a
+    /// `wi.serve.request` span per image request (its `request_id` attribute the answer's `X-Request-ID`), parent
+    /// of the pipeline's `webimage.*` spans.
+    public init(configuration: ServeConfiguration, logger: Logger = .webImageNoOp,
+                tracer: any Tracer = InstrumentationSystem.tracer) async throws(ImageError) {
+        try await self.init(configuration: configuration, logger: logger, tracer: tracer, made: { _ in })
     }
 
-    /// `init(configuration:logger:)`, with `made` seeing each part that needs a shutdown as it is made (tests).
-    init(configuration: ServeConfiguration, logger: Logger,
+    /// `init(configuration:logger:tracer:)`, with `made` seeing each part that needs a shutdown as it is made
+    /// (tests).
+    init(configuration: ServeConfiguration, logger: Logger, tracer: any Tracer = InstrumentationSystem.tracer,
          made: @Sendable (any ShutdownCapable) -> Void) async throws(ImageError) {
         self.configuration = configuration
         self.logger = logger
-        service = try await ImageService(configuration: configuration, metrics: ServeMetrics(), logger: logger, made: made)
+        service = try await ImageService(configuration: configuration, metrics: ServeMetrics(), logger: logger,
+                                         tracer: tracer, made: made)
     }
 
     /// The Hummingbird application (not started); `onServerRunning` gets the bound port.
@@ -149,7 +155,13 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         defer { service.gate.release() }
         var detail: String?
         return await logged(request, id: id, since: start, detail: { detail }) {
-            let output = await service.respond(to: input)
+            let output = await service.tracer.withSpan("wi.serve.request", ofKind: .server) { span in
+                span.attributes["request_id"] = id
+                span.attributes["http.target"] = path
+                let output = await service.respond(to: input)
+                span.attributes["http.status_code"] = output.status
+                return output
+            }
             detail = output.detail
             return Self.response(output)
         }

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Logging
 import Synchronization
+import Tracing
 import WebImage
 
 /// One request as the service sees it, independent of the HTTP server.
@@ -39,6 +40,8 @@ final class ImageService: Sendable {
     let parts: ImageServiceParts
     let gate: AdmissionGate
     let metrics: ServeMetrics
+    /// The request spans' tracer (the manager's too).
+    let tracer: any Tracer
     private let signers: [ThumborSignature]
     private let sources: SourcePolicy
     /// Requests that went through the pipeline (load, transform, encode) rather than the variant cache.
@@ -47,10 +50,13 @@ final class ImageService: Sendable {
     let failures: FailedSources<ContinuousClock>
 
     init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+         tracer: any Tracer = InstrumentationSystem.tracer,
          made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError) {
         self.configuration = configuration
         self.metrics = metrics
-        parts = try await ImageServiceParts.make(configuration: configuration, metrics: metrics, logger: logger, made: made)
+        self.tracer = tracer
+        parts = try await ImageServiceParts.make(configuration: configuration, metrics: metrics, logger: logger,
+                                                 tracer: tracer, made: made)
         gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
         signers = configuration.keys.map(ThumborSignature.init(key:))
         sources = SourcePolicy(patterns: configuration.allowedSources)

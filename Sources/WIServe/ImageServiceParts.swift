@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
+import Tracing
 import WebImage
 import WIIsolation
 
@@ -28,14 +29,14 @@ struct ImageServiceParts: Sendable {
 
     /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
     /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
-    static func make(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+    static func make(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
                      made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError)
         -> ImageServiceParts
     {
         try configuration.validate()
         var owned: [any ShutdownCapable] = []
         do throws(ImageError) {
-            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger) { part in
+            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger, tracer: tracer) { part in
                 owned.append(part)
                 made(part)
             }
@@ -47,7 +48,7 @@ struct ImageServiceParts: Sendable {
 
     /// `own` gets each part that needs a shutdown as soon as it exists, in the order the manager shuts them down:
     /// the loaders (single-flight wrappers first), the caches, Redis, the pools.
-    private init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+    private init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
                  own: (any ShutdownCapable) -> Void) throws(ImageError) {
         coders = WebImage.makeCoders()
         var parts: [any ShutdownCapable] = []
@@ -152,7 +153,7 @@ struct ImageServiceParts: Sendable {
         pool = WorkerPool.cpu(name: "wi.serve")
         keep(pool)
         manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool, owning: parts,
-                               logger: logger, metrics: metrics.factory)
+                               logger: logger, metrics: metrics.factory, tracer: tracer)
     }
 
     /// The curl loader: http(s) only, image content types only, the body limit, the timeout, and the SSRF policy

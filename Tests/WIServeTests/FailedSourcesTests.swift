@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import InMemoryTracing
+import Tracing
 import HummingbirdTesting
 import Testing
 import WebImage
@@ -176,5 +178,49 @@ import WITestSupport
         }
         let error = #expect(throws: ImageError.self) { try FileRoot(outside.path) }
         #expect(error?.code == .invalidArgument)
+    }
+}
+
+/// The request's span: its id and status as attributes, the pipeline's spans its children.
+@Suite struct ServeTracingTests {
+    typealias H = ServeHarness
+
+    @Test func eachImageRequestHasASpanParentOfThePipelines() async throws {
+        let h = try await ServeHarness()
+        let tracer = InMemoryTracer()
+        let server = try await ImageServer(configuration: H.configuration(), tracer: tracer)
+        try await server.makeApplication().test(.router) { client in
+            let response = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
+                                                    headers: [RequestID.field: "trace-me"])
+            #expect(response.status == .ok)
+        }
+        await server.manager.shutdown()
+        await h.origin.stop()
+        let request = try #require(tracer.finishedSpans.first { $0.operationName == "wi.serve.request" })
+        #expect(request.attributes.get("request_id")?.toSpanAttribute() == .string("trace-me"))
+        #expect(request.attributes.get("http.status_code")?.toSpanAttribute() == .int64(200))
+        let load = try #require(tracer.finishedSpans.first { $0.operationName == "webimage.load" })
+        #expect(load.parentSpanID == request.spanID)
+    }
+}
+
+/// The disk cache is bounded by `--cache-size`: three quarters for originals, one for answers.
+@Suite struct ServeDiskBoundTests {
+    @Test func theDiskTiersShareTheCacheSize() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-bound-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configuration = ServeHarness.configuration {
+            $0.useCache = true
+            $0.cacheDirectory = folder.path
+            $0.cacheSize = 4 << 20
+        }
+        let server = try await ImageServer(configuration: configuration)
+        let tiered = try #require(server.manager.cache as? TieredImageCache)
+        let images = try #require(tiered.dataTiers.first as? DiskCache)
+        #expect(images.configuration.sizeLimit == 3 << 20)
+        let variants = try #require(server.service.parts.variants?.tiers.last as? DiskCache)
+        #expect(variants.configuration.sizeLimit == 1 << 20)
+        #expect(ServeConfiguration().cacheSize == 10 << 30)
+        await server.manager.shutdown()
     }
 }
