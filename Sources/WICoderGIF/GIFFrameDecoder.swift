@@ -134,6 +134,8 @@ private final class GIFHandle {
             palette.withUnsafeBufferPointer { table in
                 line.withUnsafeMutableBufferPointer { line in
                     for sequence in 0..<height {
+                        // A cancelled request's frame stops within 64 rows (giflib decodes a row per call).
+                        if sequence & 63 == 0, WorkerPool.isCancelled { return Self.cancelled }
                         guard DGifGetLine(gif, line.baseAddress, Int32(width)) == GIF_OK else {
                             return GIFErrors.message(gif.pointee.Error)
                         }
@@ -152,8 +154,12 @@ private final class GIFHandle {
                 }
             }
         }
+        if failure == Self.cancelled { throw ImageError(.cancelled, "GIF: \(Self.cancelled)") }
         return (rowsRead, failure)
     }
+
+    /// The row loop's answer when the pool job decoding the frame was cancelled.
+    private static let cancelled = "the decode was cancelled"
 
     /// 256 RGBA8 entries as UInt32 in memory order: the frame's palette (local, else global), transparent black for
     /// the transparent index and indices beyond the palette.

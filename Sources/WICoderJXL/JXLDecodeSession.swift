@@ -149,6 +149,7 @@ final class JXLDecodeSession {
     private func process() throws(ImageError) {
         let decoder = handle.pointer
         while !isComplete {
+            try WorkerPool.checkCancellation()   // between libjxl's events: a frame, a pass, a box
             let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:

@@ -19,6 +19,8 @@ final class PNGDecoderHandle {
         }
         self.decoder = decoder
         self.options = options
+        // The decoder asks between rows whether the pool job decoding this was cancelled.
+        wi_png_decoder_set_stop(decoder) { WorkerPool.isCancelled ? 1 : 0 }
     }
 
     deinit { wi_png_decoder_destroy(decoder) }
@@ -104,6 +106,7 @@ final class PNGDecoderHandle {
         case WI_PNG_OK: return
         case WI_PNG_TOO_LARGE: throw ImageError(.pixelLimitExceeded, "PNG: \(message)")
         case WI_PNG_OUT_OF_MEMORY: throw ImageError(.outOfMemory, "PNG: \(message)")
+        case WI_PNG_CANCELLED: throw ImageError(.cancelled, "PNG: \(message)")
         default: throw ImageError(.badImageData, "PNG: \(message.isEmpty ? "invalid data" : message)")
         }
     }

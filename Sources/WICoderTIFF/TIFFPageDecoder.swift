@@ -27,6 +27,7 @@ enum TIFFPageDecoder {
             let result: Result<Void, ImageError> = try pixels.withUnsafeMutableBytes { bytes in
                 do throws(ImageError) {
                     for index in 0..<page.bandCount {
+                        try WorkerPool.checkCancellation()
                         try reader.readBand(index, into: bytes.baseAddress! + index * band * bytesPerRow,
                                             bytesPerRow: bytesPerRow)
                     }
@@ -41,6 +42,7 @@ enum TIFFPageDecoder {
                                        zeroed: false)
             var reducer = try TIFFBoxReducer(source: page.size, factor: factor, format: page.format)
             for index in 0..<page.bandCount {
+                try WorkerPool.checkCancellation()
                 let rows = Swift.min(page.bandHeight, page.size.height - index * page.bandHeight)
                 let bytesPerRow = band.bytesPerRow
                 let result: Result<Void, ImageError> = try band.withUnsafeMutableBytes { bytes in

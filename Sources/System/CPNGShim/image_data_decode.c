@@ -319,6 +319,11 @@ static int wi_decode_image_data(wi_png_decoder *d, const uint8_t *data, const wi
     if (ok) {
         uint8_t *cur = rows, *prior = rows + l->row_bytes;
         for (uint32_t y = 0; y < h->height && ok; y++) {
+            // Cancelled: left to libpng, whose first row asks again and fails the decode.
+            if (d->should_stop && (y & 63) == 0 && d->should_stop()) {
+                ok = 0;
+                break;
+            }
             const uint8_t *stored = raw + (size_t)y * (l->row_bytes + 1);
             ok = wi_unfilter(stored + 1, prior, cur, l->row_bytes, l->bpp, stored[0]);
             if (ok) wi_expand(cur, d->pixels + (size_t)y * h->stride, h->width, l);

@@ -34,6 +34,7 @@ struct wi_png_decoder {
     size_t exif_size;
     char message[256];
     wi_png_colors colors;
+    int (*should_stop)(void);
 };
 
 /// Fills decoder->colors from the PLTE and tRNS libpng has read (call before png_read_update_info).

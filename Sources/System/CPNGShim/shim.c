@@ -116,6 +116,10 @@ static void wi_png_info_callback(png_structp png, png_infop info) {
 static void wi_png_row_callback(png_structp png, png_bytep row, png_uint_32 row_number, int pass) {
     (void)pass;
     wi_png_decoder *d = png_get_progressive_ptr(png);
+    if (d->should_stop && (row_number & 15) == 0 && d->should_stop()) {
+        d->failure = WI_PNG_CANCELLED;
+        png_error(png, "the decode was cancelled");
+    }
     if (!row || row_number >= d->header.height) return;
     png_progressive_combine_row(png, d->pixels + (size_t)row_number * d->header.stride, row);
     d->rows_delivered++;
@@ -151,6 +155,8 @@ wi_png_decoder *wi_png_decoder_create(int keep_16, uint64_t max_pixels) {
     png_set_progressive_read_fn(d->png, d, wi_png_info_callback, wi_png_row_callback, wi_png_end_callback);
     return d;
 }
+
+void wi_png_decoder_set_stop(wi_png_decoder *d, int (*should_stop)(void)) { d->should_stop = should_stop; }
 
 void wi_png_decoder_destroy(wi_png_decoder *d) {
     if (!d) return;

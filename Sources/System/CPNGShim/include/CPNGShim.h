@@ -13,6 +13,7 @@ typedef enum {
     WI_PNG_ERROR = 1,          // libpng rejected the data; see wi_png_decoder_message
     WI_PNG_TOO_LARGE = 2,      // width x height over the pixel limit (checked before allocating)
     WI_PNG_OUT_OF_MEMORY = 3,
+    WI_PNG_CANCELLED = 4,      // the stop callback said so (wi_png_decoder_set_stop)
 } wi_png_status;
 
 typedef struct wi_png_decoder wi_png_decoder;
@@ -30,6 +31,11 @@ typedef struct {
 /// A progressive (push) decoder to RGBA8 (or RGBA16 when keep_16 and the file is 16-bit), straight alpha.
 /// max_pixels: width*height above this fails with WI_PNG_TOO_LARGE before the pixel buffer is allocated.
 wi_png_decoder *wi_png_decoder_create(int keep_16, uint64_t max_pixels);
+
+/// Makes the decoder ask `should_stop` every 16 rows libpng delivers and every 64 rows the whole-buffer path
+/// unfilters; a nonzero answer fails the decode with WI_PNG_CANCELLED (a cancelled request's large PNG stops
+/// within a few rows).
+void wi_png_decoder_set_stop(wi_png_decoder *decoder, int (*should_stop)(void));
 void wi_png_decoder_destroy(wi_png_decoder *decoder);
 
 /// Feeds the next bytes. Returns WI_PNG_OK or a failure, which is final for this decoder.

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+import Testing
+import WebImage
+import WITestSupport
+
+/// Every coder that decodes row by row, band by band or event by event stops when the pool job decoding is
+/// cancelled: with `.cancelled`, never with a partial image; the same bytes decode when the job is not cancelled.
+@Suite struct DecodeCancellationTests {
+    static let coders = WebImage.makeCoders()
+
+    @Test(arguments: ["jpeg/progressive-nuke.jpg", "pngsuite/basn6a08.png", "pngsuite/basi6a08.png",
+                      "gif/animated-red-blue.gif", "tiff/16_bits.tiff", "jxl/3x3_srgb_lossless.jxl"])
+    func aCancelledJobsDecodeStops(path: String) async throws {
+        let data = try Data(contentsOf: Fixtures.url(path))
+        let coders = Self.coders
+        let pool = WorkerPool(name: "test.decode", threads: 1)
+        defer { pool.shutdown() }
+        let started = Atomic<Bool>(false)
+        let decode = Task { () throws(ImageError) -> Image in
+            try await pool.runCancellable { () throws(ImageError) -> Image in
+                started.store(true, ordering: .relaxed)
+                while !WorkerPool.isCancelled {}   // the cancellation comes while the job runs
+                return try coders.decode(data, options: DecodeOptions(preloadAllFrames: true))
+            }
+        }
+        while !started.load(ordering: .relaxed) { await Task.yield() }
+        decode.cancel()
+        guard case .failure(let error) = await decode.result else { Issue.record("\(path) decoded"); return }
+        #expect((error as? ImageError)?.code == .cancelled, "\(path): \(error)")
+        let whole = try await pool.runCancellable { () throws(ImageError) -> Image in
+            try coders.decode(data, options: DecodeOptions(preloadAllFrames: true))
+        }
+        #expect(whole.frameCount >= 1)
+    }
+}
