@@ -79,7 +79,7 @@ struct ThumborTransformer: ImageTransformer {
                 result = try RoundCornerTransformer(radius: radius).transform(result)
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
             case .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize, .curve:
-                if let colorFilter = ThumborColorFilter(filter) { result = try colorFilter.apply(to: result) }
+                if let colorFilter = try ThumborColorFilter.transformer(for: filter) { result = try colorFilter.transform(result) }
             case .watermark(let mark):
                 guard let image = watermarks[mark.url] else {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")

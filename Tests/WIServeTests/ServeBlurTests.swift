@@ -11,14 +11,7 @@ import WITestSupport
 
     /// The pattern make_reference.py blurs (24x16 unless told).
     static func pattern(width: Int = width, height: Int = height) throws -> PixelBuffer {
-        var bytes: [UInt8] = []
-        for y in 0..<height {
-            for x in 0..<width {
-                bytes += [UInt8((x * 37 + y * 11) % 256), UInt8((x * x + 3 * y) % 256),
-                          UInt8(((255 - x * 9 + y * y) % 256 + 256) % 256), (x + y) % 5 == 0 ? 128 : 255]
-            }
-        }
-        return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes)
+        try ThumborReference.pattern(width: width, height: height)
     }
 
     /// (radius, sigma, expected bytes) from the reference table.
@@ -29,20 +22,8 @@ import WITestSupport
         }
     }
 
-    /// The tab-separated fields of each line of a reference table, comment lines left out.
-    static func rows(_ text: String) -> [[Substring]] {
-        text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }
-    }
-
-    /// The bytes a reference table writes as hex.
-    static func bytes(hex text: Substring) throws -> [UInt8] {
-        let hex = Array(text.utf8)
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: hex.count, by: 2) {
-            bytes.append(try #require(UInt8(String(decoding: hex[index..<index + 2], as: UTF8.self), radix: 16)))
-        }
-        return bytes
-    }
+    static func rows(_ text: String) -> [[Substring]] { ThumborReference.rows(text) }
+    static func bytes(hex text: Substring) throws -> [UInt8] { try ThumborReference.bytes(hex: text) }
 
     @Test func matchesThumborByteForByte() throws {
         let source = try Self.pattern()

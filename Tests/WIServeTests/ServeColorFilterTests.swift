@@ -17,10 +17,11 @@ import WITestSupport
         return try ServeBlurTests.rows(text).map { fields in (String(fields[0]), try ServeBlurTests.bytes(hex: fields[1])) }
     }
 
-    static func filter(_ text: String) throws -> ThumborColorFilter {
+    /// The WITransform transformer of the colour filter `text`.
+    static func filter(_ text: String) throws -> any ImageTransformer {
         let parsed = try ThumborFilter.parseList(Substring(text))
         let first = try #require(parsed.first)
-        return try #require(ThumborColorFilter(first))
+        return try #require(try ThumborColorFilter.transformer(for: first))
     }
 
     @Test func matchesThumborByteForByte() throws {
@@ -41,7 +42,7 @@ import WITestSupport
                 output = try convolution.apply(to: Image(pixels: source)).pixels
             } else {
                 source = try ServeBlurTests.pattern()
-                output = try Self.filter(text).apply(to: source)
+                output = try Self.filter(text).transform(Image(pixels: source)).pixels
             }
             #expect(output.size == source.size && output.format == .rgba8)
             let bytes = output.packedBytes()
@@ -55,9 +56,9 @@ import WITestSupport
         let source = try ServeBlurTests.pattern()
         let bytes = source.packedBytes()
         for text in ["brightness(0)", "contrast(0)", "rgb(0,0,0)", "saturation(1)", "colorize(0,0,0,ffffff)"] {
-            #expect(try Self.filter(text).apply(to: source).packedBytes() == bytes, "\(text)")
+            #expect(try Self.filter(text).transform(Image(pixels: source)).pixels.packedBytes() == bytes, "\(text)")
         }
-        let gray = try Self.filter("grayscale()").apply(to: source).packedBytes()
+        let gray = try Self.filter("grayscale()").transform(Image(pixels: source)).pixels.packedBytes()
         for index in stride(from: 0, to: bytes.count, by: 4) {
             #expect(gray[index + 3] == bytes[index + 3])
             #expect(gray[index] == gray[index + 1] && gray[index + 1] == gray[index + 2])
@@ -69,7 +70,7 @@ import WITestSupport
         let blue = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 200, 255, 0, 0, 200, 255])
         let animation = Image(frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
                               format: .gif)
-        let output = try Self.filter("grayscale()").apply(to: animation)
+        let output = try Self.filter("grayscale()").transform(animation)
         #expect(output.frameCount == 2)
         // (200 x 19595 + 0x8000) >> 16 = 60; (200 x 7471 + 0x8000) >> 16 = 23.
         #expect(try output.frame(at: 0).pixels.packedBytes() == [60, 60, 60, 255, 60, 60, 60, 255])
@@ -77,10 +78,10 @@ import WITestSupport
         #expect(try output.frame(at: 1).duration == 0.2)
     }
 
-    @Test func onlyColourFiltersMakeOne() {
-        #expect(ThumborColorFilter(.blur(radius: 2, sigma: 0)) == nil)
-        #expect(ThumborColorFilter(.maxAge(5)) == nil)
-        #expect(ThumborColorFilter(.grayscale) != nil)
+    @Test func onlyColourFiltersMakeOne() throws {
+        #expect(try ThumborColorFilter.transformer(for: .blur(radius: 2, sigma: 0)) == nil)
+        #expect(try ThumborColorFilter.transformer(for: .maxAge(5)) == nil)
+        #expect(try ThumborColorFilter.transformer(for: .grayscale)?.key == "Grayscale()")
     }
 
     @Test func glibcRandomMatchesTheCLibrary() {

@@ -1,78 +1,116 @@
+import Foundation
 import Testing
 import WICore
+import WITestSupport
 import WITransform
 
+/// Brightness, contrast, channel offsets, colorize, saturation and grayscale as WITransform transformers: thumbor
+/// 7.8's bytes on its reference pattern (Tests/Fixtures/serve-color), keys, argument checks, every frame, and
+/// 16-bit and premultiplied frames kept in their format.
 @Suite struct ColorTransformerTests {
-    @Test func tintLeavesAlphaAlone() throws {
-        let image = try TestPixels.image(width: 256, height: 2) { x, y in
-            RGBAColor(red: UInt8(x), green: UInt8(255 - x), blue: y == 0 ? 40 : 200, alpha: UInt8(x))
+    /// The transformer a reference row's filter names (`brightness(25)`, `rgb(10,-20,30)`, `colorize(..)`,
+    /// `saturation(0.5)`, `grayscale()`), nil for the filters other tests cover.
+    static func transformer(_ filter: Substring) throws -> (any ImageTransformer)? {
+        guard let open = filter.firstIndex(of: "("), filter.last == ")" else { return nil }
+        let name = filter[..<open]
+        let arguments = filter[filter.index(after: open)..<filter.index(before: filter.endIndex)].split(separator: ",")
+        func int(_ index: Int) throws -> Int { try #require(Int(arguments[index])) }
+        switch name {
+        case "brightness": return try ToneTablesTransformer.brightness(int(0))
+        case "contrast": return try ToneTablesTransformer.contrast(int(0))
+        case "rgb": return try ToneTablesTransformer.channelOffsets(red: int(0), green: int(1), blue: int(2))
+        case "saturation": return try SaturationTransformer(change: try #require(Double(arguments[0])))
+        case "grayscale": return GrayscaleTransformer()
+        case "colorize":
+            let hex = try #require(UInt32(arguments[3], radix: 16))
+            let color = RGBAColor(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF))
+            return try ToneTablesTransformer.colorize(red: int(0), green: int(1), blue: int(2), toward: color)
+        default: return nil
         }
-        for mode in TintTransformer.BlendMode.allCases {
-            for color in [RGBAColor(hex: "#ff8000")!, RGBAColor(hex: "#2060c080")!] {
-                let output = try TintTransformer(color: color, blendMode: mode).transform(image)
-                #expect(output.size == image.size)
-                for y in 0..<2 {
-                    #expect(TestPixels.row(output.pixels, y, \.alpha) == Array(0..<256), "\(mode) \(color)")
-                }
+    }
+
+    @Test func matchesThumborByteForByte() throws {
+        let text = try String(contentsOf: Fixtures.url("serve-color/thumbor-color-reference.tsv"), encoding: .utf8)
+        let source = Image(pixels: try ThumborReference.pattern())
+        var checked = 0
+        for fields in ThumborReference.rows(text) {
+            guard let transformer = try Self.transformer(fields[0]) else { continue }
+            let output = try transformer.transform(source).pixels
+            #expect(output.format == .rgba8 && output.size == source.size)
+            #expect(output.packedBytes() == (try ThumborReference.bytes(hex: fields[1])), "\(fields[0])")
+            checked += 1
+        }
+        #expect(checked == 17)   // the table's brightness, contrast, rgb, colorize, saturation and grayscale rows
+    }
+
+    @Test func keysNameTheOperationAndItsArguments() throws {
+        #expect(try ToneTablesTransformer.brightness(20).key == "ToneTables(brightness,20)")
+        #expect(try ToneTablesTransformer.contrast(-5).key == "ToneTables(contrast,-5)")
+        #expect(try ToneTablesTransformer.channelOffsets(red: 1, green: 2, blue: 3).key == "ToneTables(offsets,1,2,3)")
+        #expect(try SaturationTransformer(change: 0.5).key == "Saturation(0.5)")
+        #expect(GrayscaleTransformer().key == "Grayscale()")
+        let curve = try ToneTablesTransformer.toneCurves(all: [(0, 0), (128, 160), (255, 255)])
+        #expect(curve.key.hasPrefix("ToneTables(curves,"))
+        #expect(curve == (try ToneTablesTransformer.toneCurves(all: [(0, 0), (128, 160), (255, 255)])))
+        // The identity curve changes nothing.
+        let identity = try ToneTablesTransformer.toneCurves(all: [])
+        #expect(identity.red == Array(0...255) && identity.blue == Array(0...255))
+        // Factories read as Nuke's do.
+        let factory: any ImageTransformer = try .brightness(20)
+        #expect(factory.key == "ToneTables(brightness,20)")
+        #expect((.grayscale as GrayscaleTransformer).key == "Grayscale()")
+    }
+
+    @Test func badArgumentsAreInvalidArguments() {
+        func expectInvalid(_ attempt: () throws(ImageError) -> Void, _ comment: Comment) {
+            do {
+                try attempt()
+                Issue.record("accepted: \(comment)")
+            } catch {
+                #expect(error.code == .invalidArgument, comment)
             }
         }
+        let black = RGBAColor(red: 0, green: 0, blue: 0)
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.brightness(1001) }, "brightness")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.contrast(-1001) }, "contrast")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.channelOffsets(red: 0, green: 2000, blue: 0) },
+                      "offsets")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.colorize(red: -1, green: 0, blue: 0, toward: black) },
+                      "colorize")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.toneCurves(all: [(10, 0), (5, 9)]) }, "falling x")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer.toneCurves(all: [(0, 300)]) }, "y past 255")
+        expectInvalid({ () throws(ImageError) in _ = try ToneTablesTransformer(red: [1, 2], green: [], blue: []) }, "tables")
+        expectInvalid({ () throws(ImageError) in _ = try SaturationTransformer(change: .nan) }, "nan")
+        expectInvalid({ () throws(ImageError) in _ = try SaturationTransformer(change: 101) }, "101")
     }
 
-    @Test func tintColours() throws {
-        let image = try TestPixels.image(width: 2, height: 1) { x, _ in
-            x == 0 ? .white : RGBAColor(red: 255, green: 0, blue: 0, alpha: 128)
+    @Test func sixteenBitAndPremultipliedFramesKeepTheirFormat() throws {
+        // 16-bit levels that are multiples of 257 map exactly as their 8-bit levels do.
+        let levels: [UInt16] = [0, 257 * 10, 257 * 128, 65_535]
+        var wide: [UInt8] = []
+        for level in levels { for _ in 0..<3 { wide += withUnsafeBytes(of: level) { Array($0) } }; wide += [0xFF, 0xFF] }
+        let source = try PixelBuffer(width: 4, height: 1, format: .rgba16, bytes: wide)
+        let brighter = try ToneTablesTransformer.brightness(20)
+        let output = try brighter.transform(Image(pixels: source)).pixels
+        #expect(output.format == .rgba16)
+        let samples = output.packedBytes().withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        for (index, level) in levels.enumerated() {
+            #expect(samples[index * 4] == UInt16(brighter.red[Int(level / 257)]) * 257)
+            #expect(samples[index * 4 + 3] == 65_535)
         }
-        let orange = RGBAColor(hex: "#ff8000")!
-        let normal = try TintTransformer(color: orange).transform(image)
-        #expect(normal.pixels.color(x: 0, y: 0) == orange)
-        #expect(normal.pixels.color(x: 1, y: 0) == RGBAColor(red: 255, green: 128, blue: 0, alpha: 128))
-        let multiplied = try TintTransformer(color: orange, blendMode: .multiply).transform(image)
-        #expect(multiplied.pixels.color(x: 0, y: 0) == orange)                  // white x orange
-        #expect(multiplied.pixels.color(x: 1, y: 0) == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128))
-        // Half-transparent tint colour: halfway between the image and the colour.
-        let half = try TintTransformer(color: RGBAColor(red: 0, green: 0, blue: 0, alpha: 128)).transform(image)
-        #expect(half.pixels.color(x: 0, y: 0) == RGBAColor(red: 127, green: 127, blue: 127))
-        // Luminosity weighs channels: it must see red as red (not the swapped byte order pixman's fast paths use).
-        let luminosity = try TintTransformer(color: .white, blendMode: .luminosity).transform(
-            try TestPixels.image(width: 1, height: 1) { _, _ in TestPixels.red })
-        #expect(luminosity.pixels.color(x: 0, y: 0) == .white)
+        let premultiplied = try ThumborReference.pattern().converted(to: .premultipliedRGBA8)
+        #expect(try GrayscaleTransformer().transform(Image(pixels: premultiplied)).pixels.format == .premultipliedRGBA8)
     }
 
-    @Test func blurOfOnePixelSpreadsSymmetrically() throws {
-        let image = try TestPixels.image(width: 21, height: 21) { x, y in x == 10 && y == 10 ? .white : .black }
-        let output = try BlurTransformer(radius: 2).transform(image)
-        let value = { (x: Int, y: Int) in Int(output.pixels.color(x: x, y: y).red) }
-        #expect(value(10, 10) < 255 && value(10, 10) > 0)
-        for d in 1...6 {
-            let ring = [value(10 - d, 10), value(10 + d, 10), value(10, 10 - d), value(10, 10 + d)]
-            #expect(Set(ring).count == 1, "distance \(d): \(ring)")
-            let diagonal = [value(10 - d, 10 - d), value(10 + d, 10 + d), value(10 - d, 10 + d), value(10 + d, 10 - d)]
-            #expect(Set(diagonal).count == 1, "diagonal \(d): \(diagonal)")
-            #expect(value(10 + d, 10) <= value(10 + d - 1, 10))
-        }
-        #expect(value(11, 10) > 0)
-        #expect(value(0, 0) == 0)
-        #expect(Set(TestPixels.row(output.pixels, 10, \.alpha)) == [255])
-        #expect(try BlurTransformer(radius: 0).transform(image) === image)
-    }
-
-    @Test func blurRadiusIsTheStandardDeviation() throws {
-        let line = try TestPixels.image(width: 81, height: 1) { x, _ in x == 40 ? .white : .black }
-        let output = try BlurTransformer(radius: 5).transform(line)
-        let values = TestPixels.row(output.pixels, 0, \.green).map(Double.init)
-        let variance = values.enumerated().reduce(0) { $0 + $1.element * Double(($1.offset - 40) * ($1.offset - 40)) }
-            / values.reduce(0, +)
-        #expect(abs(variance.squareRoot() - 5) < 0.25, "sigma \(variance.squareRoot())")
-        #expect(values[40] >= values[41] && values[40] > values[44] && values[35] == values[45])
-    }
-
-    @Test func blurOfAFlatImageIsFlat() throws {
-        let image = try TestPixels.image(width: 30, height: 20) { _, _ in RGBAColor(red: 10, green: 200, blue: 90, alpha: 160) }
-        let output = try BlurTransformer(radius: 5).transform(image)
-        // Straight -> premultiplied -> straight in 8 bits turns green 200 at alpha 160 into 199 (and blue 90 into 89): the same round
-        // trip every premultiplied-alpha library makes.
-        let roundTrip = try image.pixels.converted(to: .premultipliedRGBA8).converted(to: .rgba8)
-        #expect(roundTrip.color(x: 0, y: 0) == RGBAColor(red: 10, green: 199, blue: 89, alpha: 160))
-        for (x, y) in [(0, 0), (29, 19), (15, 10)] { #expect(output.pixels.color(x: x, y: y) == roundTrip.color(x: x, y: y)) }
+    @Test func everyFrameIsTransformed() throws {
+        let red = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [200, 0, 0, 255, 200, 0, 0, 255])
+        let blue = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 200, 255, 0, 0, 200, 255])
+        let animation = Image(frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
+                              format: .gif)
+        let output = try GrayscaleTransformer().transform(animation)
+        #expect(output.frameCount == 2)
+        #expect(try output.frame(at: 0).pixels.packedBytes() == [60, 60, 60, 255, 60, 60, 60, 255])
+        #expect(try output.frame(at: 1).pixels.packedBytes() == [23, 23, 23, 255, 23, 23, 23, 255])
+        #expect(try output.frame(at: 1).duration == 0.2)
     }
 }

@@ -1,5 +1,5 @@
 """Writes thumbor-color-reference.tsv: thumbor 7.8's own colour filters applied to the 24x16 RGBA pattern of
-../serve-blur/make_reference.py, for the arguments ServeColorFilterTests checks ThumborColorFilter against.
+../serve-blur/make_reference.py, for the arguments ServeColorFilterTests checks the colour transformers against.
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-color-reference.tsv
