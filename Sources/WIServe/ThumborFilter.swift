@@ -1,9 +1,13 @@
 import WICore
+import WITransform
 
 /// One thumbor filter from the URL's `filters:` part, with its arguments checked.
 ///
 /// Thread safety: a value type; safe to send and share.
 enum ThumborFilter: Hashable, Sendable {
+    /// The most weights a `convolution()` kernel may have (thumbor has no limit; each weight costs a pass).
+    static let maximumConvolutionWeights = 625
+
     /// `quality(N)`, N in 0...100.
     case quality(Int)
     /// `format(jpeg|png|webp|avif|gif|heic)`.
@@ -17,7 +21,7 @@ enum ThumborFilter: Hashable, Sendable {
     /// `stretch()`: without `fit-in`, resize to the requested size without cropping to its aspect ratio.
     case stretch
     /// `convolution(W1;W2;...,COLUMNS[,NORMALIZE])`: a kernel in rows of COLUMNS (both counts odd), normalized to sum
-    /// 1 unless NORMALIZE is false (see `ThumborConvolution`).
+    /// 1 unless NORMALIZE is false (WITransform's `ConvolutionTransformer`).
     case convolution(weights: [Double], columns: Int, normalize: Bool)
     /// `sharpen(AMOUNT,RADIUS,LUMINANCE_ONLY)`: thumbor's wavelet sharpen (see `ThumborSharpen`).
     case sharpen(amount: Double, radius: Double, luminanceOnly: Bool)
@@ -184,10 +188,10 @@ enum ThumborFilter: Hashable, Sendable {
                 else { return nil }
                 return Double(item).flatMap { $0.isFinite ? $0 : nil }
             }
-            guard weights.count == items.count, weights.count <= ThumborConvolution.maximumWeights else {
-                throw ServeError(.badRequest, "convolution() argument 1 must be at most \(ThumborConvolution.maximumWeights) numbers separated by ';', got '\(arguments[0])'")
+            guard weights.count == items.count, weights.count <= Self.maximumConvolutionWeights else {
+                throw ServeError(.badRequest, "convolution() argument 1 must be at most \(Self.maximumConvolutionWeights) numbers separated by ';', got '\(arguments[0])'")
             }
-            let columns = try integer(1, 1...ThumborConvolution.maximumWeights)
+            let columns = try integer(1, 1...Self.maximumConvolutionWeights)
             var normalize = true
             if arguments.count == 3 {
                 switch arguments[2] {
@@ -196,7 +200,7 @@ enum ThumborFilter: Hashable, Sendable {
                 default: throw ServeError(.badRequest, "convolution() argument 3 must be true or false, got '\(arguments[2])'")
                 }
             }
-            guard ThumborConvolution(weights: weights, columns: columns, normalize: normalize) != nil else {
+            guard (try? ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize)) != nil else {
                 throw ServeError(.badRequest, "convolution() needs an odd number of columns and of rows, got \(weights.count) weights in rows of \(columns)")
             }
             return .convolution(weights: weights, columns: columns, normalize: normalize)

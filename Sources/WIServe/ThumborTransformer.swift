@@ -74,7 +74,7 @@ struct ThumborTransformer: ImageTransformer {
             case .rotate(let degrees) where degrees != 0:
                 result = try RotateTransformer(degrees: Double(degrees), fitsCanvas: true).transform(result)
             case .blur(let radius, let sigma) where radius > 0:
-                result = try ThumborBlur(radius: radius, sigma: sigma).apply(to: result)
+                result = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(result)
             case .roundCorner(let radius, let color, let transparent):
                 result = try RoundCornerTransformer(radius: radius).transform(result)
                 if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
@@ -86,9 +86,7 @@ struct ThumborTransformer: ImageTransformer {
                 }
                 result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
             case .convolution(let weights, let columns, let normalize):
-                if let convolution = ThumborConvolution(weights: weights, columns: columns, normalize: normalize) {
-                    result = try convolution.apply(to: result)
-                }
+                result = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(result)
             case .sharpen(let amount, let radius, let luminanceOnly):
                 result = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: result)
             case .noise(let amount, let seed):

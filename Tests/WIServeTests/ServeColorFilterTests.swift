@@ -38,8 +38,8 @@ import WITestSupport
                 output = try ThumborNoise(amount: amount, seed: seed).apply(to: Image(pixels: source)).pixels
             } else if case .convolution(let weights, let columns, let normalize) = filter {
                 source = try ServeBlurTests.pattern()
-                let convolution = try #require(ThumborConvolution(weights: weights, columns: columns, normalize: normalize))
-                output = try convolution.apply(to: Image(pixels: source)).pixels
+                let convolution = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize)
+                output = try convolution.transform(Image(pixels: source)).pixels
             } else {
                 source = try ServeBlurTests.pattern()
                 output = try Self.filter(text).transform(Image(pixels: source)).pixels
