@@ -59,7 +59,7 @@ enum ThumborFilter: Hashable, Sendable {
     case grayscale
     /// `colorize(R%,G%,B%,RRGGBB)`: each channel moved that many percent of the way to the fill colour's.
     case colorize(red: Int, green: Int, blue: Int, fill: RGBAColor)
-    /// `noise(AMOUNT[,SEED])`: a random offset per pixel (see `ThumborNoise`).
+    /// `noise(AMOUNT[,SEED])`: a random offset per pixel (WITransform's `NoiseTransformer`; without a seed, a random one).
     case noise(amount: Int, seed: Int)
     /// `curve([(x,y),...],[...],[...],[...])`: tone curves through the points (natural cubic splines), for all
     /// channels after each channel's own (red, green, blue).

@@ -88,9 +88,11 @@ struct ThumborTransformer: ImageTransformer {
             case .convolution(let weights, let columns, let normalize):
                 result = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(result)
             case .sharpen(let amount, let radius, let luminanceOnly):
-                result = try ThumborSharpen(amount: amount, radius: radius, luminanceOnly: luminanceOnly).apply(to: result)
+                result = try WaveletSharpenTransformer(amount: amount, radius: radius, luminanceOnly: luminanceOnly).transform(result)
             case .noise(let amount, let seed):
-                result = try ThumborNoise(amount: amount, seed: seed).apply(to: result)
+                // Without a seed thumbor continues its process's sequence: any noise is as good, so a random seed.
+                let seed = seed > 0 ? UInt32(truncatingIfNeeded: seed) : UInt32.random(in: 1...UInt32.max)
+                result = try NoiseTransformer(amount: amount, seed: seed).transform(result)
             case .backgroundColor(let color):
                 result = try ThumborComposite.over(color, image: result)
             case .upscale where request.fitIn && !filled:

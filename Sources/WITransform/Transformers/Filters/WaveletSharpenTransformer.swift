@@ -7,35 +7,61 @@ import Darwin
 #endif
 import WICore
 
-/// thumbor's `sharpen(amount, radius, luminance_only)`: an à-trous wavelet sharpen. Each colour channel (or, with
+/// Sharpens with an à-trous wavelet: thumbor 7.8's `sharpen(amount, radius, luminance_only)`. Each colour channel (or, with
 /// `luminanceOnly`, the Y of its YCbCr form) is split into five detail layers by the [1 2 1] / 4 hat filter at
 /// spacings 1, 2, 4, 8 and 16 (mirrored at the edges), layer `k` is amplified by `amount x e^(-(k - radius)^2 / 1.5)
 /// + 1`, and the layers are added back onto the coarsest residue. Single precision throughout, in thumbor's order of
 /// operations, so the result equals its `_sharpen` extension's byte for byte (Tests/Fixtures/serve-sharpen) on
 /// images of at least 32 pixels a side; on smaller ones thumbor reads outside its buffers, where this mirrors again.
-/// Alpha is left alone.
+/// Alpha is left alone. 16-bit frames stay 16-bit (the same arithmetic on their levels scaled to 0...255).
+/// Key: `WaveletSharpen(2,1,false)`.
 ///
-/// Thread safety: an immutable value; safe from any thread.
-struct ThumborSharpen: Sendable {
-    let amount: Double
-    let radius: Double
-    let luminanceOnly: Bool
+/// ```swift
+/// let crisp = try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: true).transform(image)
+/// ```
+///
+/// Thread safety: an immutable value; safe to use from any thread at once.
+public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
+    /// How much each detail layer is amplified at its peak (-100...100).
+    public let amount: Double
+    /// The detail layer (0...100, between the five spacings) amplified most.
+    public let radius: Double
+    /// Sharpen only the luma (Y of YCbCr), leaving the colour alone.
+    public let luminanceOnly: Bool
+
+    /// Throws `.invalidArgument` unless `amount` is in -100...100 and `radius` in 0...100, both finite.
+    public init(amount: Double, radius: Double, luminanceOnly: Bool) throws(ImageError) {
+        try ArgumentCheck.within(amount, -100...100, "sharpen amount")
+        try ArgumentCheck.within(radius, 0...100, "sharpen radius")
+        (self.amount, self.radius, self.luminanceOnly) = (amount, radius, luminanceOnly)
+    }
+
+    public var key: String {
+        TransformerKey.make("WaveletSharpen", [TransformerKey.number(amount), TransformerKey.number(radius), "\(luminanceOnly)"])
+    }
 
     /// The hat filter's spacings: 2^0 ... 2^4.
     private static let levels = 5
 
-    /// Every frame of `image`, sharpened.
-    func apply(to image: Image) throws(ImageError) -> Image {
-        try image.mappingFrames { (pixels) throws(ImageError) in try apply(to: pixels) }
+    public func transform(_ image: Image) throws(ImageError) -> Image {
+        try FrameSamples.map(image, eight: { (samples, width, height, _) throws(ImageError) in
+            try sharpened(samples, width: width, height: height)
+        }, sixteen: { (samples, width, height, _) throws(ImageError) in
+            try sharpened(samples, width: width, height: height)
+        })
     }
 
-    /// `pixels` (any format, converted to straight RGBA8) sharpened.
-    func apply(to pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
-        var bytes = try pixels.converted(to: .rgba8).packedBytes()
-        let width = pixels.width, height = pixels.height, area = width * height
+    /// Packed RGBA samples sharpened (levels scaled to 0...255 first: exactly so for 8-bit samples).
+    private func sharpened<Sample: FixedWidthInteger & UnsignedInteger>(_ input: [Sample], width: Int, height: Int)
+        throws(ImageError) -> [Sample]
+    {
+        var samples = input
+        let area = width * height
+        let toLevels = Sample.max == 255 ? Float(1) : Float(255) / Float(Sample.max)
         var planes = [[Float]](repeating: [Float](repeating: 0, count: area), count: 3)
         for index in 0..<area {
-            var red = Float(bytes[index * 4]), green = Float(bytes[index * 4 + 1]), blue = Float(bytes[index * 4 + 2])
+            var red = Float(samples[index * 4]) * toLevels, green = Float(samples[index * 4 + 1]) * toLevels
+            var blue = Float(samples[index * 4 + 2]) * toLevels
             if luminanceOnly { (red, green, blue) = Self.ycbcr(red, green, blue) }
             planes[0][index] = red / 255
             planes[1][index] = green / 255
@@ -45,11 +71,11 @@ struct ThumborSharpen: Sendable {
         for index in 0..<area {
             var red = planes[0][index] * 255, green = planes[1][index] * 255, blue = planes[2][index] * 255
             if luminanceOnly { (red, green, blue) = Self.rgb(red, green, blue) }
-            bytes[index * 4] = Self.byte(red)
-            bytes[index * 4 + 1] = Self.byte(green)
-            bytes[index * 4 + 2] = Self.byte(blue)
+            samples[index * 4] = Self.sample(red, toLevels)
+            samples[index * 4 + 1] = Self.sample(green, toLevels)
+            samples[index * 4 + 2] = Self.sample(blue, toLevels)
         }
-        return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes)
+        return samples
     }
 
     /// One plane, in place: detail layers amplified and summed back onto the coarsest residue; throws `.cancelled`
@@ -116,8 +142,9 @@ struct ThumborSharpen: Sendable {
                 Float(luma + 1.77200 * blueDifference))
     }
 
-    /// Clamped to 0...255, then truncated.
-    private static func byte(_ value: Float) -> UInt8 {
-        value > 255 ? 255 : value < 0 ? 0 : UInt8(value)
+    /// A level of 0...255 as a sample: clamped, then truncated (8-bit); scaled back first for wider samples.
+    private static func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float, _ toLevels: Float) -> Sample {
+        let level = value > 255 ? 255 : value < 0 ? 0 : value
+        return toLevels == 1 ? Sample(level) : Sample(min(Float(Sample.max), level / toLevels))
     }
 }

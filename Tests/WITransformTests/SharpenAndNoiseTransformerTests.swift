@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+import WICore
+import WITestSupport
+import WITransform
+
+/// The wavelet sharpen and seeded noise: thumbor 7.8's bytes on its reference pattern (Tests/Fixtures/serve-color),
+/// keys, argument checks, 16-bit frames kept, and the C library's own generator as the noise's reference.
+@Suite struct SharpenAndNoiseTransformerTests {
+    /// The arguments inside `name(...)`.
+    static func arguments(_ filter: Substring, _ name: String) -> [Substring] {
+        filter.dropFirst(name.count + 1).dropLast().split(separator: ",")
+    }
+
+    @Test func matchThumborByteForByte() throws {
+        let text = try String(contentsOf: Fixtures.url("serve-color/thumbor-color-reference.tsv"), encoding: .utf8)
+        var checked = 0
+        for fields in ThumborReference.rows(text) {
+            let filter = fields[0]
+            let output: PixelBuffer
+            if filter.hasPrefix("sharpen(") {
+                let arguments = Self.arguments(filter, "sharpen")
+                let sharpen = try WaveletSharpenTransformer(amount: try #require(Double(arguments[0])),
+                                                            radius: try #require(Double(arguments[1])),
+                                                            luminanceOnly: arguments[2] == "true")
+                output = try sharpen.transform(Image(pixels: try ThumborReference.pattern(width: 48, height: 40))).pixels
+            } else if filter.hasPrefix("noise(") {
+                let arguments = Self.arguments(filter, "noise")
+                let noise = try NoiseTransformer(amount: try #require(Int(arguments[0])), seed: try #require(UInt32(arguments[1])))
+                output = try noise.transform(Image(pixels: try ThumborReference.pattern())).pixels
+            } else {
+                continue
+            }
+            #expect(output.packedBytes() == (try ThumborReference.bytes(hex: fields[1])), "\(filter)")
+            checked += 1
+        }
+        #expect(checked == 5)
+    }
+
+    @Test func keysChecksAndFormats() throws {
+        #expect(try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: false).key == "WaveletSharpen(2,1,false)")
+        #expect(try NoiseTransformer(amount: 30, seed: 7).key == "Noise(30,7)")
+        for attempt in [{ () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: .nan, radius: 1, luminanceOnly: true) },
+                        { () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: 1, radius: 101, luminanceOnly: true) },
+                        { () throws(ImageError) in _ = try NoiseTransformer(amount: 1001, seed: 1) },
+                        { () throws(ImageError) in _ = try NoiseTransformer(amount: 10, seed: 0) }] {
+            do {
+                try attempt()
+                Issue.record("accepted")
+            } catch {
+                #expect(error.code == .invalidArgument)
+            }
+        }
+        let wide = try ThumborReference.pattern().converted(to: .rgba16)
+        #expect(try NoiseTransformer(amount: 20, seed: 3).transform(Image(pixels: wide)).pixels.format == .rgba16)
+        #expect(try WaveletSharpenTransformer(amount: 1, radius: 0, luminanceOnly: false)
+            .transform(Image(pixels: wide)).pixels.format == .rgba16)
+        // The same seed, the same noise; no amount, no change.
+        let source = Image(pixels: try ThumborReference.pattern())
+        let once = try NoiseTransformer(amount: 40, seed: 9).transform(source).pixels
+        #expect(try NoiseTransformer(amount: 40, seed: 9).transform(source).pixels == once)
+        #expect(try NoiseTransformer(amount: 0, seed: 9).transform(source).pixels == source.pixels)
+    }
+
+    @Test func glibcRandomMatchesTheCLibrary() {
+        // The C library itself as the reference: srandom(seed), then random(), 1,000 values for each seed.
+        for seed: UInt32 in [1, 7, 123_456, 2_147_483_647] {
+            srandom(seed)
+            let expected = (0..<1_000).map { _ in UInt32(random()) }
+            var ours = GlibcRandom(seed: seed)
+            #expect((0..<1_000).map { _ in ours.next() } == expected, "seed \(seed)")
+        }
+    }
+}
