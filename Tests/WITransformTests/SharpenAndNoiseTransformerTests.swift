@@ -43,17 +43,20 @@ import WITransform
     @Test func keysChecksAndFormats() throws {
         #expect(try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: false).key == "WaveletSharpen(2,1,false)")
         #expect(try NoiseTransformer(amount: 30, seed: 7).key == "Noise(30,7)")
-        for attempt in [{ () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: .nan, radius: 1, luminanceOnly: true) },
-                        { () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: 1, radius: 101, luminanceOnly: true) },
-                        { () throws(ImageError) in _ = try NoiseTransformer(amount: 1001, seed: 1) },
-                        { () throws(ImageError) in _ = try NoiseTransformer(amount: 10, seed: 0) }] {
+        func expectInvalid(_ attempt: () throws(ImageError) -> Void, _ comment: Comment) {
             do {
                 try attempt()
-                Issue.record("accepted")
+                Issue.record("accepted: \(comment)")
             } catch {
-                #expect(error.code == .invalidArgument)
+                #expect(error.code == .invalidArgument, comment)
             }
         }
+        expectInvalid({ () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: .nan, radius: 1, luminanceOnly: true) },
+                      "nan amount")
+        expectInvalid({ () throws(ImageError) in _ = try WaveletSharpenTransformer(amount: 1, radius: 101, luminanceOnly: true) },
+                      "radius 101")
+        expectInvalid({ () throws(ImageError) in _ = try NoiseTransformer(amount: 1001, seed: 1) }, "amount 1001")
+        expectInvalid({ () throws(ImageError) in _ = try NoiseTransformer(amount: 10, seed: 0) }, "seed 0")
         let wide = try ThumborReference.pattern().converted(to: .rgba16)
         #expect(try NoiseTransformer(amount: 20, seed: 3).transform(Image(pixels: wide)).pixels.format == .rgba16)
         #expect(try WaveletSharpenTransformer(amount: 1, radius: 0, luminanceOnly: false)
