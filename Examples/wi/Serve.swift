@@ -25,6 +25,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] = []
     @Option(help: "A source the service may fetch: a URL prefix, or a host where * stands for any characters (repeatable; none: any public source).")
     var allowSource: [String] = []
+    @Option(help: "An HTTP proxy for origin fetches (http://host:port); each source's address is still checked.")
+    var proxy: String?
     @Option(help: "A folder whose files are sources: an image path without http:// or https:// is a file under it.")
     var fileRoot: String?
     @Option(help: "Disk cache folder (default ~/.cache/wi-serve).") var cacheDir: String?
@@ -75,6 +77,7 @@ struct Serve: AsyncParsableCommand {
         configuration.allowedHosts = allowHost
         configuration.cacheDirectory = cacheDir
         configuration.fileRoot = fileRoot
+        configuration.proxy = proxy
         configuration.useCache = !noCache
         configuration.redisURL = redis
         configuration.maxPixels = maxPixels
@@ -129,7 +132,7 @@ struct Serve: AsyncParsableCommand {
         return [
             ("bind", bind), ("port", "\(port)"),
             ("key", key.isEmpty ? "(none)" : "\(key.count) key(s), not shown"), ("allow-unsafe", "\(allowUnsafe)"),
-            ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"),
+            ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"), ("proxy", proxy ?? "(none)"),
             ("cache-dir", cacheDir ?? "(default)"),
             ("no-cache", "\(noCache)"), ("redis", redis ?? "(none)"), ("max-pixels", "\(maxPixels)"),
             ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"),

@@ -13,8 +13,8 @@ import WICore
 /// What the loader's thread hears from one libcurl transfer, from inside libcurl's callbacks.
 protocol CurlTransferEvents: AnyObject {
     /// One raw header line, CRLF included (status lines of every response, redirects too); the bytes are valid
-    /// only during the call.
-    func curlHeaderLine(_ line: UnsafeRawBufferPointer)
+    /// only during the call. Returning false stops the transfer.
+    func curlHeaderLine(_ line: UnsafeRawBufferPointer) -> Bool
     /// The next bytes of the body; returning false stops the transfer (it ends with a write error).
     func curlBody(_ bytes: UnsafeRawBufferPointer) -> Bool
     /// Whether a connection may go to `address` (textual form) with these raw bytes (4 or 16).
@@ -41,6 +41,8 @@ struct CurlRequestSettings {
     var allowInvalidCertificates = false
     var handleCookies = false
     var credentials: CurlImageLoader.Credentials?
+    /// The proxy every request goes through (the loader's `proxy`), nil for none.
+    var proxy: String?
     /// Whether libcurl may use a proxy named by http_proxy/https_proxy/all_proxy. Off under an address policy:
     /// the policy could only check the proxy's address, and the proxy would reach the target unchecked.
     var usesProxyFromEnvironment = true
@@ -152,7 +154,13 @@ final class CurlEasy {
             check(CURLOPT_SSL_VERIFYPEER, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
             check(CURLOPT_SSL_VERIFYHOST, ccurl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0))
         }
-        if !s.usesProxyFromEnvironment { check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, "")) }
+        if let proxy = s.proxy {
+            check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, proxy))
+            // No host bypasses the proxy (NO_PROXY in the environment would otherwise connect directly, unchecked).
+            check(CURLOPT_NOPROXY, ccurl_easy_setopt_string(handle, CURLOPT_NOPROXY, ""))
+        } else if !s.usesProxyFromEnvironment {
+            check(CURLOPT_PROXY, ccurl_easy_setopt_string(handle, CURLOPT_PROXY, ""))
+        }
         carriesSessionState = s.handleCookies || s.credentials != nil
         if s.handleCookies { check(CURLOPT_COOKIEFILE, ccurl_easy_setopt_string(handle, CURLOPT_COOKIEFILE, "")) }
         if let credentials = s.credentials {
@@ -188,8 +196,7 @@ private let curlWrite: curl_write_callback = { buffer, size, count, userdata in
 private let curlHeader: curl_write_callback = { buffer, size, count, userdata in
     let length = size * count
     guard let buffer else { return length }
-    easy(userdata).sink.curlHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
-    return length
+    return easy(userdata).sink.curlHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
 }
 
 /// Opens every socket libcurl connects with (close-on-exec), after the address policy approved the resolved address.

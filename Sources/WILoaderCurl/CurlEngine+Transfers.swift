@@ -82,6 +82,9 @@ extension CurlEngine {
         guard scheme == "http" || scheme == "https", configuration.allowedSchemes.contains(scheme) else {
             return fail(transfer, ImageError(.schemeNotAllowed, "the scheme of \(http.url.absoluteString) is not allowed"))
         }
+        if checksDestinations, let refused = refusedDestination(http.url) {
+            return fail(transfer, ImageError(.addressNotAllowed, "the address policy refused a connection to \(refused)"))
+        }
         transfer.resetResponse()
         transfer.resumed = resumeStore.take(transfer.key)
         if let resumed = transfer.resumed {
@@ -108,6 +111,7 @@ extension CurlEngine {
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
         settings.credentials = configuration.credentials
         settings.usesProxyFromEnvironment = configuration.addressPolicy == .unrestricted
+        settings.proxy = configuration.proxy?.absoluteString
         guard let easy = easyHandle(for: settings, transfer: transfer) else {
             return fail(transfer, ImageError(.outOfMemory, "curl_easy_init failed"))
         }
@@ -210,8 +214,32 @@ extension CurlEngine {
         }
     }
 
+    /// Whether the loader checks destinations itself: a proxy under `.publicOnly`, where every connection goes
+    /// to the (trusted) proxy.
+    var checksDestinations: Bool {
+        guard configuration.proxy != nil, case .publicOnly = configuration.addressPolicy else { return false }
+        return true
+    }
+
+    /// The first address of `url`'s host the policy refuses (or the host when it does not resolve), nil when all
+    /// are allowed. Resolves on the calling thread.
+    func refusedDestination(_ url: URL) -> String? {
+        guard let host = url.host, !host.isEmpty else { return url.absoluteString }
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let addresses = DestinationResolver.addresses(of: name)
+        guard !addresses.isEmpty else { return name }
+        return addresses.first { !policyAllows($0.text, bytes: $0.bytes) }?.text
+    }
+
     /// Whether the address policy lets a connection go to `address`.
     func addressAllowed(_ address: String, bytes: [UInt8]) -> Bool {
+        // Through a proxy every connection is to the proxy, which is trusted; destinations are checked apart.
+        if checksDestinations { return true }
+        return policyAllows(address, bytes: bytes)
+    }
+
+    /// The address policy's verdict on `address`.
+    func policyAllows(_ address: String, bytes: [UInt8]) -> Bool {
         guard case .publicOnly(let exceptions) = configuration.addressPolicy else { return true }
         if exceptions.contains(address) { return true }
         return bytes.count == 4 ? AddressClassifier.isPublic(ipv4: bytes) : AddressClassifier.isPublic(ipv6: bytes)

@@ -68,6 +68,12 @@ extension CurlImageLoader {
         /// MIME types that count as success, or nil for any (the default). `image/*` matches every image type.
         /// Others fail with 2004.
         public var acceptableContentTypes: Set<String>?
+        /// An HTTP proxy every transfer goes through (`http://host:port`; nil, the default: none, or the
+        /// environment's http_proxy... when the address policy is `.unrestricted`). Under `.publicOnly` the proxy
+        /// is trusted (its own address may be private) and each destination is still checked: the loader resolves
+        /// the host of the URL, and of every redirect's `Location`, and refuses the transfer unless every address
+        /// is allowed (as the proxy resolves names itself, a name that resolves differently for it is not caught).
+        public var proxy: URL?
         /// The freshness lifetime, in seconds, given to HTTP answers that state none (no `Cache-Control` max-age,
         /// s-maxage, no-cache or no-store, no `Expires`), as `Cache-Control: max-age=N` (nil, the default: none,
         /// so HTTP caching revalidates them on every use). Unlike a response modifier it is not part of a

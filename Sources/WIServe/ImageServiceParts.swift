@@ -168,6 +168,7 @@ struct ImageServiceParts: Sendable {
         // The origin's own limit, within the request's (whose timer answers first, 504, when it is shorter).
         loader.totalTimeout = min(configuration.originTimeout, configuration.timeout + 1)
         loader.addressPolicy = .publicOnly(exceptions: exceptions)
+        loader.proxy = configuration.proxy.flatMap(URL.init(string:))
         // An origin that says nothing about freshness: its sources count as fresh as long as the answers say.
         loader.defaultMaxAge = configuration.maxAge
         loader.maxConcurrentTransfers = max(6, configuration.concurrency)

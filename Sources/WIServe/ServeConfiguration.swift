@@ -26,6 +26,9 @@ public struct ServeConfiguration: Sendable {
             if let newValue { if keys.isEmpty { keys = [newValue] } else { keys[0] = newValue } } else { keys = [] }
         }
     }
+    /// An HTTP proxy for origin fetches (`--proxy http://host:port`): the proxy is trusted, and each source's
+    /// address (and each redirect's) is still checked against the address policy before the proxy is asked.
+    public var proxy: String?
     /// A folder whose files are sources (`--file-root`, thumbor's file loader): a source without `http://` or
     /// `https://` is a path under it. Absolute paths, `..`, and symbolic links that lead out of the folder are
     /// refused (400); a missing file is a 404. Nil: every source is fetched over HTTP.
@@ -152,6 +155,9 @@ public struct ServeConfiguration: Sendable {
         }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")
+        }
+        if let proxy, URL(string: proxy).flatMap({ $0.scheme?.lowercased() == "http" && $0.host != nil ? $0 : nil }) == nil {
+            throw ImageError(.invalidArgument, "proxy must be http://host:port, got \(proxy)")
         }
         if let redisURL, RedisAddress(redisURL) == nil {
             throw ImageError(.invalidArgument, "redis must be redis://host[:port][/db], got \(redisURL)")

@@ -38,10 +38,20 @@ final class TestConnectionHandler: ChannelInboundHandler {
                 let key = name.lowercased()
                 fields[key] = fields[key].map { $0 + ", " + value } ?? value
             }
-            let parts = requestHead.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            let request = TestHTTPServer.Request(method: requestHead.method.rawValue, path: String(parts[0]),
-                                                 query: parts.count > 1 ? String(parts[1]) : "", headers: fields,
-                                                 connection: connection)
+            // An absolute-form target (a request to a proxy: `GET http://host:port/path`) is routed by its path,
+            // so the server can stand in for a forward proxy as well as for the origin behind it.
+            var target = Substring(requestHead.uri)
+            if target.hasPrefix("http://") || target.hasPrefix("https://"),
+               let scheme = target.firstRange(of: "://") {
+                let rest = target[scheme.upperBound...]
+                target = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+            }
+            let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            var parsed = TestHTTPServer.Request(method: requestHead.method.rawValue, path: String(parts[0]),
+                                                query: parts.count > 1 ? String(parts[1]) : "", headers: fields,
+                                                connection: connection)
+            parsed.target = requestHead.uri
+            let request = parsed
             let response = server.respond(to: request)
             let loop = context.eventLoop.assumeIsolated()
             if let gate = response.gate {

@@ -27,6 +27,8 @@ public final class TestHTTPServer: Sendable {
         public var headers: [String: String]
         /// Which connection carried it (numbered from 1 in accept order).
         public var connection: Int
+        /// The request-target as sent: the path, or a whole URL when the request came to it as to a proxy.
+        public var target = ""
         /// Its validators: the If-None-Match and If-Modified-Since it carried.
         public var validators: (ifNoneMatch: String?, ifModifiedSince: String?) {
             (headers["if-none-match"], headers["if-modified-since"])

@@ -224,3 +224,27 @@ import WITestSupport
         await server.manager.shutdown()
     }
 }
+
+/// `--proxy`: origin fetches go through the proxy, and the address policy still refuses private destinations.
+@Suite struct ServeProxyTests {
+    typealias H = ServeHarness
+
+    @Test func sourcesGoThroughTheProxyUnderThePolicy() async throws {
+        let h = try await ServeHarness()
+        // The harness's origin stands in for the proxy too (it answers absolute-form requests by their path).
+        let proxy = "http://127.0.0.1:\(h.origin.port)"
+        try await h.withServer(H.configuration { $0.proxy = proxy }) { _, client in
+            // 127.0.0.1 is an --allow-host: allowed, fetched through the proxy.
+            let allowed = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
+            #expect(allowed.status == .ok)
+            #expect(h.origin.requests("/stripes.png").map(\.target) == [h.url("/stripes.png")])
+            // A private address no --allow-host names: refused before the proxy hears of it.
+            let refused = try await client.execute(uri: "/unsafe/10x10/http://10.9.8.7/stripes.png", method: .get)
+            #expect(refused.status == .forbidden)
+            #expect(h.origin.requestCount("/stripes.png") == 1)
+        }
+        var bad = ServeConfiguration()
+        bad.proxy = "socks5://proxy:1080"
+        #expect(throws: ImageError.self) { try bad.validate() }
+    }
+}
