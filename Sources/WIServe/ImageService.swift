@@ -162,6 +162,9 @@ final class ImageService: Sendable {
     {
         renders.add(1, ordering: .relaxed)
         var transformer = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
+        transformer.memoryLimit = configuration.maxRequestMemory
+        let progress = TransformProgress()
+        transformer.progress = progress
         transformer.watermarks = try await watermarks(of: request)
         var context = ImageContext()
         context[.imageTransformer] = transformer
@@ -179,7 +182,9 @@ final class ImageService: Sendable {
                                                        context: context)
         } catch {
             let failure = ServeError(error)
-            if error.code != .cancelled { failures.record(failure, for: failureKey) }
+            // The source's failures only: a transform that was refused (its output or memory) says nothing of
+            // other variants of the source.
+            if error.code != .cancelled, !progress.started.load(ordering: .relaxed) { failures.record(failure, for: failureKey) }
             throw failure
         }
         let image = result.image

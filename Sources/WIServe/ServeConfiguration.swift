@@ -80,8 +80,9 @@ public struct ServeConfiguration: Sendable {
     public var isolation = Isolation.none
     /// The decode worker's command (`wi decode-worker`): needed unless `isolation` is `.none`.
     public var workerCommand: [String] = []
-    /// Each decode worker's address-space limit in bytes (`--max-request-memory`, default 2 GiB): a decode that
-    /// needs more fails in its worker, not in the service.
+    /// The memory one request may use, in bytes (`--max-request-memory`, default 2 GiB): a transform whose
+    /// estimated peak (every frame in and out, plus its costliest filter's working buffers) is larger is refused
+    /// (413) before it starts, and each decode worker's address space is limited to it.
     public var maxRequestMemory = 2 << 30
 
     /// The choices of `isolation`.

@@ -150,3 +150,24 @@ import WITestServer
         #expect(ImageService.httpURL("http://example.com/a%20b.png") != nil)
     }
 }
+
+/// `--max-request-memory`: a transform whose estimated peak is over the limit is refused before it starts.
+@Suite struct ServeMemoryLimitTests {
+    typealias H = ServeHarness
+
+    @Test func aTransformOverTheMemoryLimitIsRefusedFirst() async throws {
+        let h = try await ServeHarness()
+        let large = try H.coders.encode(try H.solid(width: 3000, height: 2000, H.green), as: .png, options: EncodeOptions())
+        h.origin.route("/large.png") { _ in WITestServer.TestResponse(body: large, contentType: "image/png") }
+        try await h.withServer(H.configuration { $0.maxRequestMemory = 64 << 20 }) { server, client in
+            // 6 MP: held in and out 48 MB; sharpen's 28 bytes a pixel more: about 205 MiB, over 64 MiB.
+            let refused = try await client.execute(uri: "/unsafe/filters:sharpen(2,1,false)/\(h.url("/large.png"))", method: .get)
+            #expect(refused.status == .contentTooLarge)
+            #expect(H.text(refused) == "the request would need about 205 MiB, over the memory limit of 64 MiB\n")
+            // The same source, resized without filters: 45 MiB, answered.
+            let plain = try await client.execute(uri: "/unsafe/300x200/\(h.url("/large.png"))", method: .get)
+            #expect(plain.status == .ok)
+            #expect(server.service.parts.pool.runningCancellableJobs == 0)
+        }
+    }
+}
