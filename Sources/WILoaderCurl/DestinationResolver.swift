@@ -8,8 +8,8 @@ enum DestinationResolver {
     /// The IPv4 and IPv6 addresses of `host` (a name or a literal), as text and raw bytes; empty when it does not
     /// resolve.
     static func addresses(of host: String) -> [(text: String, bytes: [UInt8])] {
+        // No socket type asked: each address comes once per type, and the duplicates are dropped below.
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &list) == 0, let first = list else { return [] }
         defer { freeaddrinfo(first) }
@@ -27,7 +27,7 @@ enum DestinationResolver {
                 }
                 default: nil
                 }
-                if let bytes {
+                if let bytes, !found.contains(where: { $0.1 == bytes }) {
                     var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
                     _ = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
                     found.append((String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), bytes))
