@@ -4,6 +4,9 @@ internal import CWebP
 /// One-shot decode of a still WebP (lossy, lossless, with alpha, VP8X) straight into our pixel buffer, scaled by
 /// libwebp itself when a thumbnail is asked for.
 enum WebPStillDecoder {
+    /// Bytes given to libwebp between two looks at the cancellation (a few milliseconds of lossy decoding).
+    static let step = 64 << 10
+
     static func decode(_ container: WebPContainer, options: DecodeOptions) throws(ImageError) -> Image {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
@@ -18,10 +21,25 @@ enum WebPStillDecoder {
         let plan = WebPOutputPlan(stored: stored, orientation: orientation, options: options)
         var buffer = try plan.makeBuffer(zeroed: false)
         let rowBytes = buffer.bytesPerRow
-        let status = try buffer.withUnsafeMutableBytes { memory in
+        let total = container.bytes.count
+        let status = try buffer.withUnsafeMutableBytes { (memory) throws(ImageError) -> VP8StatusCode in
             plan.configure(&config, memory: memory, bytesPerRow: rowBytes)
             defer { WebPFreeDecBuffer(&config.output) }
-            return WebPDecode(input, container.bytes.count, &config)
+            // libwebp's incremental decoder over ever longer prefixes of the bytes (they are all here): the same
+            // pixels as one WebPDecode, and the pool job's cancellation is checked between prefixes.
+            guard let decoder = WebPIDecode(nil, 0, &config) else {
+                throw ImageError(.outOfMemory, "WebP: cannot create libwebp's decoder")
+            }
+            defer { WebPIDelete(decoder) }
+            var fed = 0
+            var status = VP8_STATUS_SUSPENDED
+            while fed < total, status == VP8_STATUS_SUSPENDED {
+                try WorkerPool.checkCancellation()
+                fed = min(total, fed + Self.step)
+                status = WebPIUpdate(decoder, input, fed)
+            }
+            // Every byte given and still wanting more: the file is cut short (as WebPDecode says it).
+            return status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status
         }
         try WebPStatus.check(status, "decode")
         let finished = try options.finish(buffer, orientation: orientation, fullSize: stored)

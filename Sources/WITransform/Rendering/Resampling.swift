@@ -35,8 +35,14 @@ enum Resampling {
             .after(.translation(Double(shiftX - originX), Double(shiftY - originY)))
         let image = try PixmanImage(source)
         try image.setSampling(matrix, filter: filter(scaleX: scaleX, scaleY: scaleY), padEdges: true)
-        target.composite(.source, source: image, sourceX: left - shiftX, sourceY: top - shiftY, x: left, y: top,
-                         width: right - left, height: bottom - top)
+        // In bands of about 256K output pixels, the pool job's cancellation checked between them: pixman computes
+        // each output pixel on its own, so a band is exactly the same pixels as the whole.
+        let band = max(16, 262_144 / max(1, right - left))
+        for y in stride(from: top, to: bottom, by: band) {
+            try WorkerPool.checkCancellation()
+            target.composite(.source, source: image, sourceX: left - shiftX, sourceY: y - shiftY, x: left, y: y,
+                             width: right - left, height: min(band, bottom - y))
+        }
     }
 
     /// Whether pixman's 16.16 fixed point holds the filter footprints: a reduction of at most 1024 times, whose
