@@ -17,8 +17,9 @@ public enum DecodeWorker {
     /// The largest request message (a description and the length of the shared memory).
     static let messageCapacity = 64
 
-    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, then the
-    /// seccomp filter), then answers requests on `socket` with `coders` until the service closes it; returns the exit status.
+    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, file reads
+    /// confined to the system's folders with Landlock where the kernel has it, then the seccomp filter), then
+    /// answers requests on `socket` with `coders` until the service closes it; returns the exit status.
     ///
     /// Thread safety: call once, from the process's main thread, before starting any other thread.
     public static func run(coders: ImageCodersManager, memoryLimit: Int, socket: Int32 = socketDescriptor) -> Int32 {
@@ -27,6 +28,8 @@ public enum DecodeWorker {
             let status = wi_sandbox_limit_memory(UInt64(memoryLimit))
             guard status == 0 else { return fail("cannot limit the address space: \(SharedMemory.describe(-status))") }
         }
+        let confined = readablePaths().withCStrings { wi_sandbox_confine_reads($0, Int32($1)) }
+        guard confined >= 0 else { return fail("cannot confine file reads: \(SharedMemory.describe(-confined))") }
         let status = wi_sandbox_install()
         guard status == 0 else { return fail("cannot install the seccomp filter: \(SharedMemory.describe(-status))") }
         var buffer = [UInt8](repeating: 0, count: messageCapacity)
@@ -53,6 +56,35 @@ public enum DecodeWorker {
         }
     }
 
+    /// The only places a worker may read (Landlock): the system's libraries and data under /usr (codec libraries
+    /// and their plugins, fonts, icon themes), fontconfig's configuration and caches, the loader's cache, the CPU
+    /// list libraries size their threads by, and the folders `FONTCONFIG_FILE` / `FONTCONFIG_PATH` name.
+    static func readablePaths(environment: [String: String] = currentEnvironment()) -> [String] {
+        var paths = ["/usr", "/etc/fonts", "/etc/ld.so.cache", "/var/cache/fontconfig", "/sys/devices/system/cpu",
+                     "/proc/self"]
+        if let file = environment["FONTCONFIG_FILE"], let slash = file.lastIndex(of: "/") {
+            paths.append(String(file[..<slash]))
+        }
+        if let folders = environment["FONTCONFIG_PATH"] { paths += folders.split(separator: ":").map(String.init) }
+        if let cache = environment["XDG_CACHE_HOME"] { paths.append(cache + "/fontconfig") }
+        if let home = environment["HOME"] { paths.append(home + "/.cache/fontconfig") }
+        return paths
+    }
+
+    /// This process's environment as a dictionary (no Foundation).
+    static func currentEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
     /// Decodes one request; the reply carries the image or the decoder's error.
     private static func answer(_ request: SharedMemory, coders: ImageCodersManager) throws(ImageError) -> SharedMemory {
         let (data, options) = try WorkerMessage.readRequest(request)
@@ -67,5 +99,14 @@ public enum DecodeWorker {
         let line = Array("wi decode-worker: \(reason)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
         return 70   // EX_SOFTWARE
+    }
+}
+
+private extension Array where Element == String {
+    /// Runs `body` with these strings as a C array and its count.
+    func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) -> R) -> R {
+        let copies = map { UnsafePointer(strdup($0)) }
+        defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
+        return copies.withUnsafeBufferPointer { body($0.baseAddress!, count) }
     }
 }

@@ -2,7 +2,7 @@
 // data that starts with "HOSTILE:", or an SVG document with a `<!--HOSTILE:action-->` comment (what a service's
 // origin can serve), by misbehaving as the action says: `crash` (a null dereference),
 // `hang` (never returns), `allocate` (asks for memory until it gets none), `open` (opens a file for writing),
-// `socket` (opens a network socket), `exit` (exits with status 3). The isolation tests and the service's tests
+// `socket` (opens a network socket), `read` (opens a file outside the system folders), `exit` (exits with status 3). The isolation tests and the service's tests
 // start it; nothing ships it.
 import Foundation
 import WebImage
@@ -42,6 +42,11 @@ struct HostileCoder: ImageCoder {
             _ = open("/tmp/wi-hostile-worker-was-here", O_WRONLY | O_CREAT, 0o600)
         case "socket":
             _ = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        case "read":
+            // A file outside the system folders (the service's own files, keys...): Landlock refuses it.
+            let fd = open("/etc/passwd", O_RDONLY)
+            if fd >= 0 { throw ImageError(.badImageData, "read allowed") }
+            throw ImageError(.badImageData, "read refused (errno \(errno))")
         case "exit":
             exit(3)
         default:

@@ -82,6 +82,20 @@ import WITestSupport
         await coder.shutdown()
     }
 
+    /// Landlock: a worker reads only the system's folders (libraries, fonts), not the service's files; while the
+    /// same worker still decodes an SVG with text (fonts found) and a PDF.
+    @Test func aWorkerReadsOnlyTheSystemFolders() async throws {
+        let coder = try Self.isolated()
+        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("read"), options: DecodeOptions()) }
+        #expect(error?.message == "read refused (errno 13)")
+        #expect(coder.startedCount == 1)   // an ordinary error: the worker stays
+        for path in ["svg/peers/twelvemonkeys-barChart.svg", "pdf/square.pdf"] {   // the chart has text
+            let data = try Data(contentsOf: Fixtures.url(path))
+            #expect(try coder.decode(data, options: DecodeOptions()).pixels == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
+        }
+        await coder.shutdown()
+    }
+
     @Test func anAllocationPastTheLimitFailsInTheWorker() async throws {
         let coder = try Self.isolated(memoryLimit: 1 << 30)
         let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("allocate"), options: DecodeOptions()) }

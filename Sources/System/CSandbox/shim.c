@@ -10,7 +10,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/landlock.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -83,6 +86,34 @@ int wi_sandbox_install(void) {
     if (status == 0) status = wi_rule(&s, ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
     if (status == 0) status = s.load(ctx);
     s.release(ctx);
+    return status;
+}
+
+int wi_sandbox_confine_reads(const char *const paths[], int count) {
+    // Landlock ABI 1's filesystem rights, all handled: the rules grant reading (and mapping libraries) only.
+    struct landlock_ruleset_attr attributes = {.handled_access_fs = (1ULL << 13) - 1};
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+    if (ruleset < 0) return (errno == ENOSYS || errno == EOPNOTSUPP) ? 1 : -errno;
+    for (int i = 0; i < count; i++) {
+        int fd = open(paths[i], O_PATH | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct landlock_path_beneath_attr beneath = {
+            .allowed_access = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_EXECUTE,
+            .parent_fd = fd,
+        };
+        struct stat status;
+        if (fstat(fd, &status) == 0 && S_ISDIR(status.st_mode)) beneath.allowed_access |= LANDLOCK_ACCESS_FS_READ_DIR;
+        long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+        int error = errno;
+        close(fd);
+        if (added < 0) {
+            close(ruleset);
+            return -error;
+        }
+    }
+    int status = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0
+        ? 0 : -errno;
+    close(ruleset);
     return status;
 }
 

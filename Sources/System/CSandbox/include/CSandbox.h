@@ -16,8 +16,13 @@
 /// ENOSYS); unlink, rename, mkdir, rmdir, link, symlink, chmod, chown, truncate by path; ptrace, process_vm_*,
 /// mount, bpf, perf_event_open, io_uring, keyctl, setuid and friends. clone3 answers ENOSYS (glibc then creates
 /// threads with clone, which the filter checks). Reading files stays allowed: fontconfig and FreeType open fonts
-/// on demand while SVG and PDF text is drawn.
+/// on demand while SVG and PDF text is drawn (wi_sandbox_confine_reads limits where).
 int wi_sandbox_install(void);
+
+/// Confines the process's file reads to the folders (or files) in `paths` with Landlock: afterwards nothing can
+/// be opened outside them, and nothing written or created anywhere (paths that do not exist are skipped).
+/// Returns 0, 1 when the kernel has no Landlock (nothing is confined), or a negative errno.
+int wi_sandbox_confine_reads(const char *const paths[], int count);
 
 /// Sends `length` bytes and, when `fd` >= 0, that descriptor (SCM_RIGHTS) as one message. Returns 0 or -errno.
 int wi_sandbox_send(int socket, const void *bytes, size_t length, int fd);
