@@ -23,7 +23,7 @@ struct ThumborRequest: Hashable, Sendable {
     struct CropBox: Hashable, Sendable {
         var left: Int, top: Int, right: Int, bottom: Int
     }
-    /// `trim`: the borders in the colour of one corner cut off first (see `Trimming`).
+    /// `trim`: the borders in the colour of one corner cut off first (WITransform's `TrimTransformer`).
     struct Trim: Hashable, Sendable {
         /// The corner whose colour is the border's: top left (thumbor's default) or bottom right.
         var bottomRight = false

@@ -47,7 +47,11 @@ struct ThumborTransformer: ImageTransformer {
         progress?.started.store(true, ordering: .relaxed)
         // trim first: the manual crop's corners then count from the trimmed image's (thumbor's order).
         var image = loaded, request = request
-        if let trim = request.trim, let kept = try Trimming.window(of: try loaded.frame(at: 0).pixels, trim) {
+        if let trim = request.trim,
+           // Past 510 (the farthest two colours can be) every tolerance keeps the same: clamped, not refused.
+           let kept = try TrimTransformer(corner: trim.bottomRight ? .bottomRight : .topLeft,
+                                          tolerance: min(trim.tolerance, 510))
+               .window(in: try loaded.frame(at: 0).pixels) {
             image = try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transform(loaded)
             if var crop = request.crop {
                 crop = ThumborRequest.CropBox(left: crop.left - kept.x, top: crop.top - kept.y,
