@@ -78,3 +78,25 @@ import WITransform
         }
     }
 }
+
+/// The factories read as Nuke's: `.pipeline([...])` of `.sharpen(...)`, `.gaussianBlur(...)` and the others, each
+/// the same transformer its initializer makes.
+@Suite struct TransformerFactoryTests {
+    @Test func factoriesMakeTheTransformersTheirInitializersMake() throws {
+        let pipeline: any ImageTransformer = .pipeline([
+            try .brightness(10), .grayscale, try .saturation(0.5), try .sharpen(amount: 2, radius: 1),
+            try .convolution(weights: [0, 0, 0, 0, 1, 0, 0, 0, 0], columns: 3), try .gaussianBlur(radius: 2),
+            try .noise(amount: 10, seed: 3), try .trim(corner: .bottomRight, tolerance: 4),
+        ])
+        let expected: [any ImageTransformer] = [
+            try ToneTablesTransformer.brightness(10), GrayscaleTransformer(), try SaturationTransformer(change: 0.5),
+            try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: false),
+            try ConvolutionTransformer(weights: [0, 0, 0, 0, 1, 0, 0, 0, 0], columns: 3),
+            try ConvolutionTransformer.gaussianBlur(radius: 2), try NoiseTransformer(amount: 10, seed: 3),
+            try TrimTransformer(corner: .bottomRight, tolerance: 4),
+        ]
+        #expect(pipeline.key == expected.map(\.key).joined(separator: "-"))
+        let source = Image(pixels: try ThumborReference.pattern())
+        #expect(try pipeline.transform(source).pixels == (try PipelineTransformer(expected).transform(source).pixels))
+    }
+}

@@ -28,3 +28,8 @@ public struct PipelineTransformer: ImageTransformer {
         return current
     }
 }
+
+extension ImageTransformer where Self == PipelineTransformer {
+    /// `PipelineTransformer(_:)`: `context[.imageTransformer] = .pipeline([try .brightness(10), .grayscale])`.
+    public static func pipeline(_ transformers: [any ImageTransformer]) -> Self { PipelineTransformer(transformers) }
+}
