@@ -133,6 +133,7 @@ enum WorkerMessage {
         frames.reserveCapacity(layouts.count)
         var pixelCount = 0
         for layout in layouts {
+            try WorkerPool.checkCancellation()
             let (area, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
             pixelCount += overflow ? Int.max / 2 : area
             guard !overflow, pixelCount <= options.pixelLimit, layout.width > 0, layout.height > 0,
@@ -174,9 +175,18 @@ enum WorkerMessage {
 
 /// The wire codes of pixel formats.
 enum PixelFormatCode {
-    static let all: [PixelFormat] = [.rgba8, .premultipliedRGBA8, .rgba16, .premultipliedRGBA16]
-    static func code(_ format: PixelFormat) -> UInt8 { UInt8(all.firstIndex(of: format)!) }
-    static func format(_ code: UInt8) -> PixelFormat? { Int(code) < all.count ? all[Int(code)] : nil }
+    static func code(_ format: PixelFormat) -> UInt8 {
+        switch format {
+        case .rgba8: 0
+        case .premultipliedRGBA8: 1
+        case .rgba16: 2
+        case .premultipliedRGBA16: 3
+        }
+    }
+
+    static func format(_ code: UInt8) -> PixelFormat? {
+        PixelFormat.allCases.first { Self.code($0) == code }
+    }
 }
 
 /// Appends little-endian fields to a description.

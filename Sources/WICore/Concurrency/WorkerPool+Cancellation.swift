@@ -78,11 +78,12 @@ private final class PoolJob<T: Sendable>: Sendable {
     }
 }
 
-/// The pool thread's current cancellable job (a per-thread slot, set only around such a job).
-private let currentJobKey: pthread_key_t = {
+/// The pool thread's current cancellable job (a per-thread slot, set only around such a job). Nil when the
+/// process has no thread-specific key left (PTHREAD_KEYS_MAX): queued jobs are still skipped when cancelled, but a
+/// running job cannot see its cancellation.
+private let currentJobKey: pthread_key_t? = {
     var key = pthread_key_t()
-    precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
-    return key
+    return pthread_key_create(&key, nil) == 0 ? key : nil
 }()
 
 extension WorkerPool {
@@ -111,10 +112,12 @@ extension WorkerPool {
                 execute {
                     guard job.start() else { return }   // cancelled while queued: never runs
                     self.cancellableJobs.add(1, ordering: .relaxed)
-                    let previous = pthread_getspecific(currentJobKey)
-                    pthread_setspecific(currentJobKey, Unmanaged.passUnretained(job.cancellation).toOpaque())
+                    let previous = currentJobKey.flatMap(pthread_getspecific)
+                    if let key = currentJobKey {
+                        pthread_setspecific(key, Unmanaged.passUnretained(job.cancellation).toOpaque())
+                    }
                     let result = Result(catching: body)
-                    pthread_setspecific(currentJobKey, previous)
+                    if let key = currentJobKey { pthread_setspecific(key, previous) }
                     // Counted out before the caller hears of it: whoever has the answer sees the job gone.
                     self.cancellableJobs.subtract(1, ordering: .relaxed)
                     job.finish(result)
@@ -134,7 +137,7 @@ extension WorkerPool {
     ///
     /// Thread safety: reads the calling thread's job; a few nanoseconds, cheap enough for every row.
     public static var isCancelled: Bool {
-        guard let job = pthread_getspecific(currentJobKey) else { return false }
+        guard let key = currentJobKey, let job = pthread_getspecific(key) else { return false }
         return Unmanaged<PoolJobCancellation>.fromOpaque(job).takeUnretainedValue().isCancelled
     }
 

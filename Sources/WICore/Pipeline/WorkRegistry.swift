@@ -46,6 +46,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         /// was a scan of all of them, quadratic when thousands of loads joined one URL).
         private var waitersAtPriority = [Int](repeating: 0, count: ImageRequestPriority.allCases.count)
         var task: Task<Void, Never>?
+        /// Last waiters that left and asked to be answered once the cancelled work has ended (`finish` does).
+        var leavers: [Waiter] = []
         var priority = ImageRequestPriority.low
         var priorityHandler: (@Sendable (ImageRequestPriority) -> Void)?
 
@@ -173,29 +175,28 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
             }
             if entry.waiters.isEmpty {
                 s.entries[key] = nil
+                // Answered by `finish` once the work has ended, rather than now.
+                if waiter.awaitsWork, entry.task != nil {
+                    entry.leavers.append(waiter)
+                    return (nil, entry.task, nil)
+                }
                 return (waiter, entry.task, nil)
             }
             return (waiter, nil, entry.refreshPriority())
         }
-        let cancelled = Result<Value, ImageError>.failure(ImageError(.cancelled, "the request was cancelled"))
+        waiter?.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled")))
         task?.cancel()
-        if let waiter, let task, waiter.awaitsWork {
-            Task {
-                await task.value
-                waiter.continuation.resume(returning: cancelled)
-            }
-        } else {
-            waiter?.continuation.resume(returning: cancelled)
-        }
         notify?()
     }
 
     private func finish(key: Key, entry: Entry, result: Result<Value, ImageError>) {
-        let waiters = state.withLock { s -> [Waiter] in
+        let (waiters, leavers) = state.withLock { s -> ([Waiter], [Waiter]) in
             if s.entries[key] === entry { s.entries[key] = nil }
-            return entry.removeAll()
+            defer { entry.leavers = [] }
+            return (entry.removeAll(), entry.leavers)
         }
         for waiter in waiters { waiter.continuation.resume(returning: result) }
+        for leaver in leavers { leaver.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled"))) }
     }
 
     /// Work currently running.
