@@ -30,15 +30,17 @@ public struct NoiseTransformer: ImageTransformer, Hashable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         guard amount > 0 else { return image }
-        return try FrameSamples.map(image, eight: { (samples, _, _, _) in noisy(samples) },
-                                    sixteen: { (samples, _, _, _) in noisy(samples) })
+        return try FrameSamples.map(image, eight: { (samples, _, _, _) throws(ImageError) in try noisy(samples) },
+                                    sixteen: { (samples, _, _, _) throws(ImageError) in try noisy(samples) })
     }
 
-    private func noisy<Sample: FixedWidthInteger & UnsignedInteger>(_ input: [Sample]) -> [Sample] {
+    /// The samples with noise; throws `.cancelled` every 65,536 pixels once the pool job is cancelled.
+    private func noisy<Sample: FixedWidthInteger & UnsignedInteger>(_ input: [Sample]) throws(ImageError) -> [Sample] {
         var samples = input
         let scale = Sample.max == 255 ? 1 : Int(Sample.max) / 255, maximum = Int(Sample.max)
         var random = GlibcRandom(seed: seed)
         for index in stride(from: 0, to: samples.count, by: 4) {
+            if index & 0x3FFFF == 0 { try WorkerPool.checkCancellation() }
             let offset = (Int(random.next() % UInt32(amount)) - amount / 2) * scale
             for channel in 0..<3 { samples[index + channel] = Sample(min(max(Int(samples[index + channel]) + offset, 0), maximum)) }
         }

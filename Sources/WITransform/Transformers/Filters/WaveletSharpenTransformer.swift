@@ -60,6 +60,7 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
         let toLevels = Sample.max == 255 ? Float(1) : Float(255) / Float(Sample.max)
         var planes = [[Float]](repeating: [Float](repeating: 0, count: area), count: 3)
         for index in 0..<area {
+            if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
             var red = Float(samples[index * 4]) * toLevels, green = Float(samples[index * 4 + 1]) * toLevels
             var blue = Float(samples[index * 4 + 2]) * toLevels
             if luminanceOnly { (red, green, blue) = Self.ycbcr(red, green, blue) }
@@ -69,6 +70,7 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
         }
         for channel in 0..<(luminanceOnly ? 1 : 3) { try sharpen(&planes[channel], width: width, height: height) }
         for index in 0..<area {
+            if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
             var red = planes[0][index] * 255, green = planes[1][index] * 255, blue = planes[2][index] * 255
             if luminanceOnly { (red, green, blue) = Self.rgb(red, green, blue) }
             samples[index * 4] = Self.sample(red, toLevels)
@@ -101,12 +103,16 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
             let distance = Double(level) - radius
             let gain = Float(amount * exp(-distance * distance / 1.5) + 1)
             for index in 0..<area {
+                if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
                 let detail = (previous[index] - smooth[index]) * gain
                 if level == 0 { plane[index] = detail } else { plane[index] += detail }
             }
             swap(&previous, &smooth)
         }
-        for index in 0..<area { plane[index] = plane[index] + previous[index] }
+        for index in 0..<area {
+            if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
+            plane[index] = plane[index] + previous[index]
+        }
     }
 
     /// The [1 2 1] hat at `spacing` along one line of `count` samples `stride` apart from `start`: `2 x centre +
