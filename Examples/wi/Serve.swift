@@ -150,8 +150,11 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         if printConfig {
-            for (name, value) in effectiveValues() {
-                writeToStandardOutput("\(name) = \(value)    # \(Self.origins[name] ?? "default")\n")
+            // Every option ServeSettings finds, so a flag missing from effectiveValues() shows (and a test fails).
+            let values = Dictionary(effectiveValues(), uniquingKeysWith: { first, _ in first })
+            for setting in ServeSettings.settings {
+                let value = values[setting.name] ?? "(missing from effectiveValues)"
+                writeToStandardOutput("\(setting.name) = \(value)    # \(Self.origins[setting.name] ?? "default")\n")
             }
             return
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WICoderJPEG
 import WICore
@@ -15,19 +14,9 @@ import WITestSupport
         let coder = JPEGCoder()
         let pool = WorkerPool(name: "test.jpeg", threads: 1)
         defer { pool.shutdown() }
-        let started = Atomic<Bool>(false)
-        let decode = Task { () throws(ImageError) -> Image in
-            try await pool.runCancellable { () throws(ImageError) -> Image in
-                started.store(true, ordering: .relaxed)
-                while !WorkerPool.isCancelled {}   // the cancellation comes while the job runs
-                return try coder.decode(data, options: DecodeOptions())
-            }
-        }
-        while !started.load(ordering: .relaxed) { await Task.yield() }
-        decode.cancel()
-        guard case .failure(let error) = await decode.result else { Issue.record("the decode completed"); return }
-        #expect((error as? ImageError)?.code == .cancelled)
-        #expect((error as? ImageError)?.message == "JPEG: the decode was cancelled")
+        let error = await CancelledJob.error(on: pool) { () throws(ImageError) in try coder.decode(data, options: DecodeOptions()) }
+        #expect(error?.code == .cancelled)
+        #expect(error?.message == "JPEG: the decode was cancelled")
         // Not cancelled: the same bytes decode, in a job and outside one.
         let whole = try await pool.runCancellable { () throws(ImageError) -> Image in
             try coder.decode(data, options: DecodeOptions())

@@ -20,7 +20,6 @@ import WITestServer
 
     @Test func destinationsAreCheckedAndTheProxyIsAsked() async throws {
         let proxy = try await Self.proxy()
-        defer { Task { await proxy.stop() } }
         let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
             $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.2"])
@@ -42,16 +41,17 @@ import WITestServer
         // A name that does not resolve is refused too (the proxy would resolve it unchecked).
         let unknown = await loader.result(URL(string: "http://no-such-host.invalid/a.png")!)
         #expect(unknown.error?.code == .addressNotAllowed)
+        await proxy.stop()
     }
 
     @Test func withoutAPolicyTheProxyIsUsedAsIs() async throws {
         let proxy = try await Self.proxy()
-        defer { Task { await proxy.stop() } }
         let loader = try CurlImageLoader(configuration: testConfiguration {
             $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
         })
         let result = await loader.result(URL(string: "http://10.1.2.3/a.png")!)
         #expect(result.value?.data == Self.png)
         #expect(proxy.requests("/a.png").map(\.target) == ["http://10.1.2.3/a.png"])
+        await proxy.stop()
     }
 }

@@ -94,10 +94,14 @@ import WITestServer
             #expect(pool.runningCancellableJobs == 0)
             #expect(pool.pendingCount == 0)
             #expect(server.service.gate.counts == (0, 0))
-            // The same work within a timeout that allows it is answered (so the 504 above was the deadline's).
-            let small = try await client.execute(
-                uri: "/unsafe/filters:convolution(1;1;1;1;1;1;1;1;1,3,true)/\(h.url("/large.png"))", method: .get)
-            #expect(small.status == .ok || small.status == .gatewayTimeout)
+            // A retry of the same request is answered from the failure memory: the same 504, no render started.
+            let renders = server.service.renders.load(ordering: .relaxed)
+            let retry = try await client.execute(
+                uri: "/unsafe/filters:convolution(\(kernel),25,true)/\(h.url("/large.png"))", method: .get)
+            #expect(retry.status == .gatewayTimeout)
+            #expect(H.text(retry) == "the request took longer than 0.3 s\n")
+            #expect(server.service.renders.load(ordering: .relaxed) == renders)
+            #expect(h.origin.requestCount("/large.png") == 1)
         }
     }
 

@@ -42,13 +42,14 @@ import WITransform
         #expect(box.passes[0].weights.allSatisfy { abs($0 - 1.0 / 9) < 1e-15 })
         #expect(try ConvolutionTransformer.gaussianBlur(radius: 4, sigma: 2).key == "Convolution(gaussian,4,2)")
         #expect(try ConvolutionTransformer.gaussianBlur(radius: 4).passes.map(\.columns) == [9, 1])
-        for (weights, columns) in [([1.0, 2], 2), ([1.0, 2, 3, 4, 5, 6], 3), ([.infinity], 1), ([], 1)] {
-            do {
-                _ = try ConvolutionTransformer(weights: weights, columns: columns)
-                Issue.record("accepted \(weights) in rows of \(columns)")
-            } catch {
-                #expect(error.code == .invalidArgument)
-            }
+        let bad: [([Double], Int, String)] = [
+            ([1, 2], 2, "kernel must have an odd number of columns and of rows, got 2 weights in rows of 2"),
+            ([1, 2, 3, 4, 5, 6], 3, "kernel must have an odd number of columns and of rows, got 6 weights in rows of 3"),
+            ([.infinity], 1, "kernel weights must be finite, got [inf]"),
+            ([], 1, "kernel weight count must be in 1...10000, got 0"),
+        ]
+        for (weights, columns, message) in bad {
+            try expectInvalid(message) { try ConvolutionTransformer(weights: weights, columns: columns) }
         }
         // A 16-bit frame stays 16-bit, every level kept by the identity kernel (the box's 1/9 sums truncate).
         let flat = try PixelBuffer(width: 4, height: 4, format: .rgba16,

@@ -207,16 +207,4 @@ import WITransform
         let (w, h) = (Double(size.width), Double(size.height))
         return PixelSize(width: max(1, Int((w * c + h * s).rounded())), height: max(1, Int((w * s + h * c).rounded())))
     }
-
-    func expectInvalid<T>(_ message: String, _ make: () throws -> T,
-                          sourceLocation: SourceLocation = #_sourceLocation) throws {
-        do {
-            _ = try make()
-            Issue.record("no error; expected \(message)", sourceLocation: sourceLocation)
-        } catch {
-            let error = try #require(error as? ImageError, sourceLocation: sourceLocation)
-            #expect(error.code == .invalidArgument, sourceLocation: sourceLocation)
-            #expect(error.message == message, sourceLocation: sourceLocation)
-        }
-    }
 }

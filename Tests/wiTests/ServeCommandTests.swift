@@ -47,6 +47,9 @@ import WITestSupport
         #expect(lines["allow-unsafe"]! == ("true", "flag"))
         #expect(lines["bind"]! == ("127.0.0.1", "default"))
         #expect(lines["timeout"]! == ("30.0", "default"))
+        // Every option has its line and its value.
+        #expect(!result.stdout.contains("(missing from effectiveValues)"))
+        #expect(lines.count == result.stdout.split(separator: "\n").count && lines.count >= 37)
         // A list given as a flag replaces the lower layers' list.
         let replaced = try CommandRunner.run(wi, ["serve", "--config", file.path, "--allow-source", "c.example",
                                                   "--allow-unsafe", "--print-config"])
