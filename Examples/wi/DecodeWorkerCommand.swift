@@ -15,8 +15,7 @@ struct DecodeWorkerCommand: ParsableCommand {
         shouldDisplay: false)
 
     func run() throws {
-        let limit = ProcessInfo.processInfo.environment[IsolatedCoder.memoryLimitVariable].flatMap(Int.init) ?? 0
-        let status = DecodeWorker.run(coders: WebImage.makeCoders(), memoryLimit: limit)
+        let status = DecodeWorker.run(coders: WebImage.makeCoders())
         throw ExitCode(status)
     }
 }

@@ -87,6 +87,9 @@ package enum CairoLibrary {
     /// The library and its functions, or why it could not be loaded (`.unsupportedFormat`); opened once.
     fileprivate static let shared = Result { () throws(ImageError) in try open(soname: "libcairo.so.2") }
 
+    /// Opens the library now, if it is there (a decode worker, before its sandbox).
+    package static func open() { _ = try? shared.get() }
+
     private static func open(soname: String) throws(ImageError) -> SharedLibrary<wi_cairo_functions> {
         try SharedLibrary(soname: soname, bind: wi_cairo_bind)
     }

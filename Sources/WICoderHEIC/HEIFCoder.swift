@@ -78,3 +78,9 @@ public struct HEIFCoder: ImageCoder {
         return try HEIFEncoding(coder: self, format: format, options: options).encode(image)
     }
 }
+
+extension HEIFCoder: LibraryOpeningCoder {
+    package func openLibraries() {
+        HEIFLibrary.open()
+    }
+}

@@ -29,6 +29,9 @@ public enum HEIFLibrary {
     /// reference-counts init/deinit and the process keeps its one reference until it exits.
     static func functions() throws(ImageError) -> wi_heif_functions { try shared.get().functions }
 
+    /// Opens the library and runs `heif_init` now, if the library is there (a decode worker, before its sandbox).
+    static func open() { _ = try? shared.get() }
+
     /// Opens `soname` as libheif and binds every function, as the first use does (without `heif_init`), then lets
     /// it go: the test hook for a library that is missing or lacks a function.
     package static func check(soname: String) throws(ImageError) { _ = try open(soname: soname) }

@@ -84,3 +84,9 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// The browser rule: a frame shorter than 11 ms shows for 100 ms.
     static func displayDuration(_ seconds: Double) -> Double { seconds < 0.011 ? 0.1 : seconds }
 }
+
+extension JXLCoder: LibraryOpeningCoder {
+    package func openLibraries() {
+        JXLLibrary.open()
+    }
+}

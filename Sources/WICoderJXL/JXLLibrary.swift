@@ -9,6 +9,9 @@ package enum JXLLibrary {
     /// libjxl's functions, or `.unsupportedFormat` when it cannot be loaded; opened once per process.
     static func functions() throws(ImageError) -> wi_jxl_functions { try shared.get().functions }
 
+    /// Opens the library now, if it is there (a decode worker, before its sandbox).
+    static func open() { _ = try? shared.get() }
+
     /// Opens `soname` as libjxl and binds every function, as the first use does, then lets it go: the test hook for
     /// a library that is missing or lacks a function.
     package static func check(soname: String) throws(ImageError) { _ = try open(soname: soname) }

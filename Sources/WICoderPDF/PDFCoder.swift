@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICairo
 
 /// PDF page rasterizing on poppler-glib, drawn with cairo straight into the output buffer.
 ///
@@ -52,4 +53,11 @@ public struct PDFCoder: ImageCoder {
 extension ImageError.Code {
     /// The document is encrypted and no password, or a wrong one, was given (`PDFCoder.password`).
     public static let passwordRequired = ImageError.Code(rawValue: 1031)
+}
+
+extension PDFCoder: LibraryOpeningCoder {
+    package func openLibraries() {
+        PopplerLibrary.open()
+        CairoLibrary.open()
+    }
 }

@@ -94,6 +94,9 @@ package enum PopplerLibrary {
     /// The library and its functions, or why it could not be loaded (`.unsupportedFormat`); opened once.
     static let shared = Result { () throws(ImageError) in try open(soname: "libpoppler-glib.so.8") }
 
+    /// Opens the library now, if it is there (a decode worker, before its sandbox).
+    static func open() { _ = try? shared.get() }
+
     static func open(soname: String) throws(ImageError) -> SharedLibrary<wi_poppler_functions> {
         try SharedLibrary(soname: soname, bind: wi_poppler_bind)
     }

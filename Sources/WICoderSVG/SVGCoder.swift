@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICairo
 
 /// SVG rasterizing on librsvg, drawn with cairo straight into the output buffer.
 ///
@@ -59,4 +60,11 @@ public struct SVGCoder: ImageCoder {
 extension ImageError.Code {
     /// A vector document is larger than its coder's byte limit (`SVGCoder.maxDocumentBytes`); refused unparsed.
     public static let documentTooLarge = ImageError.Code(rawValue: 1030)
+}
+
+extension SVGCoder: LibraryOpeningCoder {
+    package func openLibraries() {
+        RsvgLibrary.open()
+        CairoLibrary.open()
+    }
 }

@@ -109,6 +109,9 @@ package enum RsvgLibrary {
     /// The library and its functions, or why it could not be loaded (`.unsupportedFormat`); opened once.
     static let shared = Result { () throws(ImageError) in try open(soname: "librsvg-2.so.2") }
 
+    /// Opens the library now, if it is there (a decode worker, before its sandbox).
+    static func open() { _ = try? shared.get() }
+
     static func open(soname: String) throws(ImageError) -> SharedLibrary<wi_rsvg_functions> {
         try SharedLibrary(soname: soname, bind: wi_rsvg_bind)
     }

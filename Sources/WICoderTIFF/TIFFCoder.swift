@@ -202,3 +202,9 @@ public struct TIFFCoder: AnimatedImageCoder {
         }
     }
 }
+
+extension TIFFCoder: LibraryOpeningCoder {
+    package func openLibraries() {
+        _ = try? TIFFLibrary.load()
+    }
+}

@@ -17,20 +17,44 @@ public enum DecodeWorker {
     /// The largest request message (a description and the length of the shared memory).
     static let messageCapacity = 64
 
-    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, file reads
-    /// confined to the system's folders with Landlock where the kernel has it, then the seccomp filter), then
-    /// answers requests on `socket` with `coders` until the service closes it; returns the exit status.
+    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, the coders'
+    /// libraries opened, files as `fileAccess` says: with `.none` every later open ends the process; with `.fonts`
+    /// fontconfig's caches are brought up to date and reads are confined to the system's folders with Landlock
+    /// where the kernel has it; then the seccomp filter), then answers requests on `socket` with `coders` until the service closes it;
+    /// returns the exit status. `memoryLimit` and `fileAccess` nil: what `IsolatedCoder` put in the environment
+    /// (`IsolatedCoder.memoryLimitVariable`, `IsolatedCoder.fileAccessVariable`; no limit and `.none` without).
     ///
     /// Thread safety: call once, from the process's main thread, before starting any other thread.
-    public static func run(coders: ImageCodersManager, memoryLimit: Int, socket: Int32 = socketDescriptor) -> Int32 {
+    public static func run(coders: ImageCodersManager, memoryLimit: Int? = nil,
+                           fileAccess: IsolatedCoder.FileAccess? = nil, socket: Int32 = socketDescriptor) -> Int32 {
+        let environment = currentEnvironment()
+        let memoryLimit = memoryLimit ?? environment[IsolatedCoder.memoryLimitVariable].flatMap { Int($0) } ?? 0
+        let files: IsolatedCoder.FileAccess
+        if let fileAccess {
+            files = fileAccess
+        } else if let text = environment[IsolatedCoder.fileAccessVariable] {
+            guard let named = IsolatedCoder.FileAccess(rawValue: text) else { return fail("no file access \(text)") }
+            files = named
+        } else {
+            files = .none
+        }
         guard wi_sandbox_die_with_parent() == 0 else { return fail("the service is gone") }
         if memoryLimit > 0 {
             let status = wi_sandbox_limit_memory(UInt64(memoryLimit))
             guard status == 0 else { return fail("cannot limit the address space: \(SharedMemory.describe(-status))") }
         }
-        let confined = readablePaths().withCStrings { wi_sandbox_confine_reads($0, Int32($1)) }
-        guard confined >= 0 else { return fail("cannot confine file reads: \(SharedMemory.describe(-confined))") }
-        let status = wi_sandbox_install()
+        for coder in coders.coders { (coder as? any LibraryOpeningCoder)?.openLibraries() }
+        switch files {
+        case .none:
+            break
+        case .fonts:
+            // Fontconfig rewrites the cache of a font folder that changed since it was written: now, not in the
+            // sandbox (where the open for writing would end the worker). Without fontconfig, text has no fonts.
+            _ = wi_sandbox_prepare_fonts()
+            let confined = readablePaths(environment: environment).withCStrings { wi_sandbox_confine_reads($0, Int32($1)) }
+            guard confined >= 0 else { return fail("cannot confine file reads: \(SharedMemory.describe(-confined))") }
+        }
+        let status = wi_sandbox_install(files == .none ? 1 : 0)
         guard status == 0 else { return fail("cannot install the seccomp filter: \(SharedMemory.describe(-status))") }
         var buffer = [UInt8](repeating: 0, count: messageCapacity)
         while true {

@@ -34,13 +34,33 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
         public var memoryLimit: Int
         /// Workers started at once and kept idle (default 1); more start when decodes overlap.
         public var prestarted: Int
+        /// The files a worker may open.
+        public var fileAccess: FileAccess
+        /// Variables added to the workers' environment (which is otherwise this process's), e.g. `FONTCONFIG_FILE`.
+        public var environment: [String: String] = [:]
 
-        public init(command: [String], formats: Set<ImageFormat>? = nil, memoryLimit: Int = 2 << 30, prestarted: Int = 1) {
+        /// `fileAccess` nil: `.fonts` when `formats` includes SVG or PDF (or is nil), `.none` otherwise.
+        public init(command: [String], formats: Set<ImageFormat>? = nil, memoryLimit: Int = 2 << 30, prestarted: Int = 1,
+                    fileAccess: FileAccess? = nil) {
             self.command = command
             self.formats = formats
             self.memoryLimit = memoryLimit
             self.prestarted = prestarted
+            self.fileAccess = fileAccess ?? (formats.map { $0.isDisjoint(with: FileAccess.textFormats) } == true ? .none : .fonts)
         }
+    }
+
+    /// The files a decode worker may open once it is sandboxed.
+    public enum FileAccess: String, Sendable {
+        /// None: opening any file ends the worker (its libraries were opened before the sandbox). For the formats
+        /// that draw no text: HEIC, HEIF, AVIF and the raster formats.
+        case none
+        /// Reading only, and only under the system's folders (fonts, fontconfig, libraries; Landlock): the text of
+        /// SVG and PDF documents needs the fonts fontconfig finds. Opening for writing ends the worker.
+        case fonts
+
+        /// The formats whose decoders open fonts while they draw.
+        public static let textFormats: Set<ImageFormat> = [.svg, .pdf]
     }
 
     /// SVG, PDF, HEIC, HEIF and AVIF: the formats whose decoders (librsvg, poppler, libheif) the service cannot
@@ -56,15 +76,18 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
     public init(configuration: Configuration, coders: ImageCodersManager) throws(ImageError) {
         self.configuration = configuration
         self.coders = coders
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(configuration.environment) { $1 }
         environment["SWIFT_BACKTRACE"] = "enable=no"   // a crash ends the worker at once: no backtracer to exec
         environment[Self.memoryLimitVariable] = String(configuration.memoryLimit)
+        environment[Self.fileAccessVariable] = configuration.fileAccess.rawValue
         self.environment = environment.map { "\($0.key)=\($0.value)" }
         for _ in 0..<max(0, configuration.prestarted) { give(try start()) }
     }
 
     /// The environment variable that tells a worker its memory limit.
     public static let memoryLimitVariable = "WI_DECODE_WORKER_MEMORY"
+    /// The environment variable that tells a worker its `FileAccess`.
+    public static let fileAccessVariable = "WI_DECODE_WORKER_FILES"
 
     public var decodingFormats: [ImageFormat] {
         coders.decodingFormats.filter { configuration.formats?.contains($0) ?? true }

@@ -57,14 +57,19 @@ struct ImageServiceParts: Sendable {
             own(part)
         }
         if configuration.isolation != .none {
-            // Ahead of the in-process coders: the isolated formats decode in workers, the others here.
-            let isolated = try IsolatedCoder(
-                configuration: .init(command: configuration.workerCommand,
-                                     formats: configuration.isolation == .all ? nil : IsolatedCoder.uncancellableFormats,
-                                     memoryLimit: configuration.maxRequestMemory),
-                coders: WebImage.makeCoders())
-            keep(isolated)
-            coders.addCoder(isolated)
+            // Ahead of the in-process coders: the isolated formats decode in workers, the others here. SVG and PDF
+            // workers may read fonts; every other worker may open no file at all.
+            let formats = configuration.isolation == .all ? Set(coders.decodingFormats) : IsolatedCoder.uncancellableFormats
+            let text = formats.intersection(IsolatedCoder.FileAccess.textFormats)
+            for (group, files) in [(text, IsolatedCoder.FileAccess.fonts), (formats.subtracting(text), .none)]
+            where !group.isEmpty {
+                let isolated = try IsolatedCoder(
+                    configuration: .init(command: configuration.workerCommand, formats: group,
+                                         memoryLimit: configuration.maxRequestMemory, fileAccess: files),
+                    coders: WebImage.makeCoders())
+                keep(isolated)
+                coders.addCoder(isolated)
+            }
         }
         var redis: RedisCache?
         if let text = configuration.redisURL, let address = RedisAddress(text) {

@@ -2,7 +2,7 @@
 // data that starts with "HOSTILE:", or an SVG document with a `<!--HOSTILE:action-->` comment (what a service's
 // origin can serve), by misbehaving as the action says: `crash` (a null dereference),
 // `hang` (never returns), `allocate` (asks for memory until it gets none), `open` (opens a file for writing),
-// `socket` (opens a network socket), `read` (opens a file outside the system folders), `exit` (exits with status 3). The isolation tests and the service's tests
+// `socket` (opens a network socket), `read` (opens a file outside the system folders for reading: EACCES with font access, death without), `exit` (exits with status 3). The isolation tests and the service's tests
 // start it; nothing ships it.
 import Foundation
 import WebImage
@@ -58,5 +58,4 @@ struct HostileCoder: ImageCoder {
 
 let coders = WebImage.makeCoders()
 coders.addCoder(HostileCoder())
-let limit = ProcessInfo.processInfo.environment[IsolatedCoder.memoryLimitVariable].flatMap(Int.init) ?? 0
-exit(DecodeWorker.run(coders: coders, memoryLimit: limit))
+exit(DecodeWorker.run(coders: coders))

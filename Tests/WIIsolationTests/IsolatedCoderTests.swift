@@ -12,8 +12,10 @@ import WITestSupport
     static let worker = CommandRunner.productPath("wi-hostile-worker")
     static let coders = WebImage.makeCoders()
 
-    static func isolated(formats: Set<ImageFormat>? = nil, memoryLimit: Int = 1 << 30) throws -> IsolatedCoder {
-        try IsolatedCoder(configuration: .init(command: [worker], formats: formats, memoryLimit: memoryLimit),
+    static func isolated(formats: Set<ImageFormat>? = nil, memoryLimit: Int = 1 << 30,
+                         fileAccess: IsolatedCoder.FileAccess? = nil) throws -> IsolatedCoder {
+        try IsolatedCoder(configuration: .init(command: [worker], formats: formats, memoryLimit: memoryLimit,
+                                               fileAccess: fileAccess),
                           coders: coders)
     }
 
@@ -93,6 +95,65 @@ import WITestSupport
             let data = try Data(contentsOf: Fixtures.url(path))
             #expect(try coder.decode(data, options: DecodeOptions()).pixels == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
         }
+        await coder.shutdown()
+    }
+
+    /// A worker that may open no file opened its libraries (libheif and its plugins, libjxl, libtiff) before its
+    /// sandbox: it decodes every format that draws no text as the test's process does, and dies on any open.
+    @Test func aWorkerWithoutFilesDecodesEveryRasterFormat() async throws {
+        let coder = try Self.isolated(fileAccess: IsolatedCoder.FileAccess.none)
+        let paths = ["png/iccp-displayp3.png", "apng/basic_f20.png", "jpeg/hat-progressive.jpg",
+                     "jpeg/hat-arithmetic.jpg", "gif/animated-red-blue.gif", "webp/animated-blend.webp",
+                     "webp/alpha_filter_1.webp", "tiff/16_bits.tiff", "jxl/5_frames_numbered_jxli.jxl",
+                     "jxl/3x3a_srgb_lossy.jxl", "heic/gradient-alpha.heic", "heic/gradient-alpha.avif",
+                     "heic/grid-89x111.heic", "bmp/irs-Info_8_Bit.bmp", "bmp/fc-24bipp.ico"]
+        for path in paths {
+            let data = try Data(contentsOf: Fixtures.url(path))
+            let local = try Self.coders.decode(data, options: DecodeOptions())
+            let remote = try coder.decode(data, options: DecodeOptions())
+            #expect(remote.frameCount == local.frameCount && remote.size == local.size, "\(path)")
+            for index in 0..<local.frameCount {
+                #expect(try remote.frame(at: index).pixels == (try local.frame(at: index).pixels), "\(path) frame \(index)")
+            }
+        }
+        #expect(coder.startedCount == 1)   // no decode opened a file
+        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("read"), options: DecodeOptions()) }
+        #expect(error?.code == .decoderCrashed)
+        #expect(error?.message == "the decoder made a forbidden system call (seccomp) and was stopped")
+        #expect(coder.startedCount == 2)
+        await coder.shutdown()
+    }
+
+    @Test func fileAccessFollowsTheFormats() throws {
+        let raster = IsolatedCoder.Configuration(command: ["wi"], formats: [.heic, .avif, .png])
+        #expect(raster.fileAccess == .none)
+        #expect(IsolatedCoder.Configuration(command: ["wi"], formats: [.heic, .svg]).fileAccess == .fonts)
+        #expect(IsolatedCoder.Configuration(command: ["wi"]).fileAccess == .fonts)
+    }
+
+    /// Fontconfig writes the cache of a font folder it finds stale or missing: a worker does it before its
+    /// sandbox (inside, the open for writing would end it), then draws text with the fonts it found.
+    @Test func aWorkerWritesFontCachesBeforeItsSandbox() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wi-fonts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let configuration = folder.appendingPathComponent("fonts.conf")
+        try Data("""
+            <?xml version="1.0"?>
+            <fontconfig>
+              <cachedir>\(folder.path)/cache</cachedir>
+              <dir>/usr/share/fonts/truetype/dejavu</dir>
+              <include ignore_missing="yes">/etc/fonts/conf.d</include>
+            </fontconfig>
+            """.utf8).write(to: configuration)
+        var settings = IsolatedCoder.Configuration(command: [Self.worker], formats: [.svg])
+        settings.environment["FONTCONFIG_FILE"] = configuration.path
+        let coder = try IsolatedCoder(configuration: settings, coders: Self.coders)
+        let data = try Data(contentsOf: Fixtures.url("svg/peers/twelvemonkeys-barChart.svg"))   // text
+        #expect(try coder.decode(data, options: DecodeOptions()).pixels == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
+        let caches = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/cache")
+        #expect(caches.filter { $0.contains(".cache-") }.count == 1)
+        #expect(coder.startedCount == 1)
         await coder.shutdown()
     }
 

@@ -48,7 +48,7 @@ static int wi_rule(struct wi_seccomp *s, scmp_filter_ctx ctx, uint32_t action, c
     return s->rule_add_array(ctx, action, number, count, comparisons);
 }
 
-int wi_sandbox_install(void) {
+int wi_sandbox_install(int forbid_opens) {
     struct wi_seccomp s;
     int status = wi_bind_seccomp(&s);
     if (status != 0) return status;
@@ -68,9 +68,14 @@ int wi_sandbox_install(void) {
     for (size_t i = 0; status == 0 && i < sizeof killed / sizeof *killed; i++) {
         status = wi_rule(&s, ctx, SCMP_ACT_KILL_PROCESS, killed[i], 0, NULL);
     }
-    // Opening for writing, creating or truncating: open's flags are its second argument, openat's its third.
+    // With `forbid_opens`, opening any file ends the process; otherwise opening one for writing, creating or
+    // truncating does (open's flags are its second argument, openat's its third).
+    static const char *const opening[] = {"open", "openat", "openat2", "open_by_handle_at", "name_to_handle_at"};
+    for (size_t i = 0; forbid_opens && status == 0 && i < sizeof opening / sizeof *opening; i++) {
+        status = wi_rule(&s, ctx, SCMP_ACT_KILL_PROCESS, opening[i], 0, NULL);
+    }
     static const int writing[] = {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND};
-    for (size_t i = 0; status == 0 && i < sizeof writing / sizeof *writing; i++) {
+    for (size_t i = 0; !forbid_opens && status == 0 && i < sizeof writing / sizeof *writing; i++) {
         struct scmp_arg_cmp open_flags = SCMP_A1(SCMP_CMP_MASKED_EQ, (scmp_datum_t)writing[i], (scmp_datum_t)writing[i]);
         struct scmp_arg_cmp openat_flags = SCMP_A2(SCMP_CMP_MASKED_EQ, (scmp_datum_t)writing[i], (scmp_datum_t)writing[i]);
         status = wi_rule(&s, ctx, SCMP_ACT_KILL_PROCESS, "open", 1, &open_flags);
@@ -83,10 +88,18 @@ int wi_sandbox_install(void) {
     }
     // clone3 and openat2 keep their flags in memory the filter cannot read: refused, so callers fall back.
     if (status == 0) status = wi_rule(&s, ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
-    if (status == 0) status = wi_rule(&s, ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
+    if (status == 0 && !forbid_opens) status = wi_rule(&s, ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
     if (status == 0) status = s.load(ctx);
     s.release(ctx);
     return status;
+}
+
+int wi_sandbox_prepare_fonts(void) {
+    void *handle = dlopen("libfontconfig.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!handle) return -ENOENT;
+    int (*initialize)(void) = (int (*)(void))dlsym(handle, "FcInit");
+    // The handle stays open: the configuration FcInit builds is the one the SVG and PDF libraries use later.
+    return initialize && initialize() ? 0 : -EIO;
 }
 
 int wi_sandbox_confine_reads(const char *const paths[], int count) {

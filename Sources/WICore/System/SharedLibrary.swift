@@ -51,3 +51,11 @@ package final class SharedLibrary<Functions>: @unchecked Sendable {  // immutabl
         return String(cString: message)
     }
 }
+
+/// A coder whose C libraries open on first use (`SharedLibrary`): `openLibraries()` opens them now, with what they
+/// load when they start (libheif's plugins). A decode worker calls it before its sandbox forbids opening files;
+/// a library that cannot be opened stays unopened (its format is then `.unsupportedFormat`, as in any process).
+package protocol LibraryOpeningCoder: ImageCoder {
+    /// Opens this coder's libraries now. Thread safety: any thread (the libraries open once, under Swift's lock).
+    func openLibraries()
+}

@@ -12,12 +12,18 @@
 /// and processes it starts later. Returns 0, or a negative errno (-ENOENT: libseccomp.so.2 cannot be opened).
 ///
 /// Killed (SIGSYS) on: creating sockets, connecting, binding, listening, accepting; exec; fork and vfork, clone
-/// without CLONE_THREAD; opening a file for writing or creating one (open, openat, creat; openat2 refused with
-/// ENOSYS); unlink, rename, mkdir, rmdir, link, symlink, chmod, chown, truncate by path; ptrace, process_vm_*,
-/// mount, bpf, perf_event_open, io_uring, keyctl, setuid and friends. clone3 answers ENOSYS (glibc then creates
-/// threads with clone, which the filter checks). Reading files stays allowed: fontconfig and FreeType open fonts
-/// on demand while SVG and PDF text is drawn (wi_sandbox_confine_reads limits where).
-int wi_sandbox_install(void);
+/// without CLONE_THREAD; unlink, rename, mkdir, rmdir, link, symlink, chmod, chown, truncate by path; ptrace,
+/// process_vm_*, mount, bpf, perf_event_open, io_uring, keyctl, setuid and friends; clone3 answers ENOSYS (glibc
+/// then creates threads with clone, which the filter checks). With `forbid_opens`, opening any file (open,
+/// openat, openat2, open_by_handle_at) kills too: the worker opened its libraries before. Without it, opening a
+/// file for writing or creating one kills (openat2 answers ENOSYS) and reading stays allowed: fontconfig and
+/// FreeType open fonts on demand while SVG and PDF text is drawn (wi_sandbox_confine_reads limits where).
+int wi_sandbox_install(int forbid_opens);
+
+/// Opens fontconfig (libfontconfig.so.1, with dlopen) and runs FcInit: its configuration is read and the caches
+/// of stale font folders are rebuilt and written now, while the process may still write. Returns 0, -ENOENT
+/// when fontconfig cannot be opened, -EIO when FcInit fails.
+int wi_sandbox_prepare_fonts(void);
 
 /// Confines the process's file reads to the folders (or files) in `paths` with Landlock: afterwards nothing can
 /// be opened outside them, and nothing written or created anywhere (paths that do not exist are skipped).
