@@ -17,8 +17,8 @@ public enum DecodeWorker {
     /// The largest request message (a description and the length of the shared memory).
     static let messageCapacity = 64
 
-    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, the coders'
-    /// libraries opened, files as `fileAccess` says: with `.none` every later open ends the process; with `.fonts`
+    /// Sandboxes this process (killed with its parent, address space limited to `memoryLimit` bytes, the libraries
+    /// of the coders for its formats opened (`IsolatedCoder.formatsVariable`), files as `fileAccess` says: with `.none` every later open ends the process; with `.fonts`
     /// fontconfig's caches are brought up to date and reads are confined to the system's folders with Landlock
     /// where the kernel has it; then the seccomp filter), then answers requests on `socket` with `coders` until the service closes it;
     /// returns the exit status. `memoryLimit` and `fileAccess` nil: what `IsolatedCoder` put in the environment
@@ -43,7 +43,11 @@ public enum DecodeWorker {
             let status = wi_sandbox_limit_memory(UInt64(memoryLimit))
             guard status == 0 else { return fail("cannot limit the address space: \(SharedMemory.describe(-status))") }
         }
-        for coder in coders.coders { (coder as? any LibraryOpeningCoder)?.openLibraries() }
+        let formats = environment[IsolatedCoder.formatsVariable].map { Set($0.split(separator: ",").map(String.init)) }
+        for case let coder as any LibraryOpeningCoder in coders.coders
+        where formats.map({ !$0.isDisjoint(with: coder.decodingFormats.map(\.identifier)) }) ?? true {
+            coder.openLibraries()
+        }
         switch files {
         case .none:
             break

@@ -80,6 +80,7 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
         environment["SWIFT_BACKTRACE"] = "enable=no"   // a crash ends the worker at once: no backtracer to exec
         environment[Self.memoryLimitVariable] = String(configuration.memoryLimit)
         environment[Self.fileAccessVariable] = configuration.fileAccess.rawValue
+        environment[Self.formatsVariable] = configuration.formats.map { $0.map(\.identifier).sorted().joined(separator: ",") }
         self.environment = environment.map { "\($0.key)=\($0.value)" }
         for _ in 0..<max(0, configuration.prestarted) { give(try start()) }
     }
@@ -88,6 +89,9 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
     public static let memoryLimitVariable = "WI_DECODE_WORKER_MEMORY"
     /// The environment variable that tells a worker its `FileAccess`.
     public static let fileAccessVariable = "WI_DECODE_WORKER_FILES"
+    /// The environment variable that tells a worker which formats it decodes (identifiers, comma-separated;
+    /// absent: every format), so it opens only those coders' libraries before its sandbox.
+    public static let formatsVariable = "WI_DECODE_WORKER_FORMATS"
 
     public var decodingFormats: [ImageFormat] {
         coders.decodingFormats.filter { configuration.formats?.contains($0) ?? true }

@@ -79,14 +79,6 @@ enum ThumborFilter: Hashable, Sendable {
         "jpeg": .jpeg, "jpg": .jpeg, "png": .png, "webp": .webp, "avif": .avif, "gif": .gif, "heic": .heic,
     ]
 
-    /// Colour names `fill()` accepts besides hex.
-    static let colorNames: [String: RGBAColor] = [
-        "white": .white, "black": .black, "red": RGBAColor(red: 255, green: 0, blue: 0),
-        "green": RGBAColor(red: 0, green: 128, blue: 0), "blue": RGBAColor(red: 0, green: 0, blue: 255),
-        "yellow": RGBAColor(red: 255, green: 255, blue: 0), "gray": RGBAColor(red: 128, green: 128, blue: 128),
-        "grey": RGBAColor(red: 128, green: 128, blue: 128), "transparent": .clear,
-    ]
-
     /// Parses `NAME(ARGS):NAME(ARGS)...`; an unknown filter or a bad argument is a 400 naming it.
     static func parseList(_ text: Substring) throws(ServeError) -> [ThumborFilter] {
         var filters: [ThumborFilter] = []
@@ -319,14 +311,6 @@ enum ThumborFilter: Hashable, Sendable {
         }
     }
 
-    /// A colour by name, `RRGGBB` or `RGB` (with or without `#`).
-    static func color(_ text: String) -> RGBAColor? {
-        let lower = text.lowercased()
-        if let named = colorNames[lower] { return named }
-        let hex = lower.hasPrefix("#") ? String(lower.dropFirst()) : lower
-        guard hex.count == 6 || hex.count == 3, hex.allSatisfy(\.isHexDigit) else { return nil }
-        let full = hex.count == 3 ? hex.map { "\($0)\($0)" }.joined() : hex
-        guard let value = UInt32(full, radix: 16) else { return nil }
-        return RGBAColor(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
-    }
+    /// A colour by name, `RRGGBB` or `RGB` (with or without `#`), as thumbor takes them (no alpha).
+    static func color(_ text: String) -> RGBAColor? { RGBAColor(parsing: text, alpha: false) }
 }

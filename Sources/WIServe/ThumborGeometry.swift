@@ -7,7 +7,7 @@ import WICore
 /// Thread safety: a value type; safe to send and share.
 struct ThumborGeometry: Equatable, Sendable {
     /// The source rectangle used (after the manual crop and the fill crop), in source pixels.
-    var window: (x: Int, y: Int, width: Int, height: Int)
+    var window: PixelRect
     /// The size the window is scaled to.
     var scaled: PixelSize
     /// The canvas size when the result is centred on a background (`fit-in` with `fill()`), else nil.
@@ -15,10 +15,6 @@ struct ThumborGeometry: Equatable, Sendable {
     /// thumbor's requested size after the resize (0: a free side), which `upscale()` enlarges to and `fill()`
     /// fills: the box as asked (turned by `adaptive-`), or the scaled size where `full-fit-in` made it larger.
     var box = PixelSize(width: 0, height: 0)
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.window == rhs.window && lhs.scaled == rhs.scaled && lhs.canvas == rhs.canvas && lhs.box == rhs.box
-    }
 
     /// The geometry for `request` on a source of `source` pixels (`loaded`: the size before `trim`, which
     /// `no_upscale()` caps at). A manual crop that leaves nothing of the image is ignored, as thumbor ignores it.
@@ -44,7 +40,7 @@ struct ThumborGeometry: Equatable, Sendable {
         }
         targetWidth = max(1, targetWidth)
         targetHeight = max(1, targetHeight)
-        let whole = PixelSize(width: window.width, height: window.height)
+        let whole = window.size
 
         guard request.fitIn else {
             // Fill: crop to the target's aspect ratio around the alignment (unless stretch()), then resize.
@@ -52,7 +48,7 @@ struct ThumborGeometry: Equatable, Sendable {
                 window = autoCrop(window, target: (targetWidth, targetHeight), request: request)
             }
             let scaled = targetWidth == Double(window.width) && targetHeight == Double(window.height)
-                ? PixelSize(width: window.width, height: window.height)
+                ? window.size
                 : PixelSize(width: Int(targetWidth), height: Int(targetHeight))
             return ThumborGeometry(window: window, scaled: scaled, canvas: nil,
                                    box: PixelSize(width: requestedWidth, height: requestedHeight))
@@ -86,18 +82,18 @@ struct ThumborGeometry: Equatable, Sendable {
     }
 
     /// The manual crop's window: its corners clamped to the image, the whole image when that leaves nothing.
-    static func manualWindow(_ crop: ThumborRequest.CropBox?, source: PixelSize) -> (x: Int, y: Int, width: Int, height: Int) {
-        guard let crop else { return (0, 0, source.width, source.height) }
+    static func manualWindow(_ crop: ThumborRequest.CropBox?, source: PixelSize) -> PixelRect {
+        guard let crop else { return PixelRect(size: source) }
         func clamp(_ value: Int, _ limit: Int) -> Int { min(max(value, 0), limit) }
         let left = clamp(crop.left, source.width), top = clamp(crop.top, source.height)
         let right = clamp(crop.right, source.width), bottom = clamp(crop.bottom, source.height)
-        guard right > left, bottom > top else { return (0, 0, source.width, source.height) }
-        return (left, top, right - left, bottom - top)
+        guard right > left, bottom > top else { return PixelRect(size: source) }
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
     /// The centre of mass of the `focal()` rectangles (each weighted by its area, floored as thumbor's `//`), in
     /// window coordinates; with a manual crop only the centres inside it count. Nil when there are none.
-    private static func focus(of request: ThumborRequest, window: (x: Int, y: Int, width: Int, height: Int))
+    private static func focus(of request: ThumborRequest, window: PixelRect)
         -> (Double, Double)?
     {
         var total = (x: 0.0, y: 0.0, weight: 0.0)
@@ -121,8 +117,8 @@ struct ThumborGeometry: Equatable, Sendable {
 
     /// thumbor's `auto_crop`: nothing when the aspect ratios agree to two decimals; else the full width or height
     /// of the window, centred on the `focal()` points (else the alignment's) and kept inside the window.
-    private static func autoCrop(_ window: (x: Int, y: Int, width: Int, height: Int), target: (Double, Double),
-                                 request: ThumborRequest) -> (x: Int, y: Int, width: Int, height: Int) {
+    private static func autoCrop(_ window: PixelRect, target: (Double, Double),
+                                 request: ThumborRequest) -> PixelRect {
         let sw = Double(window.width), sh = Double(window.height)
         let (targetWidth, targetHeight) = target
         func twoDecimals(_ value: Double) -> Double { (value * 100).rounded(.toNearestOrEven) / 100 }
@@ -149,6 +145,7 @@ struct ThumborGeometry: Equatable, Sendable {
         let left = min(max(focusX - cropWidth / 2, 0), sw - cropWidth).rounded(.toNearestOrEven)
         let top = min(max(focusY - cropHeight / 2, 0), sh - cropHeight).rounded(.toNearestOrEven)
         let right = min(left + cropWidth, sw), bottom = min(top + cropHeight, sh)
-        return (window.x + Int(left), window.y + Int(top), max(1, Int(right - left)), max(1, Int(bottom - top)))
+        return PixelRect(x: window.x + Int(left), y: window.y + Int(top), width: max(1, Int(right - left)),
+                         height: max(1, Int(bottom - top)))
     }
 }

@@ -52,7 +52,7 @@ struct ThumborTransformer: ImageTransformer {
            let kept = try TrimTransformer(corner: trim.bottomRight ? .bottomRight : .topLeft,
                                           tolerance: min(trim.tolerance, 510))
                .window(in: try loaded.frame(at: 0).pixels) {
-            image = try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transform(loaded)
+            image = try CropTransformer(kept).transform(loaded)
             if var crop = request.crop {
                 crop = ThumborRequest.CropBox(left: crop.left - kept.x, top: crop.top - kept.y,
                                               right: crop.right - kept.x, bottom: crop.bottom - kept.y)
@@ -68,10 +68,8 @@ struct ThumborTransformer: ImageTransformer {
             steps += try smartSteps(for: image.size, geometry: geometry, request: request)
         } else {
             let window = geometry.window
-            if window.x != 0 || window.y != 0 || window.width != image.width || window.height != image.height {
-                steps.append(try CropTransformer(x: window.x, y: window.y, width: window.width, height: window.height))
-            }
-            if geometry.scaled != PixelSize(width: window.width, height: window.height) {
+            if window != PixelRect(size: image.size) { steps.append(try CropTransformer(window)) }
+            if geometry.scaled != window.size {
                 steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
             }
         }
@@ -88,14 +86,14 @@ struct ThumborTransformer: ImageTransformer {
                 result = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(result)
             case .roundCorner(let radius, let color, let transparent):
                 result = try RoundCornerTransformer(radius: radius).transform(result)
-                if !transparent { result = try Compositing.over(color, image: result, canvas: nil) }
+                if !transparent { result = try CanvasTransformer(color: color).transform(result) }
             case .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize, .curve:
                 if let colorFilter = try ThumborColorFilter.transformer(for: filter) { result = try colorFilter.transform(result) }
             case .watermark(let mark):
                 guard let image = watermarks[mark.url] else {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
-                result = try WatermarkDrawing(mark, image: image, pixelLimit: pixelLimit).apply(to: result)
+                result = try mark.overlay(image).transform(result)
             case .convolution(let weights, let columns, let normalize):
                 result = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(result)
             case .sharpen(let amount, let radius, let luminanceOnly):
@@ -105,7 +103,7 @@ struct ThumborTransformer: ImageTransformer {
                 let seed = seed > 0 ? UInt32(truncatingIfNeeded: seed) : UInt32.random(in: 1...UInt32.max)
                 result = try NoiseTransformer(amount: amount, seed: seed).transform(result)
             case .backgroundColor(let color):
-                result = try ThumborComposite.over(color, image: result)
+                result = try CanvasTransformer(color: color, blending: .composite).transform(result)
             case .upscale where request.fitIn && !filled:
                 // After fill() the image is the box already (thumbor's order).
                 if let size = Self.upscaled(result.size, box: geometry.box) { result = try resized(result, to: size) }
@@ -120,7 +118,7 @@ struct ThumborTransformer: ImageTransformer {
                 let canvas = PixelSize(width: geometry.box.width == 0 ? result.width : geometry.box.width,
                                        height: geometry.box.height == 0 ? result.height : geometry.box.height)
                 try checkLimit(canvas)
-                result = try Compositing.over(color, image: result, canvas: canvas)
+                result = try CanvasTransformer(size: canvas, color: color).transform(result)
             default:
                 break
             }
@@ -181,9 +179,9 @@ struct ThumborTransformer: ImageTransformer {
     {
         var steps: [any ImageTransformer] = []
         let manual = ThumborGeometry.manualWindow(request.crop, source: source)
-        let base = PixelSize(width: manual.width, height: manual.height)
+        let base = manual.size
         if base != source {
-            steps.append(try CropTransformer(x: manual.x, y: manual.y, width: base.width, height: base.height))
+            steps.append(try CropTransformer(manual))
         }
         // `geometry.window` is the alignment's window; the attention crop chooses its own inside `base`.
         if request.fitIn || geometry.canvas != nil || base.width * geometry.scaled.height == base.height * geometry.scaled.width {

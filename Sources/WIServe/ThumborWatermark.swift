@@ -1,3 +1,6 @@
+import WICore
+import WITransform
+
 /// thumbor's `watermark(URL,X,Y,ALPHA[,W_RATIO[,H_RATIO]])`: another image drawn over every frame.
 ///
 /// X and Y are pixels from the left / top, or from the right / bottom with a minus (`-0` aligns the edges), a
@@ -9,15 +12,7 @@
 /// Thread safety: a value type; safe to send and share.
 struct ThumborWatermark: Hashable, Sendable, CustomStringConvertible {
     /// Where the watermark goes along one axis.
-    enum Position: Hashable, Sendable {
-        /// `N` pixels from the start, or from the end (`-N`).
-        case pixels(Int, fromEnd: Bool)
-        /// `Np` percent of the image's side from the start, or from the end (`-Np`).
-        case percent(Int, fromEnd: Bool)
-        case center
-        /// Tiled along the axis.
-        case tiled
-    }
+    typealias Position = OverlayTransformer.Position
 
     /// The watermark image's URL, as the request names it (`http://` added when it has no scheme).
     var url: String
@@ -33,18 +28,15 @@ struct ThumborWatermark: Hashable, Sendable, CustomStringConvertible {
     static let maximumPerRequest = 4
 
     var description: String {
-        func text(_ position: Position) -> String {
-            switch position {
-            case .pixels(let value, let fromEnd): "\(fromEnd ? "-" : "")\(value)"
-            case .percent(let value, let fromEnd): "\(fromEnd ? "-" : "")\(value)p"
-            case .center: "center"
-            case .tiled: "repeat"
-            }
-        }
         let ratios = [widthRatio, heightRatio].map { $0.map(String.init) ?? "none" }.joined(separator: ",")
-        return "watermark(\(url),\(text(x)),\(text(y)),\(transparency),\(ratios))"
+        return "watermark(\(url),\(x),\(y),\(transparency),\(ratios))"
     }
 
+    /// The transformer that draws `image` (the watermark, loaded) as this filter says.
+    func overlay(_ image: Image) throws(ImageError) -> OverlayTransformer {
+        try OverlayTransformer(image, identifier: url, x: x, y: y, transparency: transparency,
+                               maximumWidthPercent: widthRatio, maximumHeightPercent: heightRatio)
+    }
 }
 
 extension ThumborWatermark {

@@ -17,6 +17,17 @@ public enum ThumborReference {
         return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes)
     }
 
+    /// An RGBA8 image whose pixel at (x, y) is `pixel(x, y)`'s four channels, each taken modulo 256 as the
+    /// reference scripts' Python does (so -1 is 255).
+    public static func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> [Int]) throws -> Image {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width { bytes += pixel(x, y).map { UInt8(($0 % 256 + 256) % 256) } }
+        }
+        return Image(pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes))
+    }
+
     /// The tab-separated fields of each line of a reference table, comment lines left out.
     public static func rows(_ text: String) -> [[Substring]] {
         text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }

@@ -65,6 +65,14 @@ import WICore
         #expect(RGBAColor(hex: "FF800080") == RGBAColor(red: 255, green: 128, blue: 0, alpha: 128))
         #expect(RGBAColor(hex: "#ff80") == nil)
         #expect(RGBAColor(hex: "#gg8000") == nil)
+        #expect(RGBAColor(hex: "#f80") == RGBAColor(red: 255, green: 136, blue: 0))
+        #expect(RGBAColor(hex: "red") == nil)
+        #expect(RGBAColor(parsing: "Grey") == RGBAColor(red: 128, green: 128, blue: 128))
+        #expect(RGBAColor(parsing: "transparent") == .clear)
+        #expect(RGBAColor(parsing: "ff800080") == RGBAColor(red: 255, green: 128, blue: 0, alpha: 128))
+        #expect(RGBAColor(parsing: "ff800080", alpha: false) == nil)
+        #expect(RGBAColor(parsing: "#abc", alpha: false) == RGBAColor(red: 0xAA, green: 0xBB, blue: 0xCC))
+        #expect(RGBAColor(parsing: "purple") == nil)
         #expect(RGBAColor(red: 1, green: 2, blue: 3, alpha: 4).hexString == "#01020304")
     }
 }

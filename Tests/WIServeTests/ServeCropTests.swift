@@ -10,7 +10,7 @@ import WITestSupport
 @Suite struct ServeCropTests {
     /// make_reference.py's `framed()`.
     static func framed() throws -> Image {
-        try ServeWatermarkTests.image(300, 200) { x, y in
+        try ThumborReference.image(300, 200) { x, y in
             if (40...259).contains(x) && (30...169).contains(y) { return [x * 7, y * 5, 128, 255] }
             if x == 5 && y == 190 { return [0, 0, 0, 255] }
             return (10...12).contains(y) ? [250, 250, 250, 255] : [255, 255, 255, 255]
@@ -19,7 +19,7 @@ import WITestSupport
 
     /// make_reference.py's `cornered()`.
     static func cornered() throws -> Image {
-        try ServeWatermarkTests.image(200, 100) { x, y in
+        try ThumborReference.image(200, 100) { x, y in
             if x == 0 && y == 0 { return [255, 0, 0, 255] }
             if (50..<150).contains(x) && (20..<80).contains(y) { return [x * 3, 40, y * 9, x == 60 ? 128 : 255] }
             return [10, 200, 10, 255]
@@ -28,7 +28,7 @@ import WITestSupport
 
     /// make_reference.py's `gradient()`.
     static func gradient() throws -> Image {
-        try ServeWatermarkTests.image(400, 200) { x, y in [x, y, x * 3, 255] }
+        try ThumborReference.image(400, 200) { x, y in [x, y, x * 3, 255] }
     }
 
     @Test func matchesThumbor() throws {

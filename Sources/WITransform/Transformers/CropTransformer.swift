@@ -29,6 +29,11 @@ public struct CropTransformer: ImageTransformer, Hashable {
         self.size = PixelSize(width: width, height: height)
     }
 
+    /// The rectangle `rect`; throws as `init(x:y:width:height:)`.
+    public init(_ rect: PixelRect) throws(ImageError) {
+        try self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+
     public var key: String { TransformerKey.make("Crop", [String(x), String(y), "\(size)"]) }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {

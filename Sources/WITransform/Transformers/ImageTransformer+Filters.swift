@@ -37,3 +37,26 @@ extension ImageTransformer where Self == TrimTransformer {
         try TrimTransformer(corner: corner, tolerance: tolerance)
     }
 }
+
+extension ImageTransformer where Self == CanvasTransformer {
+    /// `CanvasTransformer(size:color:)`: every frame centred on a `width` x `height` canvas of `color`.
+    public static func canvas(width: Int, height: Int, color: RGBAColor) throws(ImageError) -> Self {
+        try CanvasTransformer(size: PixelSize(width: width, height: height), color: color)
+    }
+
+    /// `CanvasTransformer(color:blending:)`: every frame's transparency merged with `color`.
+    public static func background(_ color: RGBAColor,
+                                  blending: CanvasTransformer.Blending = .sourceOver) throws(ImageError) -> Self {
+        try CanvasTransformer(color: color, blending: blending)
+    }
+}
+
+extension ImageTransformer where Self == OverlayTransformer {
+    /// `OverlayTransformer(_:identifier:x:y:transparency:maximumWidthPercent:maximumHeightPercent:)`.
+    public static func overlay(_ overlay: Image, identifier: String, x: OverlayTransformer.Position,
+                               y: OverlayTransformer.Position, transparency: Int = 0, maximumWidthPercent: Int? = nil,
+                               maximumHeightPercent: Int? = nil) throws(ImageError) -> Self {
+        try OverlayTransformer(overlay, identifier: identifier, x: x, y: y, transparency: transparency,
+                               maximumWidthPercent: maximumWidthPercent, maximumHeightPercent: maximumHeightPercent)
+    }
+}

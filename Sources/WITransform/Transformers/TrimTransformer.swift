@@ -35,11 +35,11 @@ public struct TrimTransformer: ImageTransformer, Hashable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         guard let kept = try window(in: try image.frame(at: 0).pixels) else { return image }
-        return try CropTransformer(x: kept.x, y: kept.y, width: kept.width, height: kept.height).transform(image)
+        return try CropTransformer(kept).transform(image)
     }
 
     /// The window trim keeps of `pixels`, or nil when the whole image stays.
-    public func window(in pixels: PixelBuffer) throws(ImageError) -> (x: Int, y: Int, width: Int, height: Int)? {
+    public func window(in pixels: PixelBuffer) throws(ImageError) -> PixelRect? {
         let bytes = try pixels.converted(to: .rgba8).packedBytes()
         let (width, height) = (pixels.width, pixels.height)
         guard width > 0, height > 0 else { return nil }
@@ -86,6 +86,6 @@ public struct TrimTransformer: ImageTransformer, Hashable {
         if cancelled { try WorkerPool.checkCancellation() }
         guard right >= left, bottom >= top else { return nil }
         if left == 0, top == 0, right == width - 1, bottom == height - 1 { return nil }
-        return (left, top, right - left + 1, bottom - top + 1)
+        return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
     }
 }

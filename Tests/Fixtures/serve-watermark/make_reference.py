@@ -1,11 +1,11 @@
 """Writes thumbor-watermark-reference.tsv: thumbor 7.8's own watermark filter (thumbor.filters.watermark, its PIL
 engine and its _alpha and _composite extensions, the watermark read by its file loader) over a 40x30 RGBA image,
-for the arguments ServeWatermarkTests checks WatermarkDrawing against, and its background_color filter (the same
+for the arguments CompositingTransformerTests (WITransform) checks OverlayTransformer against, and its background_color filter (the same
 _composite over a canvas of the colour) on that image.
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-watermark-reference.tsv
-The three images are made by the functions below, which ServeWatermarkTests rebuilds. Each line: the filter as a
+The three images are made by the functions below, which CompositingTransformerTests rebuilds. Each line: the filter as a
 URL writes it, then the 40x30 RGBA8 result as hex (rows top to bottom). Lines whose filter resizes the watermark
 (a fifth or sixth argument) are Pillow's Lanczos resize, which WebImage does not reproduce: the test compares
 those within a tolerance.
