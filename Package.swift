@@ -110,9 +110,16 @@ let package = Package(
             dependencies: ["WICore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
 
+        // MD5, SHA-1, SHA-256, HMAC and base64url in Swift, for the disk cache's file names, thumbor's signatures,
+        // the service's ETags and the tests' reference digests (not a product: `package` API for our targets).
+        .target(name: "WIHash"),
+
         // Plugins.
         .target(name: "WICacheMemory", dependencies: ["WICore"]),
-        .target(name: "WICacheDisk", dependencies: ["WICore", "CXattr", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "WICacheDisk",
+            dependencies: ["WICore", "WIHash", "CXattr", .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "WILoaderCurl",
             dependencies: [
@@ -153,7 +160,8 @@ let package = Package(
         .target(
             name: "WIServe",
             dependencies: [
-                "WebImage", "WIServiceLifecycle", "WIIsolation", .product(name: "Hummingbird", package: "hummingbird"),
+                "WebImage", "WIHash", "WIServiceLifecycle", "WIIsolation",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
@@ -163,7 +171,7 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
-        .target(name: "WITestSupport", dependencies: ["WICore"]),
+        .target(name: "WITestSupport", dependencies: ["WICore", "WIHash"]),
         // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they, the
         // HTTP caching tests (WebImageTests, wiTests) and wi-fault-probe link it.
         .target(
@@ -218,6 +226,7 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "WIHashTests", dependencies: ["WIHash"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
         .testTarget(name: "WICacheMemoryTests", dependencies: ["WICacheMemory", "WITestSupport"]),
         .testTarget(
@@ -246,7 +255,7 @@ let package = Package(
         .testTarget(
             name: "WIServeTests",
             dependencies: [
-                "WIServe", "WITestSupport", "WITestServer", "wi-hostile-worker",
+                "WIServe", "WIHash", "WITestSupport", "WITestServer", "wi-hostile-worker",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

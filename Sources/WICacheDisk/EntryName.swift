@@ -1,3 +1,5 @@
+import WIHash
+
 /// An entry's file name as the index keys it: for a name the cache makes (`<32 lowercase hex digits>` or
 /// `<32 hex digits>.<extension>`) its 16-byte digest and extension, for any other file its whole name. `String`
 /// stores up to 15 UTF-8 bytes inline, so indexing a directory of the cache's own files allocates nothing per

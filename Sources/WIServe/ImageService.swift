@@ -7,6 +7,7 @@ import Logging
 import Synchronization
 import Tracing
 import WebImage
+import WIHash
 
 /// One request as the service sees it, independent of the HTTP server.
 struct ServeInput: Sendable {
@@ -305,11 +306,11 @@ final class ImageService: Sendable {
     /// the stored answer lives as long as its source is fresh.
     func variantInfo(body: Data, key: String, source: HTTPCacheInfo?) -> HTTPCacheInfo {
         let digest = if let source, source.hasValidators {
-            SHA1.digest(Array("\(key)\n\(source.etag ?? "")\n\(source.lastModified ?? "")".utf8))
+            SHA1.digest("\(key)\n\(source.etag ?? "")\n\(source.lastModified ?? "")".utf8)
         } else {
             SHA1.digest(body)
         }
-        let etag = "\"" + Base64URL.encode(digest).filter { $0 != "=" } + "\""
+        let etag = "\"" + Base64URL.encode(digest, padded: false) + "\""
         return HTTPCacheInfo(etag: etag, lastModified: source?.lastModified, date: source?.date ?? Date(),
                              freshnessLifetime: source?.freshnessLifetime ?? configuration.maxAge,
                              noCache: source?.noCache ?? false)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WebImage
+import WIHash
 import WITestSupport
 @testable import WIServe
 
@@ -46,7 +47,7 @@ import WITestSupport
             let resized = request.fitIn || fields[0] != "gradient" && (request.width != .pixels(0) || request.height != .pixels(0))
             if !resized {
                 let bytes = try output.pixels.converted(to: .rgba8).packedBytes()
-                let digest = SHA1.digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+                let digest = Hex.string(SHA1.digest(bytes))
                 #expect(digest == String(fields[4]), "\(fields[0]) \(path): other pixels than thumbor's")
                 compared += 1
             }
