@@ -137,7 +137,8 @@ struct ImageServiceParts: Sendable {
             disk.sizeLimit = configuration.cacheSize / 4
             let variantDisk = try DiskCache(name: "variants", root: root, configuration: disk)
             keep(variantDisk)
-            variantTiers = [VariantMemoryCache(byteLimit: configuration.variantMemoryBytes), variantDisk]
+            let variantMemory = DataMemoryCache(byteLimit: configuration.variantMemoryBytes, metricsName: "variants")
+            variantTiers = [variantMemory, variantDisk]
             memory = try MemoryCache(configuration: .init(costLimit: configuration.memoryCacheBytes))
         }
         if let redis { dataTiers.append(redis) }

@@ -50,6 +50,11 @@ import WebImage
                                                method: .get)
             #expect(png.headers[.contentType] == "image/png")
             #expect(renders() == 2)
+            // Both answers are in the memory tier, a DataMemoryCache named as the service's tier always was.
+            let memory = try #require(server.service.parts.variants?.tiers.first as? DataMemoryCache)
+            #expect(memory.metricsName == "variants")
+            #expect(memory.byteLimit == configuration.variantMemoryBytes)
+            #expect(memory.usage == (H.data(first).count + H.data(png).count, 2))
             #expect(h.origin.requestCount("/stripes.jpg") == 1)
             firstBody.set(H.data(first))
             firstETag.set(etag)
@@ -80,28 +85,6 @@ import WebImage
             #expect(server.service.renders.load(ordering: .relaxed) == 2)
             #expect(h.origin.requestCount("/stripes.png") == 2)
         }
-    }
-
-    @Test func theMemoryTierKeepsTheMostRecentlyUsedWithinItsBytes() {
-        let cache = VariantMemoryCache(byteLimit: 800)
-        let info = HTTPCacheInfo(etag: "\"e\"", date: Date(timeIntervalSince1970: 0))
-        for index in 0..<8 { cache.setData(Data(repeating: UInt8(index), count: 100), httpCacheInfo: info, forKey: "k\(index)") }
-        #expect(cache.usage == (800, 8))
-        #expect(cache.data(forKey: "k0") == Data(repeating: 0, count: 100))   // k0 is now the most recent
-        cache.setData(Data(repeating: 9, count: 100), httpCacheInfo: info, forKey: "k9")
-        #expect(cache.usage == (800, 8))
-        #expect(cache.containsData(forKey: "k0"))
-        #expect(!cache.containsData(forKey: "k1"))   // the least recently used went out
-        #expect(cache.httpCacheInfo(forKey: "k9")?.etag == "\"e\"")
-        cache.setData(Data(count: 101), forKey: "big")   // above an eighth of the limit: not kept
-        #expect(!cache.containsData(forKey: "big"))
-        // Hits alone keep the bookkeeping bounded (stale order entries are compacted).
-        for _ in 0..<10_000 { _ = cache.data(forKey: "k9") }
-        #expect(cache.usage == (800, 8))
-        cache.removeData(forKey: "k9")
-        #expect(cache.usage == (700, 7))
-        cache.removeAllData()
-        #expect(cache.usage == (0, 0))
     }
 
     @Test func variantKeysSeparateFormatsAndAcceptedTypes() {
