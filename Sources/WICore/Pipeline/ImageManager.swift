@@ -49,7 +49,7 @@ public final class ImageManager: Sendable {
     let transformTasks = WorkRegistry<TransformKey, Image, Never>()
     let observers = Mutex<[Int: AsyncStream<ImageManagerEvent>.Continuation]>([:])
     let nextObserverID = Mutex(0)
-    let cpuPool: WorkerPool
+    package let cpuPool: WorkerPool
     /// Every load from the moment its call returns, and every background store and revalidation.
     let tracker = WorkTracker()
     /// What `shutdown()` ends after the work: the components the manager was given to own, and its own pool.

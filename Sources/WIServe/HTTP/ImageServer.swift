@@ -131,26 +131,14 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         // The deadline counts from the request's arrival: the wait in line is part of `--timeout`.
         let start = ContinuousClock.now
-        let deadline = start + .seconds(service.configuration.timeout)
-        // An image URL's own query (`...?v=2`) belongs to it, as libthumbor signs it.
-        let target = request.uri.query.map { "\(path)?\($0)" } ?? path
-        let input = ServeInput(method: request.method == .head ? "HEAD" : "GET", path: target,
-                               accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                               ifModifiedSince: request.headers[.ifModifiedSince], deadline: deadline)
-        switch service.gate.tryAcquire() {
+        var input = ServeRequest(http: request)
+        switch await service.admit(&input) {
+        case .refused:
+            return refusals.refuse(request, waited: start, id: id)
+        case .timedOut:
+            return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
         case .admitted:
             break
-        case .refused:
-            return refusals.refuse(request, waited: nil, id: id)
-        case .queued(let ticket):
-            guard await service.gate.wait(for: ticket, until: deadline) else {
-                guard ContinuousClock.now >= deadline else { return refusals.refuse(request, waited: start, id: id) }
-                return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
-            }
-            guard ContinuousClock.now < deadline else {
-                service.gate.release()
-                return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
-            }
         }
         defer { service.gate.release() }
         var detail: String?
@@ -158,7 +146,7 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
             let output = await service.tracer.withSpan("wi.serve.request", ofKind: .server) { span in
                 span.attributes["request_id"] = id
                 span.attributes["http.target"] = path
-                let output = await service.respond(to: input)
+                let output = await service.answer(thumbor: input)
                 span.attributes["http.status_code"] = output.status
                 return output
             }
@@ -167,17 +155,8 @@ struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-
     /// The HTTP response of a service answer.
-    static func response(_ output: ServeOutput) -> Response {
-        var headers = HTTPFields()
-        for (name, value) in output.headers {
-            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-        }
-        headers[.contentLength] = String(output.contentLength)
-        return Response(status: .init(code: output.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
-    }
+    static func response(_ output: ServeResponse) -> Response { output.response }
 
     /// Runs `body` with one access-log line (with the request's id, and `detail` of a failure) and the request
     /// metrics, timed from `start`; the answer carries the id in `X-Request-ID`.
@@ -272,4 +251,31 @@ enum RequestID {
 
     /// `X-Request-ID`.
     static let field = HTTPField.Name("X-Request-ID")!
+}
+
+extension ServeRequest {
+    /// The service's view of a Hummingbird request: method, the path with its query (an image URL's own query,
+    /// `...?v=2`, belongs to it, as libthumbor signs it) after `prefix`, the validators and Accept.
+    init(http request: Request, droppingPrefix prefix: String = "") {
+        var path = request.uri.path
+        if !prefix.isEmpty, path.hasPrefix(prefix) { path = String(path.dropFirst(prefix.count)) }
+        if !path.hasPrefix("/") { path = "/" + path }
+        self.init(method: request.method == .head ? "HEAD" : "GET", path: request.uri.query.map { "\(path)?\($0)" } ?? path,
+                  accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+                  ifModifiedSince: request.headers[.ifModifiedSince])
+    }
+}
+
+extension ServeResponse {
+    /// The Hummingbird response of this answer (Content-Length the announced one).
+    public var response: Response {
+        let output = self
+        var headers = HTTPFields()
+        for (name, value) in output.headers {
+            if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        }
+        headers[.contentLength] = String(output.contentLength)
+        return Response(status: .init(code: output.status), headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
+    }
 }

@@ -1,4 +1,3 @@
-import WICore
 import WITransform
 
 /// thumbor's `watermark(URL,X,Y,ALPHA[,W_RATIO[,H_RATIO]])`: another image drawn over every frame.
@@ -30,12 +29,6 @@ struct ThumborWatermark: Hashable, Sendable, CustomStringConvertible {
     var description: String {
         let ratios = [widthRatio, heightRatio].map { $0.map(String.init) ?? "none" }.joined(separator: ",")
         return "watermark(\(url),\(x),\(y),\(transparency),\(ratios))"
-    }
-
-    /// The transformer that draws `image` (the watermark, loaded) as this filter says.
-    func overlay(_ image: Image) throws(ImageError) -> OverlayTransformer {
-        try OverlayTransformer(image, identifier: url, x: x, y: y, transparency: transparency,
-                               maximumWidthPercent: widthRatio, maximumHeightPercent: heightRatio)
     }
 }
 

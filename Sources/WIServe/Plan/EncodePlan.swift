@@ -21,6 +21,13 @@ struct EncodePlan: Sendable {
     /// the fit of the reduced image equals the fit of the original.
     var decodeBox: PixelSize?
 
+    /// The plan of an app's route: a format (nil: negotiated), a quality, a decode box.
+    init(format: ImageFormat?, quality: Int, decodeBox: PixelSize?) {
+        self.format = format
+        self.quality = quality
+        self.decodeBox = decodeBox
+    }
+
     init(request: ThumborRequest, configuration: ServeConfiguration) throws(ServeError) {
         for filter in request.filters {
             switch filter {

@@ -93,7 +93,9 @@ struct ThumborTransformer: ImageTransformer {
                 guard let image = watermarks[mark.url] else {
                     throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
                 }
-                result = try mark.overlay(image).transform(result)
+                result = try OverlayTransformer(image, identifier: mark.url, x: mark.x, y: mark.y,
+                                                transparency: mark.transparency, maximumWidthPercent: mark.widthRatio,
+                                                maximumHeightPercent: mark.heightRatio).transform(result)
             case .convolution(let weights, let columns, let normalize):
                 result = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(result)
             case .sharpen(let amount, let radius, let luminanceOnly):

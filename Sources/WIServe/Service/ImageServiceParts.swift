@@ -26,17 +26,24 @@ struct ImageServiceParts: Sendable {
     let variants: VariantCache?
     /// The fleet-wide single-flight wrappers of the loaders (empty without `--redis`).
     let singleFlights: [RedisSingleFlightLoader]
+    /// With an app's manager, the parts the service made and shuts down itself (with its own manager, the manager
+    /// owns every part and this is empty).
+    let ownParts: [any ShutdownCapable]
+    /// Whether the manager is the service's own (shut down with the service).
+    let ownsManager: Bool
 
     /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
     /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
     static func make(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
+                     manager: ImageManager? = nil,
                      made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError)
         -> ImageServiceParts
     {
         try configuration.validate()
         var owned: [any ShutdownCapable] = []
         do throws(ImageError) {
-            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger, tracer: tracer) { part in
+            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger, tracer: tracer,
+                                         manager: manager) { part in
                 owned.append(part)
                 made(part)
             }
@@ -46,17 +53,29 @@ struct ImageServiceParts: Sendable {
         }
     }
 
+    /// Shuts down what the service owns: its manager (and with it every part), or, with an app's manager, the
+    /// parts the service made.
+    func shutdown() async {
+        if ownsManager {
+            await manager.shutdown()
+        } else {
+            for part in ownParts { await part.shutdown() }
+        }
+    }
+
     /// `own` gets each part that needs a shutdown as soon as it exists, in the order the manager shuts them down:
-    /// the loaders (single-flight wrappers first), the caches, Redis, the pools.
+    /// the loaders (single-flight wrappers first), the caches, Redis, the pools. With `appManager`, the app's
+    /// manager loads, decodes and transforms (its caches, loaders, coders and address policy): no cache, loader,
+    /// Redis or decode worker is made here, only the variant cache and the `--file-root` / `--allow-host` loaders.
     private init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
-                 own: (any ShutdownCapable) -> Void) throws(ImageError) {
+                 manager appManager: ImageManager?, own: (any ShutdownCapable) -> Void) throws(ImageError) {
         coders = WebImage.makeCoders()
         var parts: [any ShutdownCapable] = []
         func keep(_ part: any ShutdownCapable) {
             if part is RedisSingleFlightLoader { parts.insert(part, at: 0) } else { parts.append(part) }
             own(part)
         }
-        if configuration.isolation != .none {
+        if configuration.isolation != .none, appManager == nil {
             // Ahead of the in-process coders: the isolated formats decode in workers, the others here. SVG and PDF
             // workers may read fonts; every other worker may open no file at all.
             let formats = configuration.isolation == .all ? Set(coders.decodingFormats) : IsolatedCoder.uncancellableFormats
@@ -72,7 +91,7 @@ struct ImageServiceParts: Sendable {
             }
         }
         var redis: RedisCache?
-        if let text = configuration.redisURL, let address = RedisAddress(text) {
+        if appManager == nil, let text = configuration.redisURL, let address = RedisAddress(text) {
             var redisConfiguration = RedisCache.Configuration(host: address.host, port: address.port)
             redisConfiguration.database = address.database
             redisConfiguration.logger = logger
@@ -84,28 +103,24 @@ struct ImageServiceParts: Sendable {
             }
             redis = cache
         }
-        let strict = try Self.loader(configuration, exceptions: [], coders: coders, logger: logger)
-        keep(strict)
-        var loader: any ImageLoader = strict
-        if let redis {
-            let wrapped = RedisSingleFlightLoader(wrapping: strict, redis: redis)
+        let coders = self.coders
+        /// A curl loader refusing private addresses but `exceptions`, behind Redis's single flight when there is one.
+        func curlLoader(exceptions: Set<String>) throws(ImageError) -> any ImageLoader {
+            let curl = try Self.loader(configuration, exceptions: exceptions, coders: coders, logger: logger)
+            keep(curl)
+            guard let redis else { return curl }
+            let wrapped = RedisSingleFlightLoader(wrapping: curl, redis: redis)
             keep(wrapped)
-            loader = wrapped
+            return wrapped
         }
+        let loader: any ImageLoader
+        if let appManager { loader = appManager.loader } else { loader = try curlLoader(exceptions: []) }
         allowedHosts = Set(configuration.allowedHosts.map { Self.normalized(host: $0) })
         if allowedHosts.isEmpty {
             allowedLoader = nil
         } else {
             let addresses = allowedHosts.reduce(into: Set<String>()) { $0.formUnion(HostAddresses.resolve($1)) }
-            let loose = try Self.loader(configuration, exceptions: addresses, coders: coders, logger: logger)
-            keep(loose)
-            if let redis {
-                let wrapped = RedisSingleFlightLoader(wrapping: loose, redis: redis)
-                keep(wrapped)
-                allowedLoader = wrapped
-            } else {
-                allowedLoader = loose
-            }
+            allowedLoader = try curlLoader(exceptions: addresses)
         }
         singleFlights = [loader, allowedLoader].compactMap { $0 as? RedisSingleFlightLoader }
         if let folder = configuration.fileRoot {
@@ -129,17 +144,34 @@ struct ImageServiceParts: Sendable {
             var disk = DiskCache.Configuration()
             disk.logger = logger
             let root = configuration.cacheDirectory ?? Self.defaultCacheRoot()
-            // Bounded by --cache-size: three quarters for originals, a quarter for answers, trimmed past it.
-            disk.sizeLimit = configuration.cacheSize / 4 * 3
-            let images = try DiskCache(name: "images", root: root, configuration: disk)
-            own(images)  // the tiered cache shuts it down
-            dataTiers.append(images)
+            // Bounded by --cache-size: three quarters for originals, a quarter for answers, trimmed past it (an
+            // app's manager has its own image caches: the service adds its answers' tiers only).
+            if appManager == nil {
+                disk.sizeLimit = configuration.cacheSize / 4 * 3
+                let images = try DiskCache(name: "images", root: root, configuration: disk)
+                own(images)  // the tiered cache shuts it down
+                dataTiers.append(images)
+                memory = try MemoryCache(configuration: .init(costLimit: configuration.memoryCacheBytes))
+            }
             disk.sizeLimit = configuration.cacheSize / 4
             let variantDisk = try DiskCache(name: "variants", root: root, configuration: disk)
             keep(variantDisk)
             let variantMemory = DataMemoryCache(byteLimit: configuration.variantMemoryBytes, metricsName: "variants")
             variantTiers = [variantMemory, variantDisk]
-            memory = try MemoryCache(configuration: .init(costLimit: configuration.memoryCacheBytes))
+        }
+        if variantTiers.isEmpty {
+            variants = nil
+        } else {
+            let io = WorkerPool(name: "wi.serve.io", threads: 2)
+            keep(io)
+            variants = VariantCache(tiers: variantTiers, io: io)
+        }
+        if let appManager {
+            manager = appManager
+            pool = appManager.cpuPool
+            ownParts = parts
+            ownsManager = false
+            return
         }
         if let redis { dataTiers.append(redis) }
         let cache = TieredImageCache(memory: memory, dataTiers: dataTiers, coders: coders, metrics: metrics.factory)
@@ -149,17 +181,12 @@ struct ImageServiceParts: Sendable {
             parts.removeAll { $0 as? RedisCache === redis }
             parts.append(redis)
         }
-        if variantTiers.isEmpty {
-            variants = nil
-        } else {
-            let io = WorkerPool(name: "wi.serve.io", threads: 2)
-            keep(io)
-            variants = VariantCache(tiers: variantTiers, io: io)
-        }
         pool = WorkerPool.cpu(name: "wi.serve")
         keep(pool)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool, owning: parts,
-                               logger: logger, metrics: metrics.factory, tracer: tracer)
+        manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool,
+                               owning: parts, logger: logger, metrics: metrics.factory, tracer: tracer)
+        ownParts = []
+        ownsManager = true
     }
 
     /// The curl loader: http(s) only, image content types only, the body limit, the timeout, and the SSRF policy
