@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "WITestSupport", targets: ["WITestSupport"]),
         .library(name: "WIServiceLifecycle", targets: ["WIServiceLifecycle"]),
         .library(name: "WIIsolation", targets: ["WIIsolation"]),
+        .library(name: "WIServeCore", targets: ["WIServeCore"]),
         .library(name: "WIServe", targets: ["WIServe"]),
         .executable(name: "wi", targets: ["wi"]),
     ],
@@ -156,11 +157,22 @@ let package = Package(
         // Decoding in sandboxed worker processes (seccomp through libseccomp, opened by the worker only).
         .target(name: "CSandbox", path: "Sources/System/CSandbox"),
         .target(name: "WIIsolation", dependencies: ["WICore", "CSandbox"]),
+        // The image service without HTTP: thumbor's URL grammar, the plan, the request flow (WIServe, WIVapor and
+        // an app's own server put it behind HTTP).
+        .target(
+            name: "WIServeCore",
+            dependencies: [
+                "WebImage", "WIHash", "WIIsolation",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         // `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
         .target(
             name: "WIServe",
             dependencies: [
-                "WebImage", "WIHash", "WIServiceLifecycle", "WIIsolation",
+                "WebImage", "WIServeCore", "WIServiceLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -255,7 +267,7 @@ let package = Package(
         .testTarget(
             name: "WIServeTests",
             dependencies: [
-                "WIServe", "WIHash", "WITestSupport", "WITestServer", "wi-hostile-worker",
+                "WIServe", "WIServeCore", "WIHash", "WITestSupport", "WITestServer", "wi-hostile-worker",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

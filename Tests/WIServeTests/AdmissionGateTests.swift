@@ -1,5 +1,6 @@
 import Testing
 @testable import WIServe
+@testable import WIServeCore
 
 /// Concurrency and queue limits with exact counts: no timing involved.
 @Suite struct AdmissionGateTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WebImage
 @testable import WIServe
+@testable import WIServeCore
 
 /// `max_bytes()`: thumbor's search for a quality whose answer fits, step by step on a stand-in encoder.
 @Suite struct EncodePlanTests {

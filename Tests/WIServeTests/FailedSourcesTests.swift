@@ -7,6 +7,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// A source that failed is answered again from memory for a while: a retry storm of one URL reaches its origin
 /// once.

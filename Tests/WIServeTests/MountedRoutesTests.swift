@@ -7,6 +7,7 @@ import WebImage
 import WITestServer
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// The service inside an app's own Hummingbird server (a live one, on a port): thumbor URLs under a prefix and an
 /// app's avatar route, with the app's own `ImageManager`, beside the app's other routes.

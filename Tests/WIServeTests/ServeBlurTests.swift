@@ -3,6 +3,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// `blur(radius[,sigma])` against thumbor 7.8's own blur (its C convolution, run by
 /// Tests/Fixtures/serve-blur/make_reference.py): every byte equal, for the default sigma and given ones.

@@ -3,6 +3,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `noise` (seeded), `saturation`, `grayscale`, `sharpen` and
 /// `convolution` against thumbor 7.8's own (its extension modules and its Pillow engine, run by

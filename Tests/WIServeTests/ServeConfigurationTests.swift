@@ -1,6 +1,7 @@
 import Testing
 import WICore
 @testable import WIServe
+@testable import WIServeCore
 
 /// The configuration's checks (what `wi serve` reports as usage errors), Redis URLs and `--allow-host` resolution.
 @Suite struct ServeConfigurationTests {

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Testing
 import WebImage
 @testable import WIServe
+@testable import WIServeCore
 
 /// Slow and idle clients over real sockets: a request head that never completes and a connection that waits are
 /// closed after their timeouts, and near the connection cap waiting connections give way to new clients.

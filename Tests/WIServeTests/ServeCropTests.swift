@@ -4,6 +4,7 @@ import WebImage
 import WIHash
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// `trim` and `focal()` against a thumbor 7.8 server (Tests/Fixtures/serve-crop/make_reference.py): the same output
 /// size for every path, and the same pixels (SHA-1 of the RGBA8 bytes) wherever nothing was resized, so the crop

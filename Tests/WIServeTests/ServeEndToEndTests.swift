@@ -5,6 +5,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Every crop, filter and format through the whole service against a loopback origin, with exact sizes and
 /// pixels (PNG) or colours within a tolerance (lossy formats).

@@ -6,6 +6,7 @@ import WebImage
 import WITestServer
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Sources follow their origin's HTTP caching: a stored answer lives as long as its source is fresh, a stale one
 /// is rendered again after the source is revalidated, a changed source changes the answer and its ETag, and the

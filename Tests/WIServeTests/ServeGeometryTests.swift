@@ -3,6 +3,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Output sizes against thumbor 7.8's for 1,080 request paths (every fit-in mode, sizes that shrink, enlarge and
 /// leave a side free, and the filters that change the size, alone and in both orders) on four sources, answered by

@@ -9,6 +9,7 @@ import WebImage
 import WITestServer
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// A loopback origin with the test images, and a service over it driven through HummingbirdTesting's router
 /// client (no socket between the client and the service; the service's loader really fetches from the origin).

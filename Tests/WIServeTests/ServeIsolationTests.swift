@@ -6,6 +6,7 @@ import WebImage
 import WITestServer
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Decoders in sandboxed workers behind the service: a source whose decoder crashes, hangs or makes a forbidden
 /// system call costs its own request (502, or 504 at the deadline with the worker killed), never the service.

@@ -5,6 +5,7 @@ import Testing
 import WebImage
 import WITestServer
 @testable import WIServe
+@testable import WIServeCore
 
 /// 503 with Retry-After when the working slots and the line are full, and 504 after the timeout; the origin holds
 /// its answers behind a gate, so every count is exact.

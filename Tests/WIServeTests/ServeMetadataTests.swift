@@ -6,6 +6,7 @@ import WebImage
 import WITestServer
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Answers carry no EXIF or XMP unless the operator asks (`--keep-metadata`, `--keep-copyright`): a camera photo
 /// with a GPS position, a camera model, Artist and Copyright, XMP and a Display P3 profile, through every format.

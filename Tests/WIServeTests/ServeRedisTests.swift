@@ -6,6 +6,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// `--redis`: two `wi serve` apps sharing one real redis-server (started by the test, stopped by PID). The origin's
 /// request log gives the exact number of origin fetches.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WebImage
 @testable import WIServe
+@testable import WIServeCore
 
 /// Graceful shutdown on a live server: a request in flight when shutdown starts still gets its image, the server
 /// then refuses new connections, the manager is shut down (new loads fail with 1010) and the service group returns.

@@ -5,6 +5,7 @@ import Testing
 import WebImage
 import WITestServer
 @testable import WIServe
+@testable import WIServeCore
 
 /// `smart/`: the window is chosen by content (WITransform's attention crop), not by the alignment.
 @Suite(.serialized) struct ServeSmartCropTests {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import WebImage
 @testable import WIServe
+@testable import WIServeCore
 
 /// The encoded-variant cache: a repeated request is answered from the stored bytes (no load, no encode), a 304 from
 /// the stored ETag, a new server over the same folder answers from disk; `--no-cache` renders every time. Counts

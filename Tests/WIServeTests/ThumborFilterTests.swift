@@ -1,5 +1,6 @@
 import Testing
 @testable import WIServe
+@testable import WIServeCore
 import WICore
 
 /// Each filter's arguments: accepted forms and the one-line 400 for each bad one.

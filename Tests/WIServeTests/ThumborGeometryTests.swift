@@ -1,5 +1,6 @@
 import Testing
 @testable import WIServe
+@testable import WIServeCore
 import WICore
 
 /// Crop windows, scaled sizes and canvases for a 400x200 source, exactly.

@@ -1,5 +1,6 @@
 import Testing
 @testable import WIServe
+@testable import WIServeCore
 
 /// The URL grammar: every optional part, its order, the image URL's forms, and the 400s and 404s.
 @Suite struct ThumborRequestTests {

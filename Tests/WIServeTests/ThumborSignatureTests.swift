@@ -3,6 +3,7 @@ import Testing
 import WICore
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Our signatures against thumbor's own signer: URLs libthumbor 2.0.2 generated and signed
 /// (Tests/Fixtures/serve/make-thumbor-signatures.py -> thumbor-signatures.tsv).

@@ -3,6 +3,7 @@ import Testing
 import WebImage
 import WITestSupport
 @testable import WIServe
+@testable import WIServeCore
 
 /// Hostile and malformed thumbor URLs: thousands of paths built from the grammar's own parts with random
 /// arguments, then mutated byte by byte (seeded, so every run sees the same ones), parsed and, when they parse,

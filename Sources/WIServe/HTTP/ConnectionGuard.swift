@@ -1,3 +1,4 @@
+import WIServeCore
 import Hummingbird
 import HummingbirdCore
 import Logging

@@ -1,3 +1,4 @@
+@_exported public import WIServeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,4 @@
+import WIServeCore
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -76,18 +76,18 @@ public struct ServeResponse: Sendable {
 /// once, when no request is in flight.
 public final class ImageService: Sendable {
     public let configuration: ServeConfiguration
-    let parts: ImageServiceParts
-    let gate: AdmissionGate
-    let metrics: ServeMetrics
-    let logger: Logger
+    package let parts: ImageServiceParts
+    package let gate: AdmissionGate
+    package let metrics: ServeMetrics
+    package let logger: Logger
     /// The request spans' tracer (the manager's too).
-    let tracer: any Tracer
+    package let tracer: any Tracer
     private let signers: [ThumborSignature]
     private let sources: SourcePolicy
     /// Requests that went through the pipeline (load, transform, encode) rather than the variant cache.
-    let renders = Atomic<Int>(0)
+    package let renders = Atomic<Int>(0)
     /// Sources that failed and requests that timed out moments ago, answered again without any work.
-    let failures: FailedSources<ContinuousClock>
+    package let failures: FailedSources<ContinuousClock>
     /// The admission gate's refusal, built once.
     private let refusal: ServeResponse
 
@@ -102,7 +102,7 @@ public final class ImageService: Sendable {
                             manager: manager)
     }
 
-    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+    package init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
          tracer: any Tracer = InstrumentationSystem.tracer, manager: ImageManager? = nil,
          made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError) {
         self.configuration = configuration
@@ -154,7 +154,7 @@ public final class ImageService: Sendable {
     }
 
     /// What the gate decided for a request.
-    enum Admission {
+    package enum Admission {
         /// Admitted: the caller answers, then calls `gate.release()`.
         case admitted
         /// The gate and its line are full (503).
@@ -165,7 +165,7 @@ public final class ImageService: Sendable {
 
     /// Sets `request`'s deadline (`configuration.timeout` from now, or its own when sooner) and waits for a slot
     /// until then: the wait in line counts against the timeout.
-    func admit(_ request: inout ServeRequest) async -> Admission {
+    package func admit(_ request: inout ServeRequest) async -> Admission {
         request.deadline = min(request.deadline, ContinuousClock.now + .seconds(configuration.timeout))
         switch gate.tryAcquire() {
         case .admitted:
@@ -194,7 +194,7 @@ public final class ImageService: Sendable {
 
     /// The answer to a thumbor URL, once admitted (the caller holds the gate; never throws: every failure is an
     /// error answer).
-    func answer(thumbor input: ServeRequest) async -> ServeResponse {
+    package func answer(thumbor input: ServeRequest) async -> ServeResponse {
         do {
             let request = try ThumborRequest.parse(path: input.path)
             try authorize(request)
@@ -282,7 +282,7 @@ public final class ImageService: Sendable {
 
     /// An error answer for any error: a `ServeError` as it is, a pipeline error mapped, anything else a 500
     /// whose description goes to `detail` only.
-    func failureAnswer(for error: any Error, method: String) -> ServeResponse {
+    package func failureAnswer(for error: any Error, method: String) -> ServeResponse {
         let failure: ServeError
         if let error = error as? ServeError {
             failure = error
@@ -519,7 +519,7 @@ public final class ImageService: Sendable {
     }
 
     /// The 504 of a request whose deadline passed while it waited for a slot.
-    func timedOutInLine(_ input: ServeRequest) -> ServeResponse {
+    package func timedOutInLine(_ input: ServeRequest) -> ServeResponse {
         Self.failure(ServeError(.gatewayTimeout, "the request took longer than \(configuration.timeout) s (waiting for a slot)"),
                      method: input.method)
     }

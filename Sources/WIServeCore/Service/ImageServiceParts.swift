@@ -12,20 +12,20 @@ import WIIsolation
 /// (public addresses only; and, with `--allow-host`, one that may also reach the allowed hosts' addresses, used
 /// only for URLs on those hosts), Redis when asked, one CPU pool for decode, transform and encode, and the manager
 /// that owns them all.
-struct ImageServiceParts: Sendable {
-    let manager: ImageManager
-    let coders: ImageCodersManager
+package struct ImageServiceParts: Sendable {
+    package let manager: ImageManager
+    package let coders: ImageCodersManager
     /// The loader for URLs whose host is in `allowedHosts`, nil without `--allow-host`.
-    let allowedLoader: (any ImageLoader)?
-    let allowedHosts: Set<String>
+    package let allowedLoader: (any ImageLoader)?
+    package let allowedHosts: Set<String>
     /// `--file-root`'s folder and the loader that reads its files (nil without it).
-    let fileRoot: FileRoot?
-    let fileLoader: (any ImageLoader)?
-    let pool: WorkerPool
+    package let fileRoot: FileRoot?
+    package let fileLoader: (any ImageLoader)?
+    package let pool: WorkerPool
     /// The encoded answers (nil with `--no-cache`).
-    let variants: VariantCache?
+    package let variants: VariantCache?
     /// The fleet-wide single-flight wrappers of the loaders (empty without `--redis`).
-    let singleFlights: [RedisSingleFlightLoader]
+    package let singleFlights: [RedisSingleFlightLoader]
     /// With an app's manager, the parts the service made and shuts down itself (with its own manager, the manager
     /// owns every part and this is empty).
     let ownParts: [any ShutdownCapable]
@@ -210,14 +210,14 @@ struct ImageServiceParts: Sendable {
     }
 
     /// A host as compared with `--allow-host`: lower case, IPv6 brackets removed.
-    static func normalized(host: String) -> String {
+    package static func normalized(host: String) -> String {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         return name
     }
 
     /// `$XDG_CACHE_HOME/wi-serve` or `~/.cache/wi-serve`.
-    static func defaultCacheRoot() -> String {
+    package static func defaultCacheRoot() -> String {
         if let xdg = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"], !xdg.isEmpty {
             return xdg.hasSuffix("/") ? xdg + "wi-serve" : xdg + "/wi-serve"
         }

@@ -4,7 +4,7 @@ import Synchronization
 /// rest are refused at once, so memory stays bounded under any load.
 ///
 /// Thread safety: every method may be called from any task; the state is in a `Mutex`.
-final class AdmissionGate: Sendable {
+package final class AdmissionGate: Sendable {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Bool, Never>
@@ -33,27 +33,27 @@ final class AdmissionGate: Sendable {
         }
     }
 
-    let concurrency: Int
-    let queue: Int
+    package let concurrency: Int
+    package let queue: Int
     private let state = Mutex(State())
 
-    init(concurrency: Int, queue: Int) {
+    package init(concurrency: Int, queue: Int) {
         self.concurrency = concurrency
         self.queue = queue
     }
 
     /// Requests working and waiting now (tests wait for exact counts instead of sleeping).
-    var counts: (active: Int, waiting: Int) { state.withLock { ($0.active, $0.waiting.count + $0.pending.count) } }
+    package var counts: (active: Int, waiting: Int) { state.withLock { ($0.active, $0.waiting.count + $0.pending.count) } }
 
     /// What `tryAcquire()` decided: a slot, a place in the line (pass the ticket to `wait(for:)`), or a refusal.
-    enum Admission: Equatable {
+    package enum Admission: Equatable {
         case admitted, refused
         case queued(ticket: UInt64)
     }
 
     /// Decides at once, without suspending: one lock, no allocation unless the request joins the line. The cheap
     /// path of every refusal.
-    func tryAcquire() -> Admission {
+    package func tryAcquire() -> Admission {
         state.withLock { s -> Admission in
             if s.active < self.concurrency {
                 s.active += 1
@@ -68,7 +68,7 @@ final class AdmissionGate: Sendable {
 
     /// Takes a slot: at once when one is free, after waiting when the line has room; false when the line is full
     /// or the task was cancelled while waiting. A true answer must be paired with `release()`.
-    func acquire() async -> Bool {
+    package func acquire() async -> Bool {
         switch tryAcquire() {
         case .admitted: true
         case .refused: false
@@ -78,7 +78,7 @@ final class AdmissionGate: Sendable {
 
     /// Waits in line with the ticket `tryAcquire()` gave: true with a slot (pair it with `release()`), false when
     /// the task was cancelled first.
-    func wait(for id: UInt64) async -> Bool {
+    package func wait(for id: UInt64) async -> Bool {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 // A release may have come between the ticket and this point: it handed its slot to this waiter
@@ -108,7 +108,7 @@ final class AdmissionGate: Sendable {
 
     /// `wait(for:)` until `deadline`: true with a slot (pair it with `release()`), false when the deadline passed
     /// or the task was cancelled first.
-    func wait(for id: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
+    package func wait(for id: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
         await withTaskGroup(of: Bool?.self) { group in
             group.addTask { await self.wait(for: id) }
             group.addTask {
@@ -127,7 +127,7 @@ final class AdmissionGate: Sendable {
     }
 
     /// Gives the slot to the first waiter (one still on its way to the line included), or frees it.
-    func release() {
+    package func release() {
         let next = state.withLock { $0.passOn() }
         next?.continuation.resume(returning: true)
     }

@@ -6,7 +6,7 @@ import Synchronization
 /// oldest failure going first.
 ///
 /// Thread safety: the table is under a `Mutex`; any task may look up and record.
-final class FailedSources<C: Clock>: Sendable where C.Duration == Duration {
+package final class FailedSources<C: Clock>: Sendable where C.Duration == Duration {
     private struct Failure {
         let error: ServeError
         let expiry: C.Instant

@@ -16,7 +16,7 @@ import Glibc
 /// path. (The folder's writers are trusted: a link swapped between the check and the open is not guarded.)
 ///
 /// Thread safety: an immutable value.
-struct FileRoot: Sendable {
+package struct FileRoot: Sendable {
     /// The folder's real path, with a trailing `/`.
     let root: String
 

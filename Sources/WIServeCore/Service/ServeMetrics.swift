@@ -7,28 +7,28 @@ import Synchronization
 /// factory) plus `webimage_serve_requests_total{status}` and `webimage_serve_request_duration_seconds{status}`.
 ///
 /// Thread safety: the registry and the metric objects are thread-safe; the per-status map is in a `Mutex`.
-final class ServeMetrics: Sendable {
+package final class ServeMetrics: Sendable {
     static let requests = "webimage_serve_requests_total"
     static let duration = "webimage_serve_request_duration_seconds"
 
-    let registry: PrometheusCollectorRegistry
-    let factory: PrometheusMetricsFactory
+    package let registry: PrometheusCollectorRegistry
+    package let factory: PrometheusMetricsFactory
     private let byStatus = Mutex<[Int: (CoreMetrics.Counter, Metrics.Timer)]>([:])
 
-    init() {
+    package init() {
         registry = PrometheusCollectorRegistry()
         factory = PrometheusMetricsFactory(registry: registry)
     }
 
     /// Counts one answered request with its status and time.
-    func record(status: Int, duration: Duration) {
+    package func record(status: Int, duration: Duration) {
         let (counter, timer) = metrics(status: status)
         counter.increment()
         timer.record(duration: duration)
     }
 
     /// The request counter of `status`, to keep and increment without a lookup (refusals).
-    func requestCounter(status: Int) -> CoreMetrics.Counter { metrics(status: status).0 }
+    package func requestCounter(status: Int) -> CoreMetrics.Counter { metrics(status: status).0 }
 
     private func metrics(status: Int) -> (CoreMetrics.Counter, Metrics.Timer) {
         byStatus.withLock { map in
@@ -42,5 +42,5 @@ final class ServeMetrics: Sendable {
     }
 
     /// The registry in Prometheus text format.
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
+    package func exposition() -> [UInt8] { registry.emitToBuffer() }
 }

@@ -15,7 +15,7 @@ import WICore
 /// as `HTTPCacheInfo`, so a 304 from disk reads an extended attribute, not the file. Disk calls run on `io`.
 ///
 /// Thread safety: immutable; the tiers are thread-safe.
-final class VariantCache: Sendable {
+package final class VariantCache: Sendable {
     let tiers: [any DataCaching]
     private let io: WorkerPool
 
