@@ -19,7 +19,7 @@ import WITestSupport
     static func filter(_ text: String) throws -> any ImageTransformer {
         let parsed = try ThumborFilter.parseList(Substring(text))
         let first = try #require(parsed.first)
-        return try #require(try ThumborColorFilter.transformer(for: first))
+        return try #require(try first.transformer())
     }
 
     @Test func matchesThumborByteForByte() throws {
@@ -77,9 +77,18 @@ import WITestSupport
         #expect(try output.frame(at: 1).duration == 0.2)
     }
 
-    @Test func onlyColourFiltersMakeOne() throws {
-        #expect(try ThumborColorFilter.transformer(for: .blur(radius: 2, sigma: 0)) == nil)
-        #expect(try ThumborColorFilter.transformer(for: .maxAge(5)) == nil)
-        #expect(try ThumborColorFilter.transformer(for: .grayscale)?.key == "Grayscale()")
+    /// The filter table: pixel filters make a step (none when they change nothing), the others make none.
+    @Test func onlyPixelFiltersMakeAStep() throws {
+        #expect(try ThumborFilter.blur(radius: 0, sigma: 0).transformer() == nil)
+        #expect(try ThumborFilter.blur(radius: 2, sigma: 0).transformer()?.key == (try ConvolutionTransformer.gaussianBlur(radius: 2)).key)
+        #expect(try ThumborFilter.maxAge(5).transformer() == nil && ThumborFilter.maxAge(5).role == .answer)
+        #expect(try ThumborFilter.quality(5).transformer() == nil && !ThumborFilter.quality(5).changesPixels)
+        #expect(try ThumborFilter.grayscale.transformer()?.key == "Grayscale()")
+        #expect(try ThumborFilter.backgroundColor(.white).transformer()?.key == "Canvas(frame,#ffffffff,composite)")
+        #expect(ThumborFilter.upscale.role == .geometry && ThumborFilter.upscale.changesPixels)
+        let missing = #expect(throws: ImageError.self) {
+            try ThumborFilter.watermark(try ThumborWatermark(arguments: ["a.png", "0", "0", "0"])).transformer()
+        }
+        #expect(missing?.message == "the watermark http://a.png was not loaded")
     }
 }

@@ -80,32 +80,6 @@ struct ThumborTransformer: ImageTransformer {
         var filled = false
         for filter in request.filters {
             switch filter {
-            case .rotate(let degrees) where degrees != 0:
-                result = try RotateTransformer(degrees: Double(degrees), fitsCanvas: true).transform(result)
-            case .blur(let radius, let sigma) where radius > 0:
-                result = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(result)
-            case .roundCorner(let radius, let color, let transparent):
-                result = try RoundCornerTransformer(radius: radius).transform(result)
-                if !transparent { result = try CanvasTransformer(color: color).transform(result) }
-            case .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize, .curve:
-                if let colorFilter = try ThumborColorFilter.transformer(for: filter) { result = try colorFilter.transform(result) }
-            case .watermark(let mark):
-                guard let image = watermarks[mark.url] else {
-                    throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
-                }
-                result = try OverlayTransformer(image, identifier: mark.url, x: mark.x, y: mark.y,
-                                                transparency: mark.transparency, maximumWidthPercent: mark.widthRatio,
-                                                maximumHeightPercent: mark.heightRatio).transform(result)
-            case .convolution(let weights, let columns, let normalize):
-                result = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(result)
-            case .sharpen(let amount, let radius, let luminanceOnly):
-                result = try WaveletSharpenTransformer(amount: amount, radius: radius, luminanceOnly: luminanceOnly).transform(result)
-            case .noise(let amount, let seed):
-                // Without a seed thumbor continues its process's sequence: any noise is as good, so a random seed.
-                let seed = seed > 0 ? UInt32(truncatingIfNeeded: seed) : UInt32.random(in: 1...UInt32.max)
-                result = try NoiseTransformer(amount: amount, seed: seed).transform(result)
-            case .backgroundColor(let color):
-                result = try CanvasTransformer(color: color, blending: .composite).transform(result)
             case .upscale where request.fitIn && !filled:
                 // After fill() the image is the box already (thumbor's order).
                 if let size = Self.upscaled(result.size, box: geometry.box) { result = try resized(result, to: size) }
@@ -122,7 +96,7 @@ struct ThumborTransformer: ImageTransformer {
                 try checkLimit(canvas)
                 result = try CanvasTransformer(size: canvas, color: color).transform(result)
             default:
-                break
+                if let step = try filter.transformer(watermarks: watermarks) { result = try step.transform(result) }
             }
         }
         return result
@@ -151,13 +125,7 @@ struct ThumborTransformer: ImageTransformer {
     private func checkMemory(frames: Int, source: PixelSize, output: PixelSize) throws(ImageError) {
         guard memoryLimit < Int.max else { return }
         let area = max(source.area, output.area)
-        let perPixel = request.filters.map { filter -> Int in
-            switch filter {
-            case .sharpen: 28
-            case .convolution, .blur: 12
-            default: 8
-            }
-        }.max() ?? 0
+        let perPixel = request.filters.map(\.workingBytesPerPixel).max() ?? 0
         let (held, overflowHeld) = area.multipliedReportingOverflow(by: 8 * max(1, frames))
         let (working, overflowWorking) = area.multipliedReportingOverflow(by: perPixel)
         let (total, overflow) = held.addingReportingOverflow(working)
@@ -193,19 +161,6 @@ struct ThumborTransformer: ImageTransformer {
             steps.append(try AttentionCropTransformer(width: geometry.scaled.width, height: geometry.scaled.height))
         }
         return steps
-    }
-}
-
-extension ThumborFilter {
-    /// Whether the filter changes pixels (and so the transformer's key); quality, format, strip_exif, strip_icc and
-    /// max_bytes only change the encoding, max_age only the answer's Cache-Control.
-    var changesPixels: Bool {
-        switch self {
-        case .quality, .format, .stripEXIF, .stripICC, .maxAge, .maxBytes: false
-        case .noUpscale, .blur, .rotate, .roundCorner, .fill, .brightness, .contrast, .rgb, .saturation, .grayscale, .colorize,
-             .curve, .noise,
-             .watermark, .upscale, .proportion, .stretch, .focal, .backgroundColor, .sharpen, .convolution: true
-        }
     }
 }
 
