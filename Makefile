@@ -6,7 +6,7 @@ FUZZ_TARGETS ?=
 SOAK_CRASH_ROUNDS ?= 500
 SOAK_STORM_LOADS ?= 200000
 
-.PHONY: deps build test demo bench fuzz sanitize soak format clean
+.PHONY: deps build test docs demo bench fuzz sanitize soak format clean
 
 deps:
 	@Scripts/install-deps
@@ -23,6 +23,13 @@ build: deps
 test: deps
 	@Scripts/build-checked
 	FONTCONFIG_FILE=$(CURDIR)/Tests/Fixtures/fontconfig/fonts.conf $(SWIFT) test --skip-build --no-parallel
+
+## Builds the DocC catalogs of WICore, WITransform, WIServeCore and WIServe with every warning an error (a missing
+## symbol or a broken link fails it); their Swift blocks are compiled by `make test` (DocumentationTests). The
+## archives land in .build/plugins/Swift-DocC/outputs.
+DOC_TARGETS = WICore WITransform WIServeCore WIServe
+docs:
+	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 
 ## Builds `wi` in release mode, the Swift runtime linked statically and the lazily opened codec libraries left out of
 ## its needed list (Scripts/wi-toolset.json; a faster start: see docs/PERFORMANCE.md, "Start-up"), and runs it over the sample images in Examples/Assets.

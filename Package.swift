@@ -277,6 +277,14 @@ let package = Package(
             name: "WIIsolationTests", dependencies: ["WIIsolation", "WebImage", "WITestSupport", "wi-hostile-worker"]
         ),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
+        // Every Swift block of the README and the DocC catalogs, compiled (and the quick start run).
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "WebImage", "WIServe", "CustomPlugins", "WITestSupport", "WITestServer", "quickstart",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
     ],
     swiftLanguageModes: [.v6]
