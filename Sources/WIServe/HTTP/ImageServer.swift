@@ -62,7 +62,12 @@ public struct ImageServer: Sendable {
         -> some ApplicationProtocol
     {
         let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: ServeMiddleware(service: service, logger: logger))
+        // One concern each, outermost first: the access log, the request metrics, admission (first for image
+        // paths, refusals prebuilt), the thumbor answer.
+        router.add(middleware: AccessLogMiddleware(logger: logger))
+        router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: AdmissionMiddleware(service: service))
+        router.add(middleware: ThumborMiddleware(service: service))
         router.get("healthz") { _, _ in "ok\n" }
         let metrics = service.metrics
         router.get("metrics") { _, _ -> Response in
@@ -101,137 +106,6 @@ public struct ImageServer: Sendable {
     }
 }
 
-/// Every request: admission first for image paths (a refusal is a prebuilt 503, before any parsing, signature
-/// check or timing), then the thumbor service; `/healthz` and `/metrics` go to the router. Every request gets one
-/// access-log line (info: method, path, status, bytes, milliseconds); admitted requests and the other paths also
-/// get the request metrics, refusals only the 503 counter.
-struct ServeMiddleware<Context: RequestContext>: RouterMiddleware {
-    let service: ImageService
-    let logger: Logger
-    let refusals: Refusals
-
-    init(service: ImageService, logger: Logger) {
-        self.service = service
-        self.logger = logger
-        refusals = Refusals(configuration: service.configuration, metrics: service.metrics, logger: logger)
-    }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
-        -> Response
-    {
-        let path = request.uri.path
-        let id = RequestID.of(request)
-        guard path != "/healthz", path != "/metrics" else {
-            return try await logged(request, id: id) { try await next(request, context) }
-        }
-        guard request.method == .get || request.method == .head else {
-            return await logged(request, id: id) {
-                Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
-                         body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
-            }
-        }
-        // The deadline counts from the request's arrival: the wait in line is part of `--timeout`.
-        let start = ContinuousClock.now
-        var input = ServeRequest(http: request)
-        switch await service.admit(&input) {
-        case .refused:
-            return refusals.refuse(request, waited: start, id: id)
-        case .timedOut:
-            return await logged(request, id: id, since: start) { Self.response(service.timedOutInLine(input)) }
-        case .admitted:
-            break
-        }
-        defer { service.gate.release() }
-        var detail: String?
-        return await logged(request, id: id, since: start, detail: { detail }) {
-            let output = await service.tracer.withSpan("wi.serve.request", ofKind: .server) { span in
-                span.attributes["request_id"] = id
-                span.attributes["http.target"] = path
-                let output = await service.answer(thumbor: input)
-                span.attributes["http.status_code"] = output.status
-                return output
-            }
-            detail = output.detail
-            return Self.response(output)
-        }
-    }
-
-    /// The HTTP response of a service answer.
-    static func response(_ output: ServeResponse) -> Response { output.response }
-
-    /// Runs `body` with one access-log line (with the request's id, and `detail` of a failure) and the request
-    /// metrics, timed from `start`; the answer carries the id in `X-Request-ID`.
-    private func logged(_ request: Request, id: String, since start: ContinuousClock.Instant = .now,
-                        detail: () -> String? = { nil }, _ body: () async throws -> Response) async rethrows -> Response {
-        var status = 500
-        var bytes = "-"
-        defer {
-            let elapsed = ContinuousClock.now - start
-            service.metrics.record(status: status, duration: elapsed)
-            logAccess(logger, request, status: status, bytes: bytes, elapsed: elapsed, id: id, detail: detail())
-        }
-        do {
-            var response = try await body()
-            status = response.status.code
-            bytes = response.headers[.contentLength] ?? "-"
-            response.headers[RequestID.field] = id
-            return response
-        } catch let error as HTTPError {
-            status = error.status.code
-            throw error
-        }
-    }
-}
-
-/// Writes a request's access-log line at info: `METHOD PATH STATUS BYTES MILLISECONDS` (bytes `-` when unknown,
-/// milliseconds with one decimal), with the status, the request id and a failure's detail (what the client does
-/// not see) as metadata. Nothing is formatted when info is not logged.
-func logAccess(_ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration, id: String,
-               detail: String? = nil) {
-    guard logger.logLevel <= .info else { return }
-    let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
-    var metadata: Logger.Metadata = ["status": "\(status)", "request_id": "\(id)"]
-    if let detail { metadata["error"] = "\(detail)" }
-    logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
-                metadata: metadata)
-}
-
-/// The answer to a request the admission gate refuses, built once: 503, `Retry-After: 1`, the one-line reason.
-/// Each refusal costs an atomic increment of `webimage_serve_requests_total{status="503"}` and its access-log line
-/// (docs/ARCHITECTURE.md, "Admission first, refusals prebuilt", measures what the line costs under a flood).
-///
-/// Thread safety: immutable responses and a metrics counter; `refuse` may be called from any task.
-final class Refusals: Sendable {
-    private let get: Response
-    private let head: Response
-    private let contentLength: String
-    private let counter: CoreMetrics.Counter
-    private let logger: Logger
-
-    init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger) {
-        let reason = "too many requests: \(configuration.concurrency) working and \(configuration.queue) waiting"
-        let body = ByteBuffer(string: reason + "\n")
-        contentLength = String(body.readableBytes)
-        let headers: HTTPFields = [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
-                                   .retryAfter: "1", .contentLength: contentLength]
-        get = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody(byteBuffer: body))
-        head = Response(status: .serviceUnavailable, headers: headers, body: ResponseBody())
-        counter = metrics.requestCounter(status: 503)
-        self.logger = logger
-    }
-
-    /// Counts one refusal, writes its access-log line and returns the prebuilt answer (no body for HEAD,
-    /// Content-Length still the GET's) with the request's id. `waited` is when the request joined the line, nil when refused at once.
-    func refuse(_ request: Request, waited: ContinuousClock.Instant?, id: String) -> Response {
-        counter.increment()
-        let elapsed = waited.map { ContinuousClock.now - $0 } ?? .zero
-        logAccess(logger, request, status: 503, bytes: contentLength, elapsed: elapsed, id: id)
-        var response = request.method == .head ? head : get
-        response.headers[RequestID.field] = id
-        return response
-    }
-}
-
 /// Every answer's `X-Request-ID`, taken from the request or made, and written to its access-log line.
 enum RequestID {
     /// The request's id: its `X-Request-ID` when that is one line of 1 to 128 visible ASCII characters, else a new
@@ -252,6 +126,9 @@ enum RequestID {
 
     /// `X-Request-ID`.
     static let field = HTTPField.Name("X-Request-ID")!
+
+    /// The id of the request being answered (set by `AccessLogMiddleware`).
+    @TaskLocal static var current = ""
 }
 
 extension ServeRequest {

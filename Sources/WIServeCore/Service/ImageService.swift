@@ -185,7 +185,7 @@ public final class ImageService: Sendable {
     }
 
     /// The prebuilt 503 (no body for HEAD).
-    func refused(_ request: ServeRequest) -> ServeResponse {
+    package func refused(_ request: ServeRequest) -> ServeResponse {
         guard request.method == "HEAD" else { return refusal }
         var head = refusal
         head.body = Data()
