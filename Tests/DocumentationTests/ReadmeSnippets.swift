@@ -52,7 +52,7 @@ enum ReadmeSnippets {
         coders.addCoder(NetpbmCoder())                         // an ImageCoder: canDecode (magic bytes), decode, encode
         let loaders = ImageLoadersManager(loaders: [try CurlImageLoader()])
         loaders.addLoader(AssetLoader(root: "/usr/share/app", pool: ioPool)) // an ImageLoader for an app-defined asset: scheme
-        let cache = TieredImageCache(memory: try MemoryCache(), dataTiers: [try DiskCache(name: "images"), myS3Tier],
+        let cache = TieredImageCache(memory: MemoryCache(), dataTiers: [try DiskCache(name: "images"), myS3Tier],
                                      coders: coders)            // MemoryImageCaching / DataCaching tiers
         let manager = ImageManager(cache: cache, loader: loaders, coders: coders,
                                    transformer: .pipeline([try .resize(width: 200, height: 200, mode: .aspectFill),

@@ -16,7 +16,7 @@ import WITestSupport
 
     /// An app's manager: a memory cache, a curl loader, every coder.
     static func appManager() throws -> ImageManager {
-        ImageManager(cache: TieredImageCache(memory: try MemoryCache(), dataTiers: [], coders: H.coders),
+        ImageManager(cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: H.coders),
                      loader: try CurlImageLoader(), coders: H.coders)
     }
 
@@ -133,5 +133,30 @@ import WITestSupport
             #expect(try await held.status == .ok)
             #expect(service.gate.counts == (0, 0))
         }
+    }
+}
+
+/// An app's route whose source is a file: read inside `--file-root` only.
+@Suite struct ImageRouteFileTests {
+    @Test func filesAreReadInsideTheFileRootOnly() async throws {
+        let root = Fixtures.url("png")
+        let service = try await ImageService(configuration: ServeHarness.configuration { $0.fileRoot = root.path })
+        let inside = await service.respond(to: ServeRequest(path: "/avatar"),
+                                           route: ImageRoute(source: root.appendingPathComponent("iccp-displayp3.png"),
+                                                             transformer: try .resize(width: 16, height: 8), format: .png))
+        #expect(inside.status == 200)
+        #expect(try ServeHarness.coders.decode(inside.body, options: DecodeOptions()).size == PixelSize(width: 16, height: 8))
+        for outside in ["/etc/passwd", root.path + "/../jpeg/hat-420.jpg"] {
+            let answer = await service.respond(to: ServeRequest(path: "/avatar"),
+                                               route: ImageRoute(source: URL(fileURLWithPath: outside)))
+            #expect(answer.status == (outside == "/etc/passwd" ? 403 : 400), "\(outside)")
+        }
+        await service.shutdown()
+        // Without --file-root, the service's own pipeline reads no file.
+        let closed = try await ImageService(configuration: ServeHarness.configuration())
+        let refused = await closed.respond(to: ServeRequest(path: "/avatar"),
+                                           route: ImageRoute(source: root.appendingPathComponent("iccp-displayp3.png")))
+        #expect(refused.status == 403 && String(decoding: refused.body, as: UTF8.self) == "this source is not allowed\n")
+        await closed.shutdown()
     }
 }

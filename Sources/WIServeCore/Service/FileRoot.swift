@@ -41,6 +41,12 @@ package struct FileRoot: Sendable {
         return URL(fileURLWithPath: real)
     }
 
+    /// `path` (absolute) resolved as `resolve(_:)` does when it lies inside the folder; 403 when it does not.
+    func resolve(absolute path: String) throws(ServeError) -> URL {
+        guard path.hasPrefix(root) else { throw ServeError(.forbidden, "this source is not allowed") }
+        return try resolve(String(path.dropFirst(root.count)))
+    }
+
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

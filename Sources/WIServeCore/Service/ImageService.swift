@@ -225,25 +225,36 @@ public final class ImageService: Sendable {
     /// The answer to an app's route, once admitted.
     func answer(route: ImageRoute, input: ServeRequest) async -> ServeResponse {
         do {
-            if !route.source.isFileURL {
-                guard Self.httpURL(route.source.absoluteString) != nil else { throw ServeError(.badRequest, "bad image URL") }
-                guard sources.allows(route.source) else { throw ServeError(.forbidden, "this source is not allowed") }
-            }
+            // A file is read only inside --file-root (an app's manager without it reads what its loader allows).
+            let source = try routeSource(route.source)
             if let size = route.thumbnailSize, size.area > configuration.maxPixels {
                 throw ServeError(.badRequest, "\(size) exceeds the pixel limit of \(configuration.maxPixels)")
             }
             let plan = EncodePlan(format: route.format, quality: route.quality, decodeBox: route.thumbnailSize)
             let key = route.variantKey(accept: input.accept, configuration: configuration)
-            return try await serve(input, url: route.source, variantKey: key, requestKey: key,
+            return try await serve(input, url: source, variantKey: key, requestKey: key,
                                    maxAge: route.maxAge ?? configuration.maxAge) { sourceKey in
                 let progress = TransformProgress()
                 let transformer = route.transformer.map { ProgressReportingTransformer(wrapped: $0, progress: progress) }
-                return try await self.render(url: route.source, transformer: transformer, progress: progress,
+                return try await self.render(url: source, transformer: transformer, progress: progress,
                                              plan: plan, accept: input.accept, failureKey: sourceKey)
             }
         } catch {
             return failure(error, input: input)
         }
+    }
+
+    /// A route's source as it is loaded: a file inside --file-root (resolved; an app's manager without it reads
+    /// what its loader allows, the service's own pipeline none), an http(s) URL the source policy allows.
+    private func routeSource(_ url: URL) throws(ServeError) -> URL {
+        if url.isFileURL {
+            if let fileRoot = parts.fileRoot { return try fileRoot.resolve(absolute: url.path) }
+            guard !parts.ownsManager else { throw ServeError(.forbidden, "this source is not allowed") }
+            return url
+        }
+        guard Self.httpURL(url.absoluteString) != nil else { throw ServeError(.badRequest, "bad image URL") }
+        guard sources.allows(url) else { throw ServeError(.forbidden, "this source is not allowed") }
+        return url
     }
 
     /// The flow both kinds of URL share: a stored answer whose source is still fresh is answered from its bytes (a

@@ -30,7 +30,7 @@ package struct ImageServiceParts: Sendable {
     /// owns every part and this is empty).
     let ownParts: [any ShutdownCapable]
     /// Whether the manager is the service's own (shut down with the service).
-    let ownsManager: Bool
+    package let ownsManager: Bool
 
     /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
     /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
