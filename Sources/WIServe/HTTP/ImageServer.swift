@@ -137,8 +137,7 @@ extension ServeRequest {
     init(http request: Request, droppingPrefix prefix: String = "") {
         var path = request.uri.path
         if !prefix.isEmpty, path.hasPrefix(prefix) { path = String(path.dropFirst(prefix.count)) }
-        if !path.hasPrefix("/") { path = "/" + path }
-        self.init(method: request.method == .head ? "HEAD" : "GET", path: request.uri.query.map { "\(path)?\($0)" } ?? path,
+        self.init(isHead: request.method == .head, path: path, query: request.uri.query,
                   accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
                   ifModifiedSince: request.headers[.ifModifiedSince])
     }
@@ -149,10 +148,9 @@ extension ServeResponse {
     public var response: Response {
         let output = self
         var headers = HTTPFields()
-        for (name, value) in output.headers {
+        for (name, value) in output.fieldsWithLength {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
         }
-        headers[.contentLength] = String(output.contentLength)
         return Response(status: .init(code: output.status), headers: headers,
                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
     }

@@ -5,7 +5,6 @@ import FoundationEssentials
 import Foundation
 #endif
 public import Hummingbird
-import Logging
 
 /// The thumbor URLs under a path prefix of an app's own Hummingbird router: `GET|HEAD PREFIX/{unsafe|SIGNATURE}/...`
 /// is answered by an `ImageService` (its admission gate, variant cache, limits and error answers); every other
@@ -36,11 +35,7 @@ public struct ThumborRoutesMiddleware<Context: RequestContext>: RouterMiddleware
         let path = request.uri.path
         guard request.method == .get || request.method == .head,
               prefix.isEmpty || path.hasPrefix(prefix + "/") else { return try await next(request, context) }
-        let answer = await service.respond(to: ServeRequest(http: request, droppingPrefix: prefix))
-        if let detail = answer.detail {
-            service.logger.debug("thumbor request failed", metadata: ["status": "\(answer.status)", "error": "\(detail)"])
-        }
-        return answer.response
+        return await service.respondMounted(to: ServeRequest(http: request, droppingPrefix: prefix)).response
     }
 }
 
@@ -72,21 +67,8 @@ extension RouterMethods {
     public func addImageRoute(_ path: RouterPath, service: ImageService,
                               route: @escaping @Sendable (Request, Context) async throws -> ImageRoute) -> Self {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            let described: ImageRoute
-            do {
-                described = try await route(request, context)
-            } catch let error as any HTTPResponseError {
-                throw error
-            } catch {
-                let answer = service.failureAnswer(for: error, method: request.method == .head ? "HEAD" : "GET")
-                if let detail = answer.detail { service.logger.debug("image route failed", metadata: ["error": "\(detail)"]) }
-                return answer.response
-            }
-            let answer = await service.respond(to: ServeRequest(http: request), route: described)
-            if let detail = answer.detail {
-                service.logger.debug("image route failed", metadata: ["status": "\(answer.status)", "error": "\(detail)"])
-            }
-            return answer.response
+            try await service.respondMounted(to: ServeRequest(http: request), describedBy: { try await route(request, context) },
+                                             isServersOwn: { $0 is any HTTPResponseError }).response
         }
         get(path, use: handler)
         head(path, use: handler)
