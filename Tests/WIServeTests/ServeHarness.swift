@@ -14,31 +14,18 @@ import WITestSupport
 /// A loopback origin with the test images, and a service over it driven through HummingbirdTesting's router
 /// client (no socket between the client and the service; the service's loader really fetches from the origin).
 struct ServeHarness {
-    static let red = RGBAColor(red: 255, green: 0, blue: 0)
-    static let green = RGBAColor(red: 0, green: 255, blue: 0)
-    static let blue = RGBAColor(red: 0, green: 0, blue: 255)
+    static let red = ServeTestImages.red
+    static let green = ServeTestImages.green
+    static let blue = ServeTestImages.blue
 
     /// 400x200: columns 0..<100 red, 100..<300 green, 300..<400 blue, opaque.
-    static func stripes() throws -> Image {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(400 * 200 * 4)
-        for _ in 0..<200 {
-            for x in 0..<400 {
-                let color = x < 100 ? red : x < 300 ? green : blue
-                bytes += [color.red, color.green, color.blue, 255]
-            }
-        }
-        return Image(pixels: try PixelBuffer(width: 400, height: 200, format: .rgba8, bytes: bytes), format: .png)
-    }
+    static func stripes() throws -> Image { try ServeTestImages.stripes() }
 
     static let coders = WebImage.makeCoders()
 
     /// A `width` x `height` image of one opaque colour.
     static func solid(width: Int, height: Int, _ color: RGBAColor) throws -> Image {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(width * height * 4)
-        for _ in 0..<(width * height) { bytes += [color.red, color.green, color.blue, 255] }
-        return Image(pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes), format: .png)
+        try ServeTestImages.solid(width: width, height: height, color)
     }
 
     /// The origin: /stripes.png, /stripes.jpg, /exif.jpg (EXIF), /icc.jpg (an ICC profile),
@@ -123,14 +110,6 @@ struct ServeHarness {
     /// The response decoded (every frame).
     static func image(_ response: HummingbirdTesting.TestResponse) throws -> Image {
         try coders.decode(data(response), options: DecodeOptions())
-    }
-}
-
-extension RGBAColor {
-    /// Whether each channel is within `tolerance` of `other`'s (lossy formats).
-    func isClose(to other: RGBAColor, tolerance: Int = 24) -> Bool {
-        abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
-            && abs(Int(blue) - Int(other.blue)) <= tolerance && abs(Int(alpha) - Int(other.alpha)) <= tolerance
     }
 }
 
