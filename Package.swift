@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "WIIsolation", targets: ["WIIsolation"]),
         .library(name: "WIServeCore", targets: ["WIServeCore"]),
         .library(name: "WIServe", targets: ["WIServe"]),
+        .library(name: "WIVapor", targets: ["WIVapor"]),
         .executable(name: "wi", targets: ["wi"]),
     ],
     dependencies: [
@@ -55,6 +56,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Only WIVapor, its tests and the Vapor example depend on it: apps that do not mount the service in a Vapor
+        // app never build it.
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [
         // System libraries (Debian packages; `Scripts/install-deps` installs them).
@@ -183,6 +187,8 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // The service mounted in an app's own Vapor server (WIServeCore without Hummingbird).
+        .target(name: "WIVapor", dependencies: ["WIServeCore", .product(name: "Vapor", package: "vapor")]),
         .target(name: "WITestSupport", dependencies: ["WICore", "WIHash"]),
         // An in-process HTTP/1.1 server and an nginx launcher for the loader's tests (SwiftNIO); only they, the
         // HTTP caching tests (WebImageTests, wiTests) and wi-fault-probe link it.
@@ -271,6 +277,13 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "WIVaporTests",
+            dependencies: [
+                "WIVapor", "WIServeCore", "WebImage", "WITestSupport", "WITestServer",
+                .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
         .testTarget(
