@@ -224,6 +224,19 @@ let package = Package(
         .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
         .executableTarget(name: "quickstart", dependencies: ["WebImage"], path: "Examples/QuickStart"),
+        // Thumbnails inside an app's own server (Examples/*/README.md), with the settings both read from their
+        // environment in one place; ExampleAppsTests runs both.
+        .target(name: "ExampleSettings", dependencies: ["WebImage", "WIServeCore"], path: "Examples/ExampleSettings"),
+        .executableTarget(
+            name: "hummingbird-app",
+            dependencies: ["ExampleSettings", "WebImage", "WIServe", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Examples/HummingbirdApp"
+        ),
+        .executableTarget(
+            name: "vapor-app",
+            dependencies: ["ExampleSettings", "WebImage", "WIVapor", .product(name: "Vapor", package: "vapor")],
+            path: "Examples/VaporApp"
+        ),
 
         // Examples: extending the framework from outside (a coder and a loader of an app's own).
         .target(name: "CustomPlugins", dependencies: ["WICore"], path: "Examples/CustomPlugins"),
@@ -288,6 +301,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WIIsolationTests", dependencies: ["WIIsolation", "WebImage", "WITestSupport", "wi-hostile-worker"]
+        ),
+        .testTarget(
+            name: "ExampleAppsTests",
+            dependencies: ["WebImage", "WITestSupport", "WITestServer", "hummingbird-app", "vapor-app"]
         ),
         .testTarget(name: "CustomPluginsTests", dependencies: ["CustomPlugins", "WITestSupport"]),
         // Every Swift block of the README and the DocC catalogs, compiled (and the quick start run).
