@@ -230,12 +230,12 @@ let package = Package(
         .executableTarget(
             name: "hummingbird-app",
             dependencies: ["ExampleSettings", "WebImage", "WIServe", .product(name: "Hummingbird", package: "hummingbird")],
-            path: "Examples/HummingbirdApp"
+            path: "Examples/HummingbirdApp", exclude: ["README.md"]
         ),
         .executableTarget(
             name: "vapor-app",
             dependencies: ["ExampleSettings", "WebImage", "WIVapor", .product(name: "Vapor", package: "vapor")],
-            path: "Examples/VaporApp"
+            path: "Examples/VaporApp", exclude: ["README.md"]
         ),
 
         // Examples: extending the framework from outside (a coder and a loader of an app's own).
