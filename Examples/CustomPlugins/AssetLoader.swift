@@ -23,8 +23,8 @@ public struct AssetLoader: ImageLoader {
 
     public func canLoad(_ url: URL) -> Bool { url.scheme == "asset" }
 
-    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
+    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
         let operation = Operation(completion: completion)
         let path = request.url.absoluteString.dropFirst("asset:".count)
         let file = root.appendingPathComponent(String(path)).standardizedFileURL
@@ -46,7 +46,7 @@ public struct AssetLoader: ImageLoader {
     }
 
     /// One asset read; completes exactly once (2002 when cancelled first).
-    final class Operation: ImageLoadOperation {
+    final class Operation: ImageLoading.Operation {
         private let completion: Mutex<(@Sendable (Result<ImageLoadResult, ImageError>) -> Void)?>
 
         init(completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
@@ -64,6 +64,6 @@ public struct AssetLoader: ImageLoader {
         }
 
         func cancel() { finish(.failure(ImageError(.cancelled, "the asset load was cancelled"))) }
-        func setPriority(_ priority: ImageRequestPriority) {}
+        func setPriority(_ priority: ImageLoading.Priority) {}
     }
 }

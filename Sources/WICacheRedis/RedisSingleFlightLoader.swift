@@ -23,7 +23,7 @@ import WICore
 ///                            loader: loader, coders: coders)
 /// ```
 ///
-/// Only plain requests share: a request whose identity (`ImageRequestIdentity`, as the wrapped loader sees it)
+/// Only plain requests share: a request whose identity (`ImageLoading.Identity`, as the wrapped loader sees it)
 /// differs from its URL's plain GET (extra or modified headers such as Authorization, cookies, insecure TLS, a
 /// response modifier or decryptor) loads straight from the origin and never reads another process's entry.
 /// The key is the request's `cacheKey` (the manager's source key, partition included), or `keyFor`'s.
@@ -69,7 +69,7 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
 
     public func canLoad(_ url: URL) -> Bool { wrapped.canLoad(url) }
 
-    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity { wrapped.identity(of: request) }
+    public func identity(of request: ImageLoading.Request) -> ImageLoading.Identity { wrapped.identity(of: request) }
 
     /// Ends the loader's own I/O pool (the wrapped loader and the tier are shut down by their owners).
     public func shutdown() async {
@@ -80,8 +80,8 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
         wrapped.shouldBlockFailedURL(url, error: error)
     }
 
-    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
+    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
         let operation = SingleFlightOperation(completion)
         let revalidation = request.isConditional
         let plain = wrapped.identity(of: request) == wrapped.identity(of: request.plain)
@@ -94,7 +94,7 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     }
 
     /// Takes the lease, or waits for the entry, or gives up waiting.
-    private func run(_ request: ImageLoadRequest, key: String, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+    private func run(_ request: ImageLoading.Request, key: String, events: @escaping @Sendable (ImageLoading.Event) -> Void,
                      operation: SingleFlightOperation) async {
         let (redis, duration) = (self.redis, leaseDuration)
         let deadline = ContinuousClock.now + maxWait
@@ -122,7 +122,7 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     }
 
     /// Loads through the wrapped loader; with a lease, stores the bytes and releases the lease before finishing.
-    private func startOrigin(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+    private func startOrigin(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
                              operation: SingleFlightOperation, lease: (key: String, token: String)?) {
         let (redis, ioPool) = (self.redis, self.ioPool)
         let inner = wrapped.load(request, events: events) { result in
@@ -139,12 +139,12 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
 /// The operation a `RedisSingleFlightLoader` hands out: cancels the wait or the origin load, whichever runs.
 ///
 /// Thread safety: its state is under one Mutex; the completion runs at most once.
-final class SingleFlightOperation: ImageLoadOperation, Sendable {
+final class SingleFlightOperation: ImageLoading.Operation, Sendable {
     private struct State {
         var cancelled = false
-        var inner: (any ImageLoadOperation)?
+        var inner: (any ImageLoading.Operation)?
         var task: Task<Void, Never>?
-        var priority: ImageRequestPriority?
+        var priority: ImageLoading.Priority?
     }
 
     private let state = Mutex(State())
@@ -167,7 +167,7 @@ final class SingleFlightOperation: ImageLoadOperation, Sendable {
     }
 
     /// Hands over the origin load (cancelled at once if the caller already left).
-    func setInner(_ inner: any ImageLoadOperation) {
+    func setInner(_ inner: any ImageLoading.Operation) {
         let (cancelled, priority) = state.withLock { state in
             state.inner = inner
             return (state.cancelled, state.priority)
@@ -189,7 +189,7 @@ final class SingleFlightOperation: ImageLoadOperation, Sendable {
         }
     }
 
-    func setPriority(_ priority: ImageRequestPriority) {
+    func setPriority(_ priority: ImageLoading.Priority) {
         let inner = state.withLock { state in
             state.priority = priority
             return state.inner

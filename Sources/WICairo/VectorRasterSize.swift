@@ -31,7 +31,7 @@ package struct VectorRasterSize: Equatable {
             }
         }
         if let limit = options.scaleDownLimitBytes {
-            let limited = ImageGeometry.scaledSize(of: size, limitBytes: limit)
+            let limited = ImageCoding.Geometry.scaledSize(of: size, limitBytes: limit)
             if limited != size { isThumbnail = true }
             size = limited
         }

@@ -60,12 +60,12 @@ public struct BMPCoder: ImageCoder {
     }
 
     /// A hotspot moved with its pixels from `source` to `target` size, kept inside the image.
-    static func scaled(_ point: PixelPoint, from source: PixelSize, to target: PixelSize) -> PixelPoint {
+    static func scaled(_ point: ImageCoding.PixelPoint, from source: PixelSize, to target: PixelSize) -> ImageCoding.PixelPoint {
         guard source != target else {
-            return PixelPoint(x: min(point.x, source.width - 1), y: min(point.y, source.height - 1))
+            return ImageCoding.PixelPoint(x: min(point.x, source.width - 1), y: min(point.y, source.height - 1))
         }
         let x = point.x * target.width / source.width, y = point.y * target.height / source.height
-        return PixelPoint(x: min(max(0, x), target.width - 1), y: min(max(0, y), target.height - 1))
+        return ImageCoding.PixelPoint(x: min(max(0, x), target.width - 1), y: min(max(0, y), target.height - 1))
     }
 
     private func decodeBMP(_ reader: ByteReader, options: DecodeOptions) throws(ImageError) -> IconDecoder.Decoded {

@@ -26,7 +26,7 @@ enum BMPEncoder {
     {
         var box = PixelSize(width: 256, height: 256)
         if let limit = options.maxPixelSize {
-            box = ImageGeometry.scaledSize(of: box, toFit: limit)
+            box = ImageCoding.Geometry.scaledSize(of: box, toFit: limit)
         }
         let pixels = try prepared(source, box: box, resampler: options.effectiveResampler)
         let entry: [UInt8]
@@ -58,7 +58,7 @@ enum BMPEncoder {
     {
         var pixels = source
         if let box {
-            let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+            let target = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
             if target != pixels.size { pixels = try resampler.resample(pixels, to: target) }
         }
         return try pixels.converted(to: .rgba8)

@@ -22,7 +22,7 @@ struct IconDecoder {
         /// The size of the largest entry: the file's full size, for the thumbnail flag and target size.
         var fullSize: PixelSize
         /// A cursor's hotspot in `pixels` (nil for icons and BMP files).
-        var hotspot: PixelPoint? = nil
+        var hotspot: ImageCoding.PixelPoint? = nil
     }
 
     func decode(options: DecodeOptions) throws(ImageError) -> Decoded {

@@ -13,7 +13,7 @@ struct IconDirectory {
         var isPNG: Bool
         var index: Int
         /// A cursor entry's hotspot, in the entry's own pixels (nil for icons).
-        var hotspot: PixelPoint?
+        var hotspot: ImageCoding.PixelPoint?
         var area: Int { width * height }
     }
 
@@ -51,7 +51,7 @@ struct IconDirectory {
             }
             let width = try r.u8(at, "width"), height = try r.u8(at + 1, "height")
             // A cursor's entry keeps its hotspot where an icon's keeps planes and bit count.
-            let hotspot = type == 2 ? PixelPoint(x: try r.u16(at + 4, "hotspot x"), y: try r.u16(at + 6, "hotspot y")) : nil
+            let hotspot = type == 2 ? ImageCoding.PixelPoint(x: try r.u16(at + 4, "hotspot x"), y: try r.u16(at + 6, "hotspot y")) : nil
             entries.append(Entry(width: width == 0 ? 256 : width, height: height == 0 ? 256 : height,
                                  bitCount: bitCount, offset: offset, isPNG: isPNG, index: index, hotspot: hotspot))
         }

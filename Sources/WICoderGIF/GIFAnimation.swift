@@ -16,13 +16,13 @@ import WICore
 /// repeats N times after the first play (loop count N + 1), as browsers play it.
 ///
 /// Thread safety: immutable apart from the damage record, which a lock guards.
-final class GIFAnimation: AnimationFrameSource {
+final class GIFAnimation: ImageCoding.AnimationFrameSource {
     let data: Data
     let structure: GIFStructure
     let canvas: PixelSize
     /// The frames used: the complete ones, or the unfinished first one when no frame is complete.
     let frames: [GIFStructure.Frame]
-    let infos: [AnimationFrameInfo]
+    let infos: [ImageCoding.AnimationFrameInfo]
     /// Whether the last frame's data is known to be cut short (the unfinished first frame).
     let lastFrameUnfinished: Bool
     private let damagedFrames = Mutex<Set<Int>>([])
@@ -69,7 +69,7 @@ final class GIFAnimation: AnimationFrameSource {
 
     /// Writes the frame's palette colours straight onto the canvas (transparent indices leave it as it is): the
     /// same result as drawing `pixels(ofFrame:)` over it, in one pass.
-    func draw(frame index: Int, info: AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
+    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
         let complete = try GIFFrameDecoder.draw(data, structure: structure, frame: frames[index], clip: infos[index],
                                                 onto: &canvas, origin: (0, 0), shortData: Self.shortData(frame: index))
         if !complete { damagedFrames.withLock { _ = $0.insert(index) } }
@@ -81,18 +81,18 @@ final class GIFAnimation: AnimationFrameSource {
         index == 0 ? .keepRowsIfAny : .keepRows
     }
 
-    private static func info(for frame: GIFStructure.Frame, canvas: PixelSize) -> AnimationFrameInfo {
+    private static func info(for frame: GIFStructure.Frame, canvas: PixelSize) -> ImageCoding.AnimationFrameInfo {
         let left = Swift.min(frame.left, canvas.width), top = Swift.min(frame.top, canvas.height)
         let right = Swift.min(frame.left + frame.width, canvas.width)
         let bottom = Swift.min(frame.top + frame.height, canvas.height)
-        let disposal: AnimationFrameInfo.Disposal = switch frame.disposal {
+        let disposal: ImageCoding.AnimationFrameInfo.Disposal = switch frame.disposal {
         case 2: .background
         case 3: .previous
         default: .none
         }
         // Opaque when no index can be transparent: no transparent index and a palette covering every literal code.
         let opaque = frame.transparentIndex == nil && frame.paletteCount >= 1 << Swift.min(12, frame.lzwMinimumCodeSize)
-        return AnimationFrameInfo(x: left, y: top, width: right - left, height: bottom - top, disposal: disposal,
+        return ImageCoding.AnimationFrameInfo(x: left, y: top, width: right - left, height: bottom - top, disposal: disposal,
                                   blend: .over, duration: ImageFrame.browserDuration(milliseconds: frame.delayMilliseconds),
                                   isOpaque: opaque)
     }

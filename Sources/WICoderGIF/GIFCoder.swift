@@ -50,7 +50,7 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Reads the structure, checks the pixel limit for the frames that will be decoded, and sets up the decoder.
-    func prepare(_ data: Data, options: DecodeOptions) throws(ImageError) -> (animation: GIFAnimation, decoder: CompositedAnimationDecoder) {
+    func prepare(_ data: Data, options: DecodeOptions) throws(ImageError) -> (animation: GIFAnimation, decoder: ImageCoding.CompositedAnimationDecoder) {
         var structure = GIFStructure()
         try structure.advance(data)
         let animation = try GIFAnimation(data: data, structure: structure)
@@ -62,7 +62,7 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         for frame in animation.frames.prefix(count) {
             try options.checkPixelLimit(PixelSize(width: frame.width, height: frame.height))
         }
-        let decoder = try CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
+        let decoder = try ImageCoding.CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
                                                      loopCount: animation.loopCount, source: animation, options: options)
         return (animation, decoder)
     }

@@ -25,7 +25,7 @@ enum GIFFrameDecoder {
     /// Frame `frame`'s pixels inside `clip` (the frame's rectangle clipped to the canvas, in canvas coordinates):
     /// straight RGBA8 of `clip`'s size, transparent where the frame's transparent index (or an index beyond its
     /// palette) is, and whether every row arrived. Errors as for `draw`.
-    static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
+    static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
                        shortData: ShortData) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
         var pixels = try PixelBuffer(width: clip.width, height: clip.height, format: .rgba8)
         let complete = try draw(data, structure: structure, frame: frame, clip: clip, onto: &pixels,
@@ -38,7 +38,7 @@ enum GIFFrameDecoder {
     /// index (or an index beyond the palette) are left as they are, which is GIF's "over" blend on binary alpha.
     /// Returns whether every row arrived; data that ends or breaks inside the frame is handled as `shortData` says
     /// (the rows kept return false).
-    static func draw(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: AnimationFrameInfo,
+    static func draw(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
                      onto target: inout PixelBuffer, origin: (x: Int, y: Int), shortData: ShortData)
         throws(ImageError) -> Bool
     {
@@ -114,7 +114,7 @@ private final class GIFHandle {
     /// Reads the image record the stream jumps to, writing its opaque pixels inside `clip` into `pixels` (whose
     /// top-left pixel is canvas point `origin`); the rows read, and giflib's message if it stopped.
     func readFrame(into pixels: inout PixelBuffer, origin: (x: Int, y: Int), frame: GIFStructure.Frame,
-                   clip: AnimationFrameInfo) throws(ImageError) -> (count: Int, message: String?)
+                   clip: ImageCoding.AnimationFrameInfo) throws(ImageError) -> (count: Int, message: String?)
     {
         var record = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(gif, &record) == GIF_OK, record == IMAGE_DESC_RECORD_TYPE,

@@ -20,7 +20,7 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     private var unfinishedDataShown = 0
     private var partialFirstFrame: Image?
     /// Plays the complete frames as they arrive.
-    private var compositor: FrameCompositor?
+    private var compositor: ImageCoding.FrameCompositor?
 
     init(options: DecodeOptions) {
         self.options = options
@@ -53,12 +53,12 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
             let last = animation.infos.count - 1
             var composited: PixelBuffer
             if animation.lastFrameUnfinished {
-                var partial = try FrameCompositor(canvasSize: animation.canvas, frames: animation.infos)
+                var partial = try ImageCoding.FrameCompositor(canvasSize: animation.canvas, frames: animation.infos)
                 composited = try partial.frame(at: last) { index, info, canvas throws(ImageError) in
                     try animation.draw(frame: index, info: info, onto: &canvas)
                 }
             } else {
-                if compositor == nil { compositor = try FrameCompositor(canvasSize: animation.canvas, frames: []) }
+                if compositor == nil { compositor = try ImageCoding.FrameCompositor(canvasSize: animation.canvas, frames: []) }
                 try compositor!.appendFrames(Array(animation.infos[compositor!.frames.count...]))
                 composited = try compositor!.frame(at: last) { index, info, canvas throws(ImageError) in
                     try animation.draw(frame: index, info: info, onto: &canvas)

@@ -32,14 +32,14 @@ struct HEIFEncoding {
     func encode(_ image: Image) throws(ImageError) -> Data {
         var pixels = try image.pixels.applying(image.orientation)
         if let box = options.maxPixelSize {
-            let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+            let target = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
             if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         pixels = try pixels.converted(to: .rgba8)
         let source = try makeSource(pixels, icc: image.metadata.iccProfile)
         let thumbnail = try makeThumbnail(pixels, icc: image.metadata.iccProfile)
         var metadata = image.metadata
-        metadata.exif = metadata.exif.map { ExifReader.replacingOrientation(in: $0, with: .up) }
+        metadata.exif = metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: .up) }
 
         let quality = Int((min(1, max(0, options.quality)) * 100).rounded())
         let first = try write(source, thumbnail: thumbnail, quality: quality, metadata: metadata)
@@ -60,7 +60,7 @@ struct HEIFEncoding {
     private func makeThumbnail(_ pixels: PixelBuffer, icc: Data?) throws(ImageError) -> HEIFPixelImage? {
         guard options.embedThumbnail else { return nil }
         let box = PixelSize(width: coder.thumbnailBoxSize, height: coder.thumbnailBoxSize)
-        let size = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+        let size = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
         guard size != pixels.size else { return nil }
         return try makeSource(try options.effectiveResampler.resample(pixels, to: size), icc: icc)
     }

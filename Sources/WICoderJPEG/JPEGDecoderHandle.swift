@@ -74,7 +74,7 @@ final class JPEGDecoderHandle {
         let info = wi_jpeg_decoder_info(decoder)!.pointee
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
         metadata = readMetadata()
-        orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
+        orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up
         try options.checkPixelLimit(storedSize)
         let swaps = orientation.swapsDimensions
         let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize

@@ -14,12 +14,12 @@ struct JPEGEncoder {
     func encode(_ image: Image) throws(ImageError) -> Data {
         var pixels = image.pixels
         if let box = options.maxPixelSize {
-            let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+            let target = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
             if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         pixels = try pixels.converted(to: .rgba8)
         // The pixels are written as they are, so the file must say what they still need (upright: 1).
-        let exif = image.metadata.exif.map { ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        let exif = image.metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
             ?? (image.orientation == .up ? nil : JPEGExif.minimal(orientation: image.orientation))
         let prepared = Prepared(pixels: pixels, exif: exif, icc: image.metadata.iccProfile, settings: settings)
         let quality = Self.libjpegQuality(options.quality)

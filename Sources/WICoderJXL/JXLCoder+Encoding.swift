@@ -18,7 +18,7 @@ extension JXLCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .jxl else { throw ImageError(.unsupportedFormat, "JXLCoder encodes JPEG XL, not \(format)") }
         var size = image.size
-        if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
+        if let box = options.maxPixelSize { size = ImageCoding.Geometry.scaledSize(of: size, toFit: box) }
         let wide = image.pixels.format.bitsPerComponent == 16
         var frames: [ImageFrame] = []
         for frame in options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames {

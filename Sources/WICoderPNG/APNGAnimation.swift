@@ -10,7 +10,7 @@ import WICore
 /// through the same decoder as still PNGs. Frames come out RGBA8 (16-bit samples stripped to 8 bits).
 ///
 /// Thread safety: immutable; safe from any thread.
-struct APNGAnimation: AnimationFrameSource {
+struct APNGAnimation: ImageCoding.AnimationFrameSource {
     let data: Data
     let structure: APNGStructure
     let pixelLimit: Int

@@ -15,7 +15,7 @@ import WICore
 /// reports `isTruncated`.
 struct APNGStructure {
     struct Frame {
-        var info: AnimationFrameInfo
+        var info: ImageCoding.AnimationFrameInfo
         /// Where the frame's zlib data lies in the file (IDAT data, or fdAT data after the sequence number).
         var data: [Range<Int>]
     }
@@ -169,7 +169,7 @@ struct APNGStructure {
             throw ImageError(.badImageData, "APNG: invalid fcTL (\(width)x\(height) at \(x),\(y), dispose \(dispose), blend \(blend))")
         }
         let milliseconds = numerator * 1000 / (denominator == 0 ? 100 : denominator)
-        let info = AnimationFrameInfo(x: x, y: y, width: width, height: height,
+        let info = ImageCoding.AnimationFrameInfo(x: x, y: y, width: width, height: height,
                                       disposal: [.none, .background, .previous][dispose], blend: [.source, .over][blend],
                                       duration: ImageFrame.browserDuration(milliseconds: milliseconds))
         return Frame(info: info, data: [])

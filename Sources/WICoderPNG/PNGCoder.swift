@@ -54,14 +54,14 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     private func makeAnimatedDecoder(_ data: Data, structure: APNGStructure, options: DecodeOptions)
-        throws(ImageError) -> CompositedAnimationDecoder
+        throws(ImageError) -> ImageCoding.CompositedAnimationDecoder
     {
         try options.checkFrameLimit(structure.frames.count)
         let count = options.firstFrameOnly ? 1 : structure.frames.count
         try options.checkPixelLimit(structure.canvas,
                                     frames: options.pixelLimitFrameCount(frameCount: count, canvas: structure.canvas))
         let source = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit)
-        return try CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
+        return try ImageCoding.CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
                                               loopCount: structure.plays, source: source, options: options)
     }
 
@@ -79,14 +79,14 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         var pixels = image.pixels
         if let box = options.maxPixelSize {
-            let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+            let target = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
             if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
         }
         let wide = pixels.format.bitsPerComponent == 16
         pixels = try pixels.converted(to: wide ? .rgba16 : .rgba8)
         let layout = PNGLayout.smallest(for: pixels).compatible(withProfile: image.metadata.iccProfile)
         let rows = try layout.pack(pixels)
-        let exif = image.metadata.exif.map { ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        let exif = image.metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
         // PNG allows a grey profile only on grey images and an RGB profile only on colour images.
         let icc = image.metadata.iccProfile.flatMap { layout.accepts(profile: $0) ? $0 : nil }
         return try Self.write(rows, layout: layout, bitDepth: wide ? 16 : 8, level: compressionLevel, icc: icc, exif: exif)

@@ -93,7 +93,7 @@ final class PNGDecoderHandle {
 
     private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
         let metadata = self.metadata
-        let orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
+        let orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up
         let finished = try options.finish(buffer, orientation: orientation)
         return Image(pixels: finished.pixels, format: .png, scale: options.scaleFactor,
                      orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),

@@ -16,7 +16,7 @@ enum TIFFEncoder {
         for (index, frame) in frames.enumerated() {
             var pixels = frame.pixels
             if let box = options.maxPixelSize {
-                let target = ImageGeometry.scaledSize(of: pixels.size, toFit: box)
+                let target = ImageCoding.Geometry.scaledSize(of: pixels.size, toFit: box)
                 if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
             }
             pixels = try pixels.converted(to: .rgba8)

@@ -16,14 +16,14 @@ extension WebPCoder {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         guard format == .webp else { throw ImageError(.unsupportedFormat, "WebPCoder encodes WebP, not \(format)") }
         var size = image.size
-        if let box = options.maxPixelSize { size = ImageGeometry.scaledSize(of: size, toFit: box) }
+        if let box = options.maxPixelSize { size = ImageCoding.Geometry.scaledSize(of: size, toFit: box) }
         var frames: [ImageFrame] = []
         for frame in options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames {
             frames.append(ImageFrame(pixels: try options.effectiveResampler.resample(frame.pixels, to: size),
                                      duration: frame.duration))
         }
         var metadata = image.metadata
-        metadata.exif = metadata.exif.map { ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        metadata.exif = metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
         let settings = configuration
         let encodeAt = { (quality: Double) throws(ImageError) -> Data in
             let config = try WebPPictureEncoder.config(quality: quality, lossless: options.lossless, settings)

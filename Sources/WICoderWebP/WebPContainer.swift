@@ -77,7 +77,7 @@ final class WebPContainer {
     }
 
     /// The EXIF orientation, `.up` without EXIF or a valid tag.
-    var orientation: ImageOrientation { metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up }
+    var orientation: ImageOrientation { metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up }
 
     private func chunk(_ fourCC: String) -> Data? {
         var iterator = WebPChunkIterator()

@@ -17,7 +17,7 @@ enum WebPStillDecoder {
         let stored = PixelSize(width: Int(config.input.width), height: Int(config.input.height))
         try options.checkPixelLimit(stored)
         let metadata = container.metadata
-        let orientation = metadata.exif.flatMap(ExifReader.orientation(in:)) ?? .up
+        let orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up
         let plan = WebPOutputPlan(stored: stored, orientation: orientation, options: options)
         var buffer = try plan.makeBuffer(zeroed: false)
         let rowBytes = buffer.bytesPerRow

@@ -118,7 +118,7 @@ enum WorkerMessage {
         var metadata = ImageMetadata(iccProfile: try reader.optionalBytes(), exif: try reader.optionalBytes(),
                                      xmp: try reader.optionalBytes())
         let hotspotX = try reader.i64(), hotspotY = try reader.i64()
-        if hotspotX >= 0, hotspotY >= 0 { metadata.cursorHotspot = PixelPoint(x: hotspotX, y: hotspotY) }
+        if hotspotX >= 0, hotspotY >= 0 { metadata.cursorHotspot = ImageCoding.PixelPoint(x: hotspotX, y: hotspotY) }
         let count = try reader.i64()
         guard count >= 1, count <= max(1, options.frameLimit == .max ? 1 << 20 : options.frameLimit) else {
             throw ImageError(.badImageData, "the worker replied with \(count) frames")

@@ -248,7 +248,7 @@ extension CurlEasy {
     }
 
     /// Timing and transport facts of the finished transfer.
-    var metrics: ImageLoadMetrics {
+    var metrics: ImageLoading.Metrics {
         func micros(_ info: CURLINFO) -> Double {
             var value: curl_off_t = 0
             _ = ccurl_easy_getinfo_off(handle, info, &value)
@@ -259,7 +259,7 @@ extension CurlEasy {
             _ = ccurl_easy_getinfo_long(handle, info, &value)
             return value
         }
-        var m = ImageLoadMetrics()
+        var m = ImageLoading.Metrics()
         let lookup = micros(CURLINFO_NAMELOOKUP_TIME_T), connect = micros(CURLINFO_CONNECT_TIME_T)
         let tls = micros(CURLINFO_APPCONNECT_TIME_T)
         m.dnsDuration = lookup

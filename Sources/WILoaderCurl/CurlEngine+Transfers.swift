@@ -57,7 +57,7 @@ extension CurlEngine {
     func begin(_ transfer: Transfer) {
         assertOnLoaderThread()
         let request = transfer.request
-        var http = ImageHTTPRequest(url: request.url, headers: baseHeaders)
+        var http = ImageLoading.HTTPRequest(url: request.url, headers: baseHeaders)
         // Whether the lines differ from `baseHeaderList`, which most transfers send unchanged.
         var customized = !request.headers.isEmpty
         if let etag = request.cachedETag { http.headers["If-None-Match"] = etag; customized = true }
@@ -176,7 +176,7 @@ extension CurlEngine {
         }
         let url = easy.effectiveURL.flatMap { $0 == transfer.request.url.absoluteString ? transfer.request.url : URL(string: $0) }
             ?? transfer.request.url
-        var head = ImageLoadResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
+        var head = ImageLoading.ResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
         if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
             transfer.failure = error
             transfer.failureIsTransient = error.code == .badServerResponse

@@ -46,7 +46,7 @@ final class CurlEngine: @unchecked Sendable {
     let allowedProtocols: StaticString
 
     // Loader thread only.
-    var transfers: [ImageRequestIdentity: Transfer] = [:]
+    var transfers: [ImageLoading.Identity: Transfer] = [:]
     var transferOf: [ObjectIdentifier: Transfer] = [:]
     /// Per priority, queued transfers in handover order (`Transfer.order`); FIFO takes from `queueHeads`, LIFO
     /// from the end.
@@ -191,7 +191,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// The order key of a new transfer for `request`: its handover order, else its arrival (after every numbered
     /// one handed over so far: arrivals count in the upper half).
-    func order(of request: ImageLoadRequest) -> UInt64 {
+    func order(of request: ImageLoading.Request) -> UInt64 {
         if let order = request.handoverOrder { return order }
         arrivals += 1
         return (1 << 63) | arrivals
@@ -212,7 +212,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// The next queued transfer: highest priority first, then FIFO or LIFO.
     private func dequeue() -> Transfer? {
-        for priority in ImageRequestPriority.allCases.reversed() {
+        for priority in ImageLoading.Priority.allCases.reversed() {
             let p = priority.rawValue
             while true {
                 let candidate: Transfer

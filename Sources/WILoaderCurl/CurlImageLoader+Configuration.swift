@@ -97,7 +97,7 @@ extension CurlImageLoader {
 
         /// Receives failed transfers and retries at debug (default: a logger that prints nothing).
         public var logger: Logger = .webImageNoOp
-        /// Injects a request's trace context (`ImageLoadRequest.serviceContext`) into its headers; nil (the
+        /// Injects a request's trace context (`ImageLoading.Request.serviceContext`) into its headers; nil (the
         /// default): the bootstrapped `InstrumentationSystem.instrument`.
         public var instrument: (any Instrument)?
 

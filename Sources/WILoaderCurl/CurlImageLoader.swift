@@ -8,7 +8,7 @@ import WICore
 
 /// Loads images over HTTP(S) with libcurl's multi interface, and file: and data: URLs when allowed.
 ///
-/// One transfer per request identity (`ImageRequestIdentity`: URL and headers after the request modifier, TLS and
+/// One transfer per request identity (`ImageLoading.Identity`: URL and headers after the request modifier, TLS and
 /// cookie options, response modifier and decryptor) is shared by every caller of it (each cancels only itself; the transfer stops when the last
 /// one leaves), at most `maxConcurrentTransfers` run at once, in priority order, over kept-alive HTTP/1.1 and
 /// multiplexed HTTP/2 connections. For an image service loading user-supplied URLs, restrict it:
@@ -18,7 +18,7 @@ import WICore
 /// configuration.addressPolicy = .publicOnly()
 /// configuration.maximumBodySize = 16 << 20
 /// let loader = try CurlImageLoader(configuration: configuration)
-/// let result = try await loader.load(ImageLoadRequest(url: url))
+/// let result = try await loader.load(ImageLoading.Request(url: url))
 /// ```
 ///
 /// Thread safety: every method may be called from any thread. Events and completions of http(s) loads run on
@@ -123,17 +123,17 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         return ["http", "https", "file", "data"].contains(scheme) && configuration.allowedSchemes.contains(scheme)
     }
 
-    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
                      completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
-        -> any ImageLoadOperation
+        -> any ImageLoading.Operation
     {
         guard let scheme = request.url.scheme?.lowercased() else {
             completion(.failure(ImageError(.invalidURL, "the URL has no scheme: \(request.url.absoluteString)")))
-            return FinishedLoadOperation()
+            return ImageLoading.FinishedOperation()
         }
         guard canLoad(request.url) else {
             completion(.failure(ImageError(.schemeNotAllowed, "the scheme \(scheme) is not allowed")))
-            return FinishedLoadOperation()
+            return ImageLoading.FinishedOperation()
         }
         if scheme == "file" || scheme == "data" {
             guard !isShutDown else { return failed(CurlEngine.shutDownError, completion) }
@@ -175,18 +175,18 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     }
 
     private func failed(_ error: ImageError, _ completion: @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
-        -> any ImageLoadOperation
+        -> any ImageLoading.Operation
     {
         completion(.failure(error))
-        return FinishedLoadOperation()
+        return ImageLoading.FinishedOperation()
     }
 
     /// The identity of `request` with this loader's own headers (Accept, User-Agent, the configuration's). An
     /// Accept header made from `acceptedFormats` and the default User-Agent are the same for every request of the
     /// loader, so they are left out (and not asked for) unless a request modifier is to see the headers.
-    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity {
+    public func identity(of request: ImageLoading.Request) -> ImageLoading.Identity {
         let modified = request.context[.requestModifier] != nil
-        return ImageRequestIdentity(request, defaultHeaders: modified ? headers.all : headers.known)
+        return ImageLoading.Identity(request, defaultHeaders: modified ? headers.all : headers.known)
     }
 
     /// Cancels every load (2002), ends the loader's thread and its worker threads, and waits for them; later loads

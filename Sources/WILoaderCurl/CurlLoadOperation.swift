@@ -10,23 +10,23 @@ import WICore
 ///
 /// Thread safety: `cancel` and `setPriority` may be called from any thread; `send` and `finish` run on the
 /// loader's thread (or the worker that finishes a file:/data: load) and deliver in order, the completion once.
-final class CurlLoadOperation: ImageLoadOperation {
+final class CurlLoadOperation: ImageLoading.Operation {
     private struct State {
         var completion: (@Sendable (Result<ImageLoadResult, ImageError>) -> Void)?
         var cancelRequested = false
-        var priority: ImageRequestPriority
+        var priority: ImageLoading.Priority
     }
 
-    let request: ImageLoadRequest
+    let request: ImageLoading.Request
     /// The request's identity as this loader sends it: the key of the transfer it joins.
-    let identity: ImageRequestIdentity
-    private let events: @Sendable (ImageLoadEvent) -> Void
+    let identity: ImageLoading.Identity
+    private let events: @Sendable (ImageLoading.Event) -> Void
     private let state: Mutex<State>
     /// Where cancellations and priority changes go: the engine (http, https), or nil for loads that finish on
     /// their own (file:, data:).
     private let engine: CurlEngine?
 
-    init(request: ImageLoadRequest, identity: ImageRequestIdentity, engine: CurlEngine?, events: @escaping @Sendable (ImageLoadEvent) -> Void,
+    init(request: ImageLoading.Request, identity: ImageLoading.Identity, engine: CurlEngine?, events: @escaping @Sendable (ImageLoading.Event) -> Void,
          completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
         self.request = request
         self.identity = identity
@@ -44,20 +44,20 @@ final class CurlLoadOperation: ImageLoadOperation {
         if let engine { engine.send(.cancel(self)) } else { finish(.failure(.loadCancelled)) }
     }
 
-    func setPriority(_ priority: ImageRequestPriority) {
+    func setPriority(_ priority: ImageLoading.Priority) {
         state.withLock { $0.priority = priority }
         engine?.send(.reprioritize(self))
     }
 
     /// The caller's current priority.
-    var priority: ImageRequestPriority { state.withLock { $0.priority } }
+    var priority: ImageLoading.Priority { state.withLock { $0.priority } }
     /// Whether the caller cancelled.
     var isCancelled: Bool { state.withLock { $0.cancelRequested } }
     /// Whether the completion ran.
     var isFinished: Bool { state.withLock { $0.completion == nil } }
 
     /// Delivers `event` unless the caller already completed.
-    func send(_ event: ImageLoadEvent) {
+    func send(_ event: ImageLoading.Event) {
         if case .partialData = event, !request.wantsPartialData { return }
         guard !isFinished else { return }
         events(event)

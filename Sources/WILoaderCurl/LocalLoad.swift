@@ -18,7 +18,7 @@ enum LocalLoad {
             case .failure(let error): return operation.finish(.failure(error))
             }
             let length = Int64(loaded.data.count)
-            var head = ImageLoadResponseHead(url: request.url, statusCode: nil,
+            var head = ImageLoading.ResponseHead(url: request.url, statusCode: nil,
                                              headers: loaded.type.map { ["content-type": $0] } ?? [:],
                                              expectedContentLength: length)
             if let error = ResponseValidation.check(&head, request: request, configuration: configuration) {

@@ -10,7 +10,7 @@ import WICore
 /// against the body limit (2007).
 enum ResponseValidation {
     /// The error `head` fails with, or nil; `head` becomes the response modifier's version.
-    static func check(_ head: inout ImageLoadResponseHead, request: ImageLoadRequest,
+    static func check(_ head: inout ImageLoading.ResponseHead, request: ImageLoading.Request,
                       configuration: CurlImageLoader.Configuration) -> ImageError? {
         if let seconds = configuration.defaultMaxAge, head.statusCode != nil { defaultFreshness(&head, seconds: seconds) }
         if let modifier = request.context[.responseModifier] {
@@ -45,8 +45,8 @@ enum ResponseValidation {
     /// Delivers a finished body to `callers`: a 304 to a conditional request succeeds with no bytes and its head,
     /// other empty bodies fail (1001), the decryptor (if any) runs on a worker thread and fails with 1001 when it
     /// returns nil.
-    static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoadResponseHead?,
-                         metrics: ImageLoadMetrics?, request: ImageLoadRequest, pool: WorkerPool) {
+    static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoading.ResponseHead?,
+                         metrics: ImageLoading.Metrics?, request: ImageLoading.Request, pool: WorkerPool) {
         if head?.statusCode == 304 && request.isConditional {
             // Not modified: no body, and nothing for the decryptor; the head says so.
             let result = ImageLoadResult(data: Data(), response: head, metrics: metrics)
@@ -75,7 +75,7 @@ enum ResponseValidation {
 
     /// Gives an HTTP answer that says nothing about its freshness (no `Cache-Control` max-age, s-maxage,
     /// no-cache or no-store, no `Expires`) `Cache-Control: max-age=seconds`.
-    static func defaultFreshness(_ head: inout ImageLoadResponseHead, seconds: Int) {
+    static func defaultFreshness(_ head: inout ImageLoading.ResponseHead, seconds: Int) {
         let control = head.headers["cache-control"]?.lowercased() ?? ""
         let says = ["max-age", "s-maxage", "no-cache", "no-store"].contains { control.contains($0) }
         guard !says, head.headers["expires"] == nil else { return }

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import WICore
 
-/// Partial bodies of cancelled transfers, kept so a later load of the same request (equal `ImageRequestIdentity`:
+/// Partial bodies of cancelled transfers, kept so a later load of the same request (equal `ImageLoading.Identity`:
 /// a body fetched with one caller's credentials never resumes another's) continues where it stopped (Range +
 /// If-Range), within a byte budget; the oldest entries go first.
 ///
@@ -18,15 +18,15 @@ struct ResumeStore {
     }
 
     let budget: Int64
-    private var entries: [ImageRequestIdentity: Entry] = [:]
-    private var order: [ImageRequestIdentity] = []
+    private var entries: [ImageLoading.Identity: Entry] = [:]
+    private var order: [ImageLoading.Identity] = []
     private var bytes: Int64 = 0
 
     init(budget: Int64) { self.budget = budget }
 
     /// Keeps the partial body of a cancelled transfer when the server said it can resume: a strong ETag or a
     /// Last-Modified date, `Accept-Ranges: bytes`, no content coding, and the body incomplete.
-    mutating func keep(_ body: Data, of head: ImageLoadResponseHead, key: ImageRequestIdentity) {
+    mutating func keep(_ body: Data, of head: ImageLoading.ResponseHead, key: ImageLoading.Identity) {
         let h = head.headers
         guard budget > 0, !body.isEmpty, Int64(body.count) <= budget, head.statusCode == 200 || head.statusCode == 206,
               h["accept-ranges"]?.lowercased().contains("bytes") == true,
@@ -42,13 +42,13 @@ struct ResumeStore {
     }
 
     /// Takes the entry for `key` out of the store.
-    mutating func take(_ key: ImageRequestIdentity) -> Entry? {
+    mutating func take(_ key: ImageLoading.Identity) -> Entry? {
         let entry = entries[key]
         remove(key)
         return entry
     }
 
-    private mutating func remove(_ key: ImageRequestIdentity) {
+    private mutating func remove(_ key: ImageLoading.Identity) {
         guard let entry = entries.removeValue(forKey: key) else { return }
         bytes -= Int64(entry.data.count)
         order.removeAll { $0 == key }

@@ -12,14 +12,14 @@ import WICore
 final class Transfer: CurlTransferEvents {
     enum State { case queued, active, waitingForRetry, finished }
 
-    let key: ImageRequestIdentity
+    let key: ImageLoading.Identity
     /// The first caller's request; every caller's has the same identity, so any of them would send the same bytes.
-    let request: ImageLoadRequest
+    let request: ImageLoading.Request
     unowned let engine: CurlEngine
     var callers: [CurlLoadOperation] = []
     var state = State.queued
     /// The priority the transfer is queued under (the highest of its callers').
-    var queuedPriority = ImageRequestPriority.normal
+    var queuedPriority = ImageLoading.Priority.normal
     /// Retries made so far.
     var retries = 0
     var easy: CurlEasy?
@@ -27,7 +27,7 @@ final class Transfer: CurlTransferEvents {
     // The response being received.
     /// Header fields of the latest response, names lowercased (redirects and 1xx responses reset them).
     var headerFields = ResponseHeaderFields()
-    var head: ImageLoadResponseHead?
+    var head: ImageLoading.ResponseHead?
     var body = Data()
     var expected: Int64 = -1
     /// A failure found inside a callback, which stopped the transfer; it wins over libcurl's own result.
@@ -47,7 +47,7 @@ final class Transfer: CurlTransferEvents {
     /// Where the transfer queues among others of its priority: its first caller's handover order.
     let order: UInt64
 
-    init(key: ImageRequestIdentity, request: ImageLoadRequest, engine: CurlEngine, order: UInt64) {
+    init(key: ImageLoading.Identity, request: ImageLoading.Request, engine: CurlEngine, order: UInt64) {
         self.key = key
         self.order = order
         self.request = request
@@ -55,7 +55,7 @@ final class Transfer: CurlTransferEvents {
     }
 
     /// The highest priority among the callers.
-    var callerPriority: ImageRequestPriority { callers.map(\.priority).max() ?? .low }
+    var callerPriority: ImageLoading.Priority { callers.map(\.priority).max() ?? .low }
 
     /// Forgets the last attempt's response, before a retry or a restart.
     func resetResponse() {

@@ -12,8 +12,8 @@ import WICore
 public final class MockLoader: ImageLoader, Sendable {
     private struct Pending {
         var id: Int
-        var request: ImageLoadRequest
-        var events: @Sendable (ImageLoadEvent) -> Void
+        var request: ImageLoading.Request
+        var events: @Sendable (ImageLoading.Event) -> Void
         var completion: OnceBox
     }
 
@@ -24,7 +24,7 @@ public final class MockLoader: ImageLoader, Sendable {
         var started: [String] = []
         var cancels = 0
         var nextID = 0
-        var priorities: [Int: ImageRequestPriority] = [:]
+        var priorities: [Int: ImageLoading.Priority] = [:]
     }
 
     private let state = Mutex(State())
@@ -71,7 +71,7 @@ public final class MockLoader: ImageLoader, Sendable {
     /// Loads cancelled.
     public var cancelCount: Int { state.withLock { $0.cancels } }
     /// The current priority of the waiting load for `url`, if one waits at the gate.
-    public func waitingPriority(for url: URL) -> ImageRequestPriority? {
+    public func waitingPriority(for url: URL) -> ImageLoading.Priority? {
         state.withLock { s in
             s.pending.first { $0.request.url == url }.flatMap { s.priorities[$0.id] }
         }
@@ -79,8 +79,8 @@ public final class MockLoader: ImageLoader, Sendable {
 
     public func canLoad(_ url: URL) -> Bool { url.scheme == scheme }
 
-    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
+    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
         let box = OnceBox(completion)
         let (pending, serveNow) = state.withLock { s -> (Pending, Bool) in
             s.nextID += 1
@@ -107,7 +107,7 @@ public final class MockLoader: ImageLoader, Sendable {
                 else { load.completion.call(.failure(ImageError(.badServerResponse, "404 Not Found", statusCode: 404))) }
                 return
             }
-            let head = ImageLoadResponseHead(url: load.request.url, statusCode: 200, headers: [:],
+            let head = ImageLoading.ResponseHead(url: load.request.url, statusCode: 200, headers: [:],
                                              expectedContentLength: Int64(data.count))
             load.events(.response(head))
             var offset = 0
@@ -132,16 +132,16 @@ public final class MockLoader: ImageLoader, Sendable {
         }
     }
 
-    fileprivate func setPriority(_ priority: ImageRequestPriority, id: Int) {
+    fileprivate func setPriority(_ priority: ImageLoading.Priority, id: Int) {
         state.withLock { $0.priorities[id] = priority }
     }
 
-    private struct Operation: ImageLoadOperation {
+    private struct Operation: ImageLoading.Operation {
         let loader: MockLoader
         let id: Int
         let box: OnceBox
         func cancel() { loader.cancel(id: id, box: box) }
-        func setPriority(_ priority: ImageRequestPriority) { loader.setPriority(priority, id: id) }
+        func setPriority(_ priority: ImageLoading.Priority) { loader.setPriority(priority, id: id) }
     }
 
     /// A completion that runs at most once.

@@ -7,7 +7,7 @@ import WICore
 /// idea); the rest of a reduction is an exact area average in two separable passes (`AreaReduction`): the same
 /// region of the source for each output pixel, within 1 level of the direct area average, and far less work than
 /// pixman's separable-convolution filter, which evaluates the whole 2-D footprint for every output pixel.
-/// 16-bit buffers go to WICore's `AreaAverageResampler`, which keeps all 16 bits (pixman 0.42 has no
+/// 16-bit buffers go to WICore's `ImageCoding.AreaAverageResampler`, which keeps all 16 bits (pixman 0.42 has no
 /// 16-bit-per-channel RGBA format), and so do sides over 32767 pixels, which pixman cannot address.
 ///
 /// Give it to the coders manager (which fills it into options that name no resampler), or to one decode's options;
@@ -27,7 +27,7 @@ public struct PixmanResampler: ImageResampler {
     public func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
         let longest = max(buffer.width, buffer.height, size.width, size.height)
         if buffer.format.bitsPerComponent == 16 || longest > PixmanImage.maximumSide {
-            return try AreaAverageResampler().resample(buffer, to: size)
+            return try ImageCoding.AreaAverageResampler().resample(buffer, to: size)
         }
         return try Resampling.resized(buffer, to: size, boxFirst: true)
     }

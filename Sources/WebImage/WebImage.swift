@@ -27,7 +27,7 @@
 public enum WebImage {
     /// A coders manager with every coder this package ships, which gives WITransform's `PixmanResampler` to its
     /// coders (for thumbnails and encoding size limits) whenever the options name no resampler. No side effect: a
-    /// plain `ImageCodersManager` or a coder called directly still uses `AreaAverageResampler`.
+    /// plain `ImageCodersManager` or a coder called directly still uses `ImageCoding.AreaAverageResampler`.
     public static func makeCoders() -> ImageCodersManager {
         ImageCodersManager(
             coders: [BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(),

@@ -25,7 +25,7 @@ enum ReadmeSnippets {
     static func tenants(manager: ImageManager, url: URL, tenant: Tenant) async throws -> ImageResult {
         // doc:begin
         var context = ImageContext()
-        context[.requestModifier] = BlockRequestModifier { request in
+        context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var signed = request
             signed.headers["Authorization"] = "Bearer \(tenant.token)"
             return signed
@@ -36,7 +36,7 @@ enum ReadmeSnippets {
         return result
     }
 
-    static func httpCaching(manager: ImageManager, url: URL) async throws -> HTTPCacheOutcome? {
+    static func httpCaching(manager: ImageManager, url: URL) async throws -> ImageResult.HTTPCacheOutcome? {
         // doc:begin
         var context = ImageContext()
         context[.httpCachePolicy] = .staleWhileRevalidate(maxStale: .seconds(300))

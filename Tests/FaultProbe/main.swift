@@ -108,7 +108,7 @@ func configuration(_ change: (inout CurlImageLoader.Configuration) -> Void = { _
 /// completion); returns the error and the handles still alive.
 func load(_ url: URL, with loader: CurlImageLoader, settleSeconds: Double) async -> (ImageError?, handles: Int) {
     var error: ImageError?
-    do { _ = try await loader.load(ImageLoadRequest(url: url)) } catch let failure { error = failure }
+    do { _ = try await loader.load(ImageLoading.Request(url: url)) } catch let failure { error = failure }
     let deadline = ContinuousClock.now + .seconds(settleSeconds)
     while loader.statistics.liveEasyHandles != 0 && ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(5))

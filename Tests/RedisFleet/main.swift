@@ -28,16 +28,16 @@ final class Origin: ImageLoader, Sendable {
 
     func canLoad(_ url: URL) -> Bool { url.scheme == "test" }
 
-    func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
+    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
         served.withLock { $0.append(request.url.absoluteString) }
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             let data = originBytes(request.url)
-            let head = ImageLoadResponseHead(url: request.url, statusCode: 200, headers: [:],
+            let head = ImageLoading.ResponseHead(url: request.url, statusCode: 200, headers: [:],
                                              expectedContentLength: Int64(data.count))
             completion(.success(ImageLoadResult(data: data, response: head)))
         }
-        return FinishedLoadOperation()
+        return ImageLoading.FinishedOperation()
     }
 }
 
@@ -56,7 +56,7 @@ let urls = (0..<count).map { URL(string: "test://origin/image\((first + $0) % co
 
 /// 0 = from the origin, 1 = from Redis, 2 = failed or wrong bytes.
 func fetch(_ url: URL) async -> Int {
-    guard let result = try? await loader.load(ImageLoadRequest(url: url)), result.data == originBytes(url) else { return 2 }
+    guard let result = try? await loader.load(ImageLoading.Request(url: url)), result.data == originBytes(url) else { return 2 }
     return result.response == nil ? 1 : 0
 }
 

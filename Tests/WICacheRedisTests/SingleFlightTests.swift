@@ -27,9 +27,9 @@ import WITestSupport
         let server = try RedisServer()
         let members = try fleet(server)
         members[0].origin.close()   // the first load holds its lease until the gate opens
-        async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
+        async let first = members[0].loader.load(ImageLoading.Request(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
-        async let second = members[1].loader.load(ImageLoadRequest(url: Self.url))
+        async let second = members[1].loader.load(ImageLoading.Request(url: Self.url))
         while members[1].loader.leaseAttemptCount < 3 { try await Task.sleep(for: .milliseconds(2)) }   // it polls
         #expect(members[1].origin.loadCount == 0)
         members[0].origin.open()
@@ -44,7 +44,7 @@ import WITestSupport
         #expect(redis.data(forKey: Self.url.absoluteString) == Data("bytes".utf8))
         #expect(try redis.execute(["EXISTS", "test:l:" + Self.url.absoluteString]) == .integer(0))
         // A later load anywhere takes the stored bytes without the origin.
-        #expect(try await members[1].loader.load(ImageLoadRequest(url: Self.url)).data == Data("bytes".utf8))
+        #expect(try await members[1].loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8))
         #expect(members[1].origin.loadCount == 0)
     }
 
@@ -53,9 +53,9 @@ import WITestSupport
         let members = try fleet(server)
         members[0].origin.register(Self.url, error: ImageError(.badServerResponse, "503", statusCode: 503))
         members[0].origin.close()
-        async let first = members[0].loader.load(ImageLoadRequest(url: Self.url))
+        async let first = members[0].loader.load(ImageLoading.Request(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
-        async let second = members[1].loader.load(ImageLoadRequest(url: Self.url))
+        async let second = members[1].loader.load(ImageLoading.Request(url: Self.url))
         while members[1].loader.leaseAttemptCount < 2 { try await Task.sleep(for: .milliseconds(2)) }   // it waits
         members[0].origin.open()
         var failure: ImageError?
@@ -72,7 +72,7 @@ import WITestSupport
         // A crashed process's lease, with a long expiry.
         _ = try redis.execute(["SET", "test:l:" + Self.url.absoluteString, "dead", "PX", "60000"])
         let start = ContinuousClock.now
-        #expect(try await members[0].loader.load(ImageLoadRequest(url: Self.url)).data == Data("bytes".utf8))
+        #expect(try await members[0].loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8))
         #expect(milliseconds(since: start) >= 150)   // it waited its maxWait...
         #expect(members[0].origin.loadCount == 1)
         // ...but not for the lease to expire: the dead lease is still there. Loading without the lease stores
@@ -103,7 +103,7 @@ import WITestSupport
         let origin = MockLoader()
         origin.register(Self.url, data: Data("bytes".utf8))
         let loader = RedisSingleFlightLoader(wrapping: origin, redis: try RedisCache(configuration: configuration))
-        for _ in 0..<3 { #expect(try await loader.load(ImageLoadRequest(url: Self.url)).data == Data("bytes".utf8)) }
+        for _ in 0..<3 { #expect(try await loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8)) }
         #expect(origin.loadCount == 3)
     }
 
@@ -112,7 +112,7 @@ import WITestSupport
         let members = try fleet(server, count: 1)
         members[0].origin.close()
         let result = Mutex<Result<ImageLoadResult, ImageError>?>(nil)
-        let operation = members[0].loader.load(ImageLoadRequest(url: Self.url), events: { _ in }) { outcome in
+        let operation = members[0].loader.load(ImageLoading.Request(url: Self.url), events: { _ in }) { outcome in
             result.withLock { $0 = outcome }
         }
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }

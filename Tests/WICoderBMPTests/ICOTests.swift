@@ -70,10 +70,10 @@ import WITestSupport
     /// Hotspots as the files' directory entries hold them (read with Python's struct for the expected values),
     /// scaled with the pixels for a thumbnail; icons have none.
     @Test func cursorHotspotsAreInTheMetadata() throws {
-        let expected: [(String, Int, PixelPoint)] = [("fc-cursor-hot-spot.cur", 21, PixelPoint(x: 8, y: 8)),
-                                                     ("fc-cursor-crosshair.cur", 17, PixelPoint(x: 8, y: 8)),
-                                                     ("fc-24bipp-6x6.cur", 6, PixelPoint(x: 4, y: 1)),
-                                                     ("fc-24bipp-256x256.cur", 256, PixelPoint(x: 254, y: 254))]
+        let expected: [(String, Int, ImageCoding.PixelPoint)] = [("fc-cursor-hot-spot.cur", 21, ImageCoding.PixelPoint(x: 8, y: 8)),
+                                                     ("fc-cursor-crosshair.cur", 17, ImageCoding.PixelPoint(x: 8, y: 8)),
+                                                     ("fc-24bipp-6x6.cur", 6, ImageCoding.PixelPoint(x: 4, y: 1)),
+                                                     ("fc-24bipp-256x256.cur", 256, ImageCoding.PixelPoint(x: 254, y: 254))]
         for (file, side, hotspot) in expected {
             let image = try BMPCoder().decode(Fixtures.data("bmp/\(file)"), options: .init())
             #expect(image.size == PixelSize(width: side, height: side), "\(file)")
@@ -81,7 +81,7 @@ import WITestSupport
         }
         let small = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp-256x256.cur"),
                                           options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
-        #expect(small.size == PixelSize(width: 64, height: 64) && small.metadata.cursorHotspot == PixelPoint(x: 63, y: 63))
+        #expect(small.size == PixelSize(width: 64, height: 64) && small.metadata.cursorHotspot == ImageCoding.PixelPoint(x: 63, y: 63))
         let icon = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp.ico"), options: .init())
         #expect(icon.metadata.cursorHotspot == nil)
     }

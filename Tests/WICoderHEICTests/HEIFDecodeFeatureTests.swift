@@ -85,7 +85,7 @@ import WITestSupport
         }
         let tagged = try decode("heic/oriented-6-exif6.heic")
         #expect(tagged.size == PixelSize(width: 112, height: 90))
-        #expect(tagged.metadata.exif.flatMap(ExifReader.orientation(in:)) == .right)   // kept as found
+        #expect(tagged.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .right)   // kept as found
     }
 
     @Test func gridAndCleanApertureGiveTheDisplayedSize() throws {
@@ -153,7 +153,7 @@ import WITestSupport
         let small = try HEIFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 30, height: 30)))
         #expect(small.size == PixelSize(width: 24, height: 30))
         #expect(small.flags.contains(.thumbnail))
-        let fromFull = try AreaAverageResampler().resample(full, to: small.size)
+        let fromFull = try ImageCoding.AreaAverageResampler().resample(full, to: small.size)
         #expect(small.pixels != fromFull)
         #expect(try PixelComparison.psnr(small.pixels, fromFull) >= 25)
 
@@ -161,7 +161,7 @@ import WITestSupport
         let large = try HEIFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 60, height: 60)))
         #expect(large.size == PixelSize(width: 48, height: 60))
         #expect(large.flags.contains(.thumbnail))
-        #expect(large.pixels == (try AreaAverageResampler().resample(full, to: large.size)))
+        #expect(large.pixels == (try ImageCoding.AreaAverageResampler().resample(full, to: large.size)))
 
         // Exact size (aspect not kept) and the byte limit follow the same rule.
         let exact = try HEIFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 20, height: 20),
@@ -182,14 +182,14 @@ import WITestSupport
             let box = DecodeOptions(thumbnailPixelSize: .init(width: size, height: size))
             let thumbnail = try decode("formats/sample.heic", box)
             #expect(thumbnail.size == expected && thumbnail.flags.contains(.thumbnail))
-            let direct = try AreaAverageResampler().resample(full, to: expected)
+            let direct = try ImageCoding.AreaAverageResampler().resample(full, to: expected)
             #expect(thumbnail.pixels != direct)
             #expect(try PixelComparison.psnr(thumbnail.pixels, direct) >= floor)
         }
         // With alpha, no block averaging (it would bleed transparent pixels' colour): exactly the direct resample.
         let alpha = try decode("heic/gradient-alpha.heic").pixels
         let small = try decode("heic/gradient-alpha.heic", .init(thumbnailPixelSize: .init(width: 8, height: 8)))
-        #expect(small.pixels == (try AreaAverageResampler().resample(alpha, to: small.size)))
+        #expect(small.pixels == (try ImageCoding.AreaAverageResampler().resample(alpha, to: small.size)))
     }
 
     @Test func realThumbnailOfALargeFile() throws {

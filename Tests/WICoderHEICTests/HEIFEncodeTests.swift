@@ -102,7 +102,7 @@ import WITestSupport
         #expect(fromThumbnail.size == PixelSize(width: 16, height: 20))
         // 5x smaller each way: the decoder averages 2x2 blocks before the final area average, over 48 dB from a
         // direct area average of the full image.
-        let direct = try AreaAverageResampler().resample(full.pixels, to: fromFull.size)
+        let direct = try ImageCoding.AreaAverageResampler().resample(full.pixels, to: fromFull.size)
         #expect(try PixelComparison.psnr(fromFull.pixels, direct) >= 48.5)   // 48.82 HEIC, 48.88 AVIF
         #expect(fromThumbnail.pixels != fromFull.pixels)
         #expect(try PixelComparison.psnr(fromThumbnail.pixels, fromFull.pixels) >= 35.9)   // 36.95 HEIC, 36.37 AVIF
@@ -120,7 +120,7 @@ import WITestSupport
         let (_, decoded) = try roundTrip(turned, .heic)
         #expect(decoded.size == PixelSize(width: 112, height: 90))
         #expect(try PixelComparison.psnr(decoded.pixels, hat.pixels.applying(.right)) >= 30.3)
-        #expect(decoded.metadata.exif.flatMap(ExifReader.orientation(in:)) == .up)
+        #expect(decoded.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .up)
         // ICC and EXIF come back byte for byte (orientation already 1 there).
         let real = try HEIFCoder().decode(Fixtures.data("formats/sample.heic"),
                                           options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))

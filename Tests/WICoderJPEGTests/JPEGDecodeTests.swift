@@ -32,7 +32,7 @@ import WITestSupport
         let rotated = try JPEGCoder().decode(Fixtures.data("jpeg/right-orientation.jpg"), options: .init())
         let exif = try #require(rotated.metadata.exif)
         #expect(exif.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))   // TIFF header: the "Exif\0\0" prefix is dropped
-        #expect(ExifReader.orientation(in: exif) == .right)
+        #expect(ImageCoding.ExifReader.orientation(in: exif) == .right)
         let tagged = try JPEGCoder().decode(Fixtures.data("jpeg/exif-xmp-metadata.jpg"), options: .init())
         #expect(tagged.metadata.exif == nil)
         let xmp = try #require(tagged.metadata.xmp)

@@ -18,7 +18,7 @@ import WITestSupport
         let image = try JPEGCoder().decode(data, options: .init())
         #expect(image.orientation == .up)
         #expect(image.size == PixelSize(width: 225, height: 150))
-        #expect(image.metadata.exif.flatMap(ExifReader.orientation(in:)) == orientation)
+        #expect(image.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == orientation)
         // Within JPEG noise (each file was encoded separately, then again at 1/8) of the orientation-1 file; a wrong
         // turn scores 8 to 10 dB.
         #expect(psnr(image.pixels, Self.upright.pixels) > 29)   // 30.6 to 31.9 dB

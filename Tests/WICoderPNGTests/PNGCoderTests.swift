@@ -64,7 +64,7 @@ import WITestSupport
         #expect(upright.pixels == (try raw.pixels.applying(.right)))
         #expect(upright.pixels != raw.pixels)
         #expect(upright.metadata.iccProfile?.count == 672)
-        #expect(upright.metadata.exif.map(ExifReader.orientation(in:)) == .right)
+        #expect(upright.metadata.exif.map(ImageCoding.ExifReader.orientation(in:)) == .right)
     }
 
     @Test func decodedThroughTheManager() throws {

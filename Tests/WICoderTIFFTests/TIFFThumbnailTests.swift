@@ -32,7 +32,7 @@ import WITestSupport
         // 1200 / 100 = 12 = 900 / 75: the box reduction lands on the target, nothing left to resample.
         #expect(decoded == PixelSize(width: 100, height: 75))
         let full = try TIFFCoder().decode(data, options: .init())
-        let resampled = try AreaAverageResampler().resample(full.pixels, to: image.size)
+        let resampled = try ImageCoding.AreaAverageResampler().resample(full.pixels, to: image.size)
         #expect(try #require(image.pixels.psnr(against: resampled)) > 35)
     }
 

@@ -53,7 +53,7 @@ import WITestSupport
         #expect(image.flags.contains(.thumbnail))
         #expect(image.frameCount == 4)
         for (small, large) in try zip(image.frames, full.frames) {
-            #expect(small.pixels == (try AreaAverageResampler().resample(large.pixels, to: .init(width: 24, height: 20))))
+            #expect(small.pixels == (try ImageCoding.AreaAverageResampler().resample(large.pixels, to: .init(width: 24, height: 20))))
         }
         let decoder = try WebPCoder().makeAnimatedDecoder(reference.data, options: options)
         #expect(decoder.canvasSize == PixelSize(width: 24, height: 20))

@@ -21,7 +21,7 @@ import WITestSupport
         #expect(image.flags.contains(.thumbnail))
         // libwebp's own scaler made it: close to resampling the full decode (compared premultiplied, since the
         // colour under fully transparent pixels is undefined and differs).
-        let resampled = try AreaAverageResampler().resample(full.pixels, to: image.size)
+        let resampled = try ImageCoding.AreaAverageResampler().resample(full.pixels, to: image.size)
         #expect(WebPTestSupport.psnr(try image.pixels.converted(to: .premultipliedRGBA8),
                                      try resampled.converted(to: .premultipliedRGBA8)) > 30)
         let exact = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 100, height: 100),
@@ -66,7 +66,7 @@ import WITestSupport
         #expect(upright.pixels == (try raw.pixels.applying(.right)))
         #expect(upright.metadata.iccProfile?.count == 672)
         #expect(upright.metadata.exif?.count == 90)
-        #expect(upright.metadata.exif.flatMap(ExifReader.orientation(in:)) == .right)
+        #expect(upright.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .right)
         #expect(upright.metadata.xmp.map { String(decoding: $0, as: UTF8.self).hasPrefix("<x:xmpmeta") } == true)
         // A thumbnail box is applied to the upright size; libwebp scales the stored image to the turned target.
         let thumbnail = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 10, height: 10)))

@@ -4,7 +4,7 @@ import WICore
 
 /// `frameCount` 8x8 frames on a 100x100 canvas, frame i at ((i * 7) % 92, (i * 13) % 92), disposal none, opaque red
 /// of value i % 256; counts every frame it produces, and fails with `.badImageData` for `failing`.
-private final class CountingSource: AnimationFrameSource {
+private final class CountingSource: ImageCoding.AnimationFrameSource {
     static let canvas = PixelSize(width: 100, height: 100)
     static let canvasBytes = 100 * 100 * 4
     let frameCount: Int
@@ -16,8 +16,8 @@ private final class CountingSource: AnimationFrameSource {
         self.failing = failing
     }
 
-    var infos: [AnimationFrameInfo] {
-        (0..<frameCount).map { AnimationFrameInfo(x: ($0 * 7) % 92, y: ($0 * 13) % 92, width: 8, height: 8, duration: 0.05) }
+    var infos: [ImageCoding.AnimationFrameInfo] {
+        (0..<frameCount).map { ImageCoding.AnimationFrameInfo(x: ($0 * 7) % 92, y: ($0 * 13) % 92, width: 8, height: 8, duration: 0.05) }
     }
 
     /// How many frames were produced (drawn by the compositor).
@@ -29,9 +29,9 @@ private final class CountingSource: AnimationFrameSource {
         return try PixelBuffer(width: 8, height: 8, format: .rgba8, bytes: [UInt8(index % 256), 0, 0, 255].repeated(64))
     }
 
-    func decoder(bufferFrames: Int, preload: Bool = false) throws -> CompositedAnimationDecoder {
+    func decoder(bufferFrames: Int, preload: Bool = false) throws -> ImageCoding.CompositedAnimationDecoder {
         let options = DecodeOptions(preloadAllFrames: preload, frameBufferLimitBytes: bufferFrames * Self.canvasBytes)
-        return try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: infos, loopCount: 0, source: self,
+        return try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: infos, loopCount: 0, source: self,
                                               options: options)
     }
 }
@@ -141,7 +141,7 @@ extension Array {
         #expect(preloaded.frameBuffer == nil && preloaded.frameCount == 12 && source.count == 12)
         #expect(preloaded.cost == 12 * CountingSource.canvasBytes)
         let options = DecodeOptions(firstFrameOnly: true)
-        let first = try CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
+        let first = try ImageCoding.CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
                                                    source: source, options: options).image(format: .gif)
         #expect(first.frameBuffer == nil && first.frameCount == 1 && first.duration(at: 0) == 0)
         let lazy = try source.decoder(bufferFrames: 1).image(format: .gif)
@@ -157,7 +157,7 @@ extension Array {
         let source = CountingSource(frameCount: 30)
         let options = DecodeOptions(pixelLimit: 10 * 100 * 100, frameBufferLimitBytes: CountingSource.canvasBytes)
         #expect(options.pixelLimitFrameCount(frameCount: 30, canvas: CountingSource.canvas) == 4)
-        let image = try CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
+        let image = try ImageCoding.CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
                                                    source: source, options: options).image(format: .gif)
         #expect(try image.frame(at: 29).pixels.width == 100)
         #expect(Self.code { _ = try image.frames } == .pixelLimitExceeded)
@@ -177,7 +177,7 @@ extension Array {
         #expect(DecodeOptions() != DecodeOptions(frameBufferLimitBytes: 1))
         #expect(Self.code { try DecodeOptions(frameBufferLimitBytes: -1).validate() } == .invalidArgument)
         let decoder = try CountingSource(frameCount: 2).decoder(bufferFrames: 1)
-        #expect(Self.code { _ = try AnimatedFrameBuffer(decoder: decoder, capacity: 0) } == .invalidArgument)
+        #expect(Self.code { _ = try ImageCoding.AnimatedFrameBuffer(decoder: decoder, capacity: 0) } == .invalidArgument)
     }
 
     /// The code of the error `body` throws; nil when it throws none.

@@ -131,11 +131,11 @@ import WITestSupport
         special.register(url, data: Data([2]))
         let manager = ImageLoadersManager(loaders: [general, other])
         manager.addLoader(special)
-        #expect(try await manager.load(ImageLoadRequest(url: url)).data == Data([2]))
+        #expect(try await manager.load(ImageLoading.Request(url: url)).data == Data([2]))
         #expect(general.loadCount == 0)
         #expect(manager.canLoad(URL(string: "asset:x")!))
         #expect(!manager.canLoad(URL(string: "ftp://x")!))
-        let error = await #expect(throws: ImageError.self) { try await manager.load(ImageLoadRequest(url: URL(string: "ftp://x")!)) }
+        let error = await #expect(throws: ImageError.self) { try await manager.load(ImageLoading.Request(url: URL(string: "ftp://x")!)) }
         #expect(error?.code == .invalidURL)
     }
 
@@ -144,7 +144,7 @@ import WITestSupport
         let url = URL(string: "mock://h/a")!
         loader.register(url, data: Data([1]))
         loader.close()
-        let task = Task { try await loader.load(ImageLoadRequest(url: url)) }
+        let task = Task { try await loader.load(ImageLoading.Request(url: url)) }
         #expect(await eventually { loader.waitingCount == 1 })
         task.cancel()
         let error = await #expect(throws: ImageError.self) { try await task.value }

@@ -22,26 +22,26 @@ import WICore
         for littleEndian in [true, false] {
             for prefix in [true, false] {
                 let data = Self.exif(orientation: UInt16(value), littleEndian: littleEndian, prefix: prefix)
-                #expect(ExifReader.orientation(in: data) == ImageOrientation(rawValue: value))
+                #expect(ImageCoding.ExifReader.orientation(in: data) == ImageOrientation(rawValue: value))
             }
         }
     }
 
     @Test func malformedBlocksGiveNil() {
-        #expect(ExifReader.orientation(in: Data()) == nil)
-        #expect(ExifReader.orientation(in: Self.exif(orientation: 9, littleEndian: true)) == nil)
-        #expect(ExifReader.orientation(in: Self.exif(orientation: 6, littleEndian: true).prefix(20)) == nil)
+        #expect(ImageCoding.ExifReader.orientation(in: Data()) == nil)
+        #expect(ImageCoding.ExifReader.orientation(in: Self.exif(orientation: 9, littleEndian: true)) == nil)
+        #expect(ImageCoding.ExifReader.orientation(in: Self.exif(orientation: 6, littleEndian: true).prefix(20)) == nil)
         var badOffset = [UInt8](Self.exif(orientation: 6, littleEndian: true))
         badOffset[4] = 0xFF   // IFD offset far past the end
-        #expect(ExifReader.orientation(in: Data(badOffset)) == nil)
-        #expect(ExifReader.orientation(in: Data("II*\0".utf8)) == nil)
+        #expect(ImageCoding.ExifReader.orientation(in: Data(badOffset)) == nil)
+        #expect(ImageCoding.ExifReader.orientation(in: Data("II*\0".utf8)) == nil)
     }
 
     @Test func rewritesTheOrientation() {
         for littleEndian in [true, false] {
             let original = Self.exif(orientation: 6, littleEndian: littleEndian, prefix: true)
-            let rewritten = ExifReader.replacingOrientation(in: original, with: .up)
-            #expect(ExifReader.orientation(in: rewritten) == .up)
+            let rewritten = ImageCoding.ExifReader.replacingOrientation(in: original, with: .up)
+            #expect(ImageCoding.ExifReader.orientation(in: rewritten) == .up)
             #expect(rewritten.count == original.count)
         }
     }

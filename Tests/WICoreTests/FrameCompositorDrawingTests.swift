@@ -4,12 +4,12 @@ import WICore
 import WITestSupport
 
 /// Frames that write one opaque grey level per frame straight onto the canvas, counting both ways of producing them.
-private final class InPlaceFrames: AnimationFrameSource {
-    let frames: [AnimationFrameInfo]
+private final class InPlaceFrames: ImageCoding.AnimationFrameSource {
+    let frames: [ImageCoding.AnimationFrameInfo]
     let draws = Mutex<[Int]>([])
     let pixelCalls = Mutex(0)
 
-    init(frames: [AnimationFrameInfo]) {
+    init(frames: [ImageCoding.AnimationFrameInfo]) {
         self.frames = frames
     }
 
@@ -22,7 +22,7 @@ private final class InPlaceFrames: AnimationFrameSource {
                                bytes: Array([[UInt8]](repeating: [v, v, v, 255], count: info.width * info.height).joined()))
     }
 
-    func draw(frame index: Int, info: AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
+    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
         draws.withLock { $0.append(index) }
         let v = Self.level(index), rowBytes = canvas.bytesPerRow
         try canvas.withUnsafeMutableBytes { bytes in
@@ -39,11 +39,11 @@ private final class InPlaceFrames: AnimationFrameSource {
 @Suite struct FrameCompositorDrawingTests {
     static let canvas = PixelSize(width: 4, height: 1)
     static let frames = [
-        AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1, disposal: .none),
-        AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .previous),
-        AnimationFrameInfo(x: 2, y: 0, width: 2, height: 1, disposal: .background),
-        AnimationFrameInfo(x: 3, y: 0, width: 1, height: 1, disposal: .none),
-        AnimationFrameInfo(x: 1, y: 0, width: 1, height: 1, disposal: .none),
+        ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1, disposal: .none),
+        ImageCoding.AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .previous),
+        ImageCoding.AnimationFrameInfo(x: 2, y: 0, width: 2, height: 1, disposal: .background),
+        ImageCoding.AnimationFrameInfo(x: 3, y: 0, width: 1, height: 1, disposal: .none),
+        ImageCoding.AnimationFrameInfo(x: 1, y: 0, width: 1, height: 1, disposal: .none),
     ]
 
     static func greys(_ frame: PixelBuffer) -> [UInt8] {
@@ -52,8 +52,8 @@ private final class InPlaceFrames: AnimationFrameSource {
 
     @Test func drawingInPlacePlaysLikeDecodedFramesInAnyOrder() throws {
         let source = InPlaceFrames(frames: Self.frames)
-        var inPlace = try FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
-        var decoded = try FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
+        var inPlace = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
+        var decoded = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
         // Levels 40, 60, 80, 100, 120 for frames 0 to 4; 0 is transparent.
         let expected: [[UInt8]] = [[40, 40, 0, 0], [40, 60, 60, 0], [40, 40, 80, 80], [40, 40, 0, 100],
                                    [40, 120, 0, 100]]
@@ -69,14 +69,14 @@ private final class InPlaceFrames: AnimationFrameSource {
 
     @Test func decoderDrawsThroughTheSourceAndTheDefaultDrawsItsPixels() throws {
         let source = InPlaceFrames(frames: Self.frames)
-        let decoder = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: Self.frames, loopCount: 0,
+        let decoder = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: Self.frames, loopCount: 0,
                                                      source: source)
         #expect(Self.greys(try decoder.frame(at: 4)) == [40, 120, 0, 100])
         #expect(source.draws.withLock { $0 } == [0, 1, 2, 3, 4])
         #expect(source.pixelCalls.withLock { $0 } == 0)
 
         // The protocol's default `draw` is the compositor's draw of `pixels(ofFrame:)`, size check included.
-        struct PixelsOnly: AnimationFrameSource {
+        struct PixelsOnly: ImageCoding.AnimationFrameSource {
             let size: Int
             func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
                 try PixelBuffer(width: size, height: 1, format: .rgba8,

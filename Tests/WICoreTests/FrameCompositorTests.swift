@@ -4,13 +4,13 @@ import WICore
 import WITestSupport
 
 /// Frames of one colour each, counting how often each is decoded.
-private final class SolidFrames: AnimationFrameSource {
-    let frames: [AnimationFrameInfo]
+private final class SolidFrames: ImageCoding.AnimationFrameSource {
+    let frames: [ImageCoding.AnimationFrameInfo]
     let colors: [[UInt8]]
     let decodes = Mutex<[Int]>([])
     let failing: Int?
 
-    init(frames: [AnimationFrameInfo], colors: [[UInt8]], failing: Int? = nil) {
+    init(frames: [ImageCoding.AnimationFrameInfo], colors: [[UInt8]], failing: Int? = nil) {
         self.frames = frames
         self.colors = colors
         self.failing = failing
@@ -28,9 +28,9 @@ private final class SolidFrames: AnimationFrameSource {
 @Suite struct FrameCompositorTests {
     static let canvas = PixelSize(width: 4, height: 1)
 
-    static func compose(_ frames: [AnimationFrameInfo], _ colors: [[UInt8]]) throws -> [[RGBAColor]] {
+    static func compose(_ frames: [ImageCoding.AnimationFrameInfo], _ colors: [[UInt8]]) throws -> [[RGBAColor]] {
         let source = SolidFrames(frames: frames, colors: colors)
-        var compositor = try FrameCompositor(canvasSize: canvas, frames: frames)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: canvas, frames: frames)
         return try frames.indices.map { index in
             let frame = try compositor.frame(at: index) { i throws(ImageError) in try source.pixels(ofFrame: i) }
             return (0..<4).map { frame.color(x: $0, y: 0) }
@@ -40,10 +40,10 @@ private final class SolidFrames: AnimationFrameSource {
     @Test func disposalAndBlendRules() throws {
         let red: [UInt8] = [255, 0, 0, 255], half: [UInt8] = [0, 0, 200, 128], clear: [UInt8] = [9, 9, 9, 0]
         let frames = [
-            AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1, disposal: .none, blend: .source),
-            AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .previous, blend: .over),
-            AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .background, blend: .source),
-            AnimationFrameInfo(x: 0, y: 0, width: 1, height: 1, disposal: .none, blend: .over),
+            ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1, disposal: .none, blend: .source),
+            ImageCoding.AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .previous, blend: .over),
+            ImageCoding.AnimationFrameInfo(x: 1, y: 0, width: 2, height: 1, disposal: .background, blend: .source),
+            ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 1, height: 1, disposal: .none, blend: .over),
         ]
         let out = try Self.compose(frames, [red, half, half, clear])
         let r = RGBAColor(red: 255, green: 0, blue: 0, alpha: 255), t = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
@@ -56,8 +56,8 @@ private final class SolidFrames: AnimationFrameSource {
     }
 
     @Test func overWithStraightAlphaOnBothSides() throws {
-        let frames = [AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .source),
-                      AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .over)]
+        let frames = [ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .source),
+                      ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .over)]
         // (200,0,0,128) over (0,0,200,128): a = 128 + 128 (1 - 128/255) = 191.75 -> 192; exact fractions give
         // r = 134.0 -> 134 and b = 66.49 -> 66 (checked with Python fractions, rounded half up).
         let out = try Self.compose(frames, [[0, 0, 200, 128], [200, 0, 0, 128]])
@@ -66,9 +66,9 @@ private final class SolidFrames: AnimationFrameSource {
 
     /// A frame index or keyframe budget from a caller gives `.invalidArgument`, never a trap.
     @Test func outOfRangeArgumentsAreErrors() throws {
-        let frames = (0..<3).map { i in AnimationFrameInfo(x: i, y: 0, width: 1, height: 1) }
+        let frames = (0..<3).map { i in ImageCoding.AnimationFrameInfo(x: i, y: 0, width: 1, height: 1) }
         let source = SolidFrames(frames: frames, colors: [[1, 0, 0, 255], [2, 0, 0, 255], [3, 0, 0, 255]])
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: frames)
         for index in [-1, 3, Int.max, Int.min] {
             let error = #expect(throws: ImageError.self) {
                 try compositor.frame(at: index) { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
@@ -79,17 +79,17 @@ private final class SolidFrames: AnimationFrameSource {
         #expect(source.decodes.withLock { $0.isEmpty })
         for budget in [0, -5, Int.max] {
             let error = #expect(throws: ImageError.self) {
-                try FrameCompositor(canvasSize: Self.canvas, frames: frames, maxKeyframes: budget)
+                try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: frames, maxKeyframes: budget)
             }
             #expect(error?.message == "maxKeyframes must be in 1...65536, got \(budget)")
         }
     }
 
     @Test func randomAccessReplaysFromTheNearestKeyframe() throws {
-        let frames = (0..<100).map { i in AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
+        let frames = (0..<100).map { i in ImageCoding.AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
         let colors = (0..<100).map { [UInt8($0), 0, 0, 255] }
         let source = SolidFrames(frames: frames, colors: colors)
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames, maxKeyframes: 10)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: frames, maxKeyframes: 10)
         #expect(compositor.keyframeInterval == 10)
         let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
         let last = try compositor.frame(at: 99, decode: decode)
@@ -105,9 +105,9 @@ private final class SolidFrames: AnimationFrameSource {
     }
 
     @Test func framesAddedLaterPlayOnWithABoundedKeyframeBudget() throws {
-        let frames = (0..<40).map { i in AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
+        let frames = (0..<40).map { i in ImageCoding.AnimationFrameInfo(x: i % 4, y: 0, width: 1, height: 1, disposal: .none, blend: .source) }
         let source = SolidFrames(frames: frames, colors: (0..<40).map { [UInt8($0), 0, 0, 255] })
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: [frames[0]], maxKeyframes: 2)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: [frames[0]], maxKeyframes: 2)
         let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
         for index in 1..<40 {
             try compositor.appendFrames([frames[index]])
@@ -119,17 +119,17 @@ private final class SolidFrames: AnimationFrameSource {
         let frame = try compositor.frame(at: 20, decode: decode)
         #expect((0..<4).map { frame.color(x: $0, y: 0).red } == [20, 17, 18, 19])
         #expect(source.decodes.withLock { $0 } == Array(16...20))
-        #expect(throws: ImageError.self) { try compositor.appendFrames([AnimationFrameInfo(x: 4, y: 0, width: 1, height: 1)]) }
+        #expect(throws: ImageError.self) { try compositor.appendFrames([ImageCoding.AnimationFrameInfo(x: 4, y: 0, width: 1, height: 1)]) }
     }
 
     @Test func framesAfterAFullClearDoNotReplay() throws {
-        let frames = [AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .none, blend: .source),
-                      AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .background, blend: .over),
-                      AnimationFrameInfo(x: 1, y: 0, width: 1, height: 1, disposal: .none, blend: .over),
-                      AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .none, blend: .over, isOpaque: true),
-                      AnimationFrameInfo(x: 2, y: 0, width: 1, height: 1, disposal: .none, blend: .over)]
+        let frames = [ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .none, blend: .source),
+                      ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .background, blend: .over),
+                      ImageCoding.AnimationFrameInfo(x: 1, y: 0, width: 1, height: 1, disposal: .none, blend: .over),
+                      ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .none, blend: .over, isOpaque: true),
+                      ImageCoding.AnimationFrameInfo(x: 2, y: 0, width: 1, height: 1, disposal: .none, blend: .over)]
         let source = SolidFrames(frames: frames, colors: Array(repeating: [1, 2, 3, 255], count: 5))
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: frames)
         let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
         _ = try compositor.frame(at: 2, decode: decode)
         #expect(source.decodes.withLock { $0 } == [2])        // frame 1 cleared the whole canvas
@@ -139,11 +139,11 @@ private final class SolidFrames: AnimationFrameSource {
     }
 
     @Test func aCoveringFrameDisposedToPreviousDoesNotLoseTheCanvasUnderIt() throws {
-        let frames = [AnimationFrameInfo(x: 0, y: 0, width: 1, height: 1, disposal: .none, blend: .source),
-                      AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .previous, blend: .source),
-                      AnimationFrameInfo(x: 3, y: 0, width: 1, height: 1, disposal: .none, blend: .source)]
+        let frames = [ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 1, height: 1, disposal: .none, blend: .source),
+                      ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, disposal: .previous, blend: .source),
+                      ImageCoding.AnimationFrameInfo(x: 3, y: 0, width: 1, height: 1, disposal: .none, blend: .source)]
         let source = SolidFrames(frames: frames, colors: [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]])
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: frames)
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: frames)
         let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
         let covering = try compositor.frame(at: 1, decode: decode)
         #expect(source.decodes.withLock { $0 } == [1])                          // frame 1 hides the canvas
@@ -155,10 +155,10 @@ private final class SolidFrames: AnimationFrameSource {
 
     @Test func rectanglesOutsideTheCanvasAndWrongSizesAreErrors() throws {
         let outside = #expect(throws: ImageError.self) {
-            try FrameCompositor(canvasSize: Self.canvas, frames: [AnimationFrameInfo(x: 3, y: 0, width: 2, height: 1)])
+            try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: [ImageCoding.AnimationFrameInfo(x: 3, y: 0, width: 2, height: 1)])
         }
         #expect(outside?.code == .badImageData)
-        var compositor = try FrameCompositor(canvasSize: Self.canvas, frames: [AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1)])
+        var compositor = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: [ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 2, height: 1)])
         let wrong = #expect(throws: ImageError.self) {
             try compositor.frame(at: 0) { _ throws(ImageError) in try PixelBuffer(width: 1, height: 1, format: .rgba8) }
         }
@@ -166,26 +166,26 @@ private final class SolidFrames: AnimationFrameSource {
     }
 
     @Test func decoderKeepsFramesBeforeADamagedOneAndFinishesThumbnails() throws {
-        let frames = (0..<3).map { _ in AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .source, duration: 0.05) }
+        let frames = (0..<3).map { _ in ImageCoding.AnimationFrameInfo(x: 0, y: 0, width: 4, height: 1, blend: .source, duration: 0.05) }
         let colors = Array(repeating: [UInt8(10), 20, 30, 255], count: 3)
-        let damaged = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
+        let damaged = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
                                                      source: SolidFrames(frames: frames, colors: colors, failing: 2),
                                                      options: .init(preloadAllFrames: true))
         let image = try damaged.image(format: .gif)
         #expect(image.frameCount == 2 && image.flags == .incomplete && image.loopCount == 2)
         #expect(image.durations == [0.05, 0.05])
         // On demand the damage shows when the frame is asked for.
-        let onDemand = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
+        let onDemand = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 2,
                                                       source: SolidFrames(frames: frames, colors: colors, failing: 2))
             .image(format: .gif)
         #expect(onDemand.frameCount == 3 && onDemand.flags == [] && onDemand.loopCount == 2)
         #expect(try onDemand.frame(at: 1).pixels == image.frame(at: 1).pixels)
         let late = #expect(throws: ImageError.self) { try onDemand.frame(at: 2) }
         #expect(late?.code == .badImageData)
-        let broken = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 0,
+        let broken = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 0,
                                                     source: SolidFrames(frames: frames, colors: colors, failing: 0))
         #expect(throws: ImageError.self) { try broken.image(format: .gif) }
-        let small = try CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 0,
+        let small = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: frames, loopCount: 0,
                                                    source: SolidFrames(frames: frames, colors: colors),
                                                    options: .init(thumbnailPixelSize: .init(width: 2, height: 2), premultipliedAlpha: true))
         #expect(small.canvasSize == PixelSize(width: 2, height: 1))
@@ -200,23 +200,23 @@ private final class SolidFrames: AnimationFrameSource {
         let canvas = PixelSize(width: 5, height: 3)
         for _ in 0..<40 {
             let count = Int.random(in: 2...12, using: &random)
-            var frames: [AnimationFrameInfo] = [], colors: [[UInt8]] = []
+            var frames: [ImageCoding.AnimationFrameInfo] = [], colors: [[UInt8]] = []
             for _ in 0..<count {
                 let full = Int.random(in: 0..<3, using: &random) == 0
                 let x = full ? 0 : Int.random(in: 0..<5, using: &random), y = full ? 0 : Int.random(in: 0..<3, using: &random)
                 let width = full ? 5 : Int.random(in: 1...(5 - x), using: &random)
                 let height = full ? 3 : Int.random(in: 1...(3 - y), using: &random)
                 let alpha = [UInt8(0), 90, 255].randomElement(using: &random)!
-                frames.append(AnimationFrameInfo(x: x, y: y, width: width, height: height,
+                frames.append(ImageCoding.AnimationFrameInfo(x: x, y: y, width: width, height: height,
                                                  disposal: [.none, .background, .previous].randomElement(using: &random)!,
                                                  blend: [.source, .over].randomElement(using: &random)!, isOpaque: alpha == 255))
                 colors.append([UInt8.random(in: 0...255, using: &random), 7, 9, alpha])
             }
             let source = SolidFrames(frames: frames, colors: colors)
             let decode = { (i: Int) throws(ImageError) -> PixelBuffer in try source.pixels(ofFrame: i) }
-            var shared = try FrameCompositor(canvasSize: canvas, frames: frames, maxKeyframes: 1)
+            var shared = try ImageCoding.FrameCompositor(canvasSize: canvas, frames: frames, maxKeyframes: 1)
             for index in (0..<count * 2).map({ _ in Int.random(in: 0..<count, using: &random) }) {
-                var fresh = try FrameCompositor(canvasSize: canvas, frames: Array(frames.prefix(index + 1)), maxKeyframes: 1)
+                var fresh = try ImageCoding.FrameCompositor(canvasSize: canvas, frames: Array(frames.prefix(index + 1)), maxKeyframes: 1)
                 var expected = try fresh.frame(at: 0, decode: decode)
                 for step in 1...max(1, index) where index > 0 { expected = try fresh.frame(at: step, decode: decode) }
                 #expect(try shared.frame(at: index, decode: decode) == expected, "frame \(index) of \(frames)")

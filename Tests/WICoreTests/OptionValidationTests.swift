@@ -6,7 +6,7 @@ import WITestSupport
 /// Decode and encode options taken from a caller (a server passes query-string values straight in) give an exact
 /// `.invalidArgument` naming the value, or a result of exactly the documented size; never a trap.
 @Suite struct OptionValidationTests {
-    static let side = ImageGeometry.maximumSide
+    static let side = ImageCoding.Geometry.maximumSide
 
     // MARK: boundaries
 
@@ -74,7 +74,7 @@ import WITestSupport
     // MARK: property test
 
     /// 3000 random decode option sets over random small sources, from a fixed seed: invalid ones throw exactly
-    /// `.invalidArgument`; valid ones decode to the size `ImageGeometry` documents, or `.pixelLimitExceeded`.
+    /// `.invalidArgument`; valid ones decode to the size `ImageCoding.Geometry` documents, or `.pixelLimitExceeded`.
     @Test func randomDecodeOptionsGiveAnErrorOrTheExactSize() throws {
         var random = SeededRandom(seed: 0xDEC0_DE21)
         let coder = MockCoder(magic: "MOCK", marker: 3)
@@ -98,9 +98,9 @@ import WITestSupport
                 let image = try manager.decode(coder.data(width: source.width, height: source.height), options: options)
                 #expect(valid, "accepted \(options)")
                 let expected = if let limit = options.scaleDownLimitBytes {
-                    ImageGeometry.scaledSize(of: source, limitBytes: limit)
+                    ImageCoding.Geometry.scaledSize(of: source, limitBytes: limit)
                 } else if let box {
-                    ImageGeometry.scaledSize(of: source, toFit: box, preserveAspectRatio: options.preserveAspectRatio)
+                    ImageCoding.Geometry.scaledSize(of: source, toFit: box, preserveAspectRatio: options.preserveAspectRatio)
                 } else {
                     source
                 }

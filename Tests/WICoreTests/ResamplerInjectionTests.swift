@@ -15,14 +15,14 @@ private struct MarkerResampler: ImageResampler, Hashable {
 /// A resampler that is not `Hashable`: compared by its type alone.
 private struct PlainResampler: ImageResampler {
     func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
-        try AreaAverageResampler().resample(buffer, to: size)
+        try ImageCoding.AreaAverageResampler().resample(buffer, to: size)
     }
 }
 
 /// A class resampler: compared by instance.
 private final class SharedResampler: ImageResampler {
     func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
-        try AreaAverageResampler().resample(buffer, to: size)
+        try ImageCoding.AreaAverageResampler().resample(buffer, to: size)
     }
 }
 
@@ -46,7 +46,7 @@ private final class ProbeCoder: ProgressiveImageCoder, AnimatedImageCoder, Senda
     func canEncode(to format: ImageFormat) -> Bool { format == Self.format }
 
     func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
-        let size = options.maxPixelSize.map { ImageGeometry.scaledSize(of: image.size, toFit: $0) } ?? image.size
+        let size = options.maxPixelSize.map { ImageCoding.Geometry.scaledSize(of: image.size, toFit: $0) } ?? image.size
         return Data([try options.effectiveResampler.resample(image.pixels, to: size).color(x: 0, y: 0).red])
     }
 
@@ -92,8 +92,8 @@ private extension Array {
         #expect(DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue
             == DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue)
         // Unset is its own resampler (a coders manager fills it in), so it differs from an explicit area average.
-        #expect(DecodeOptions() != DecodeOptions(resampler: AreaAverageResampler()))
-        #expect(DecodeOptions(resampler: AreaAverageResampler()) != DecodeOptions(resampler: PlainResampler()))
+        #expect(DecodeOptions() != DecodeOptions(resampler: ImageCoding.AreaAverageResampler()))
+        #expect(DecodeOptions(resampler: ImageCoding.AreaAverageResampler()) != DecodeOptions(resampler: PlainResampler()))
         #expect(DecodeOptions(resampler: MarkerResampler(red: 1)) != DecodeOptions(resampler: MarkerResampler(red: 2)))
         #expect(DecodeOptions(resampler: PlainResampler()) == DecodeOptions(resampler: PlainResampler()))
         let shared = SharedResampler()
@@ -102,7 +102,7 @@ private extension Array {
         // As dictionary keys (the pipeline's decode keys): four distinct options, one of them met twice.
         let keys: Set<DecodeOptions> = [DecodeOptions(), DecodeOptions(resampler: MarkerResampler(red: 1)),
                                         DecodeOptions(resampler: MarkerResampler(red: 2)),
-                                        DecodeOptions(resampler: AreaAverageResampler()), DecodeOptions()]
+                                        DecodeOptions(resampler: ImageCoding.AreaAverageResampler()), DecodeOptions()]
         #expect(keys.count == 4)
         // Every other field still counts.
         #expect(DecodeOptions(pixelLimit: 10) != DecodeOptions())
@@ -110,15 +110,15 @@ private extension Array {
 
         #expect(EncodeOptions() == EncodeOptions())
         #expect(EncodeOptions().hashValue == EncodeOptions().hashValue)
-        #expect(EncodeOptions() != EncodeOptions(resampler: AreaAverageResampler()))
+        #expect(EncodeOptions() != EncodeOptions(resampler: ImageCoding.AreaAverageResampler()))
         #expect(EncodeOptions(resampler: MarkerResampler(red: 1)) != EncodeOptions(resampler: MarkerResampler(red: 2)))
         #expect(EncodeOptions(resampler: MarkerResampler(red: 3)) == EncodeOptions(resampler: MarkerResampler(red: 3)))
         #expect(EncodeOptions(quality: 0.5) != EncodeOptions())
     }
 
     @Test func unsetMeansTheAreaAverage() throws {
-        #expect(DecodeOptions().effectiveResampler is AreaAverageResampler)
-        #expect(EncodeOptions().effectiveResampler is AreaAverageResampler)
+        #expect(DecodeOptions().effectiveResampler is ImageCoding.AreaAverageResampler)
+        #expect(EncodeOptions().effectiveResampler is ImageCoding.AreaAverageResampler)
         #expect((DecodeOptions(resampler: MarkerResampler(red: 4)).effectiveResampler as? MarkerResampler)?.red == 4)
         // finish() resamples with it: white stays white under the area average, the marker paints red 4.
         #expect(try ProbeCoder.pixels(thumbnail).color(x: 0, y: 0).red == 255)

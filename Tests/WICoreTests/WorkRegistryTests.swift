@@ -9,13 +9,13 @@ import WICore
 
     /// Work that records what it is told and waits until released, and the callers' tickets in join order.
     final class GatedWork: Sendable {
-        private let state = Mutex<(context: Registry.Context?, started: Bool, changes: [ImageRequestPriority],
+        private let state = Mutex<(context: Registry.Context?, started: Bool, changes: [ImageLoading.Priority],
                                    released: Bool, tickets: [Registry.Ticket])>((nil, false, [], false, []))
 
-        var changes: [ImageRequestPriority] { state.withLock { $0.changes } }
+        var changes: [ImageLoading.Priority] { state.withLock { $0.changes } }
         var tickets: [Registry.Ticket] { state.withLock { $0.tickets } }
         func keep(_ ticket: Registry.Ticket) { state.withLock { $0.tickets.append(ticket) } }
-        var priority: ImageRequestPriority? { state.withLock { $0.context?.priority } }
+        var priority: ImageLoading.Priority? { state.withLock { $0.context?.priority } }
         var hasStarted: Bool { state.withLock { $0.started } }
         func release() { state.withLock { $0.released = true } }
 
@@ -34,7 +34,7 @@ import WICore
 
     /// A caller of "k" in a task of its own; its ticket is kept for priority changes.
     private func join(_ registry: Registry, _ work: GatedWork,
-                      _ priority: ImageRequestPriority) -> Task<Result<Int, ImageError>, Never> {
+                      _ priority: ImageLoading.Priority) -> Task<Result<Int, ImageError>, Never> {
         Task { await registry.run(key: "k", priority: priority, ticket: work.keep, work: work.run) }
     }
 
@@ -43,7 +43,7 @@ import WICore
         let work = GatedWork()
         var callers: [Task<Result<Int, ImageError>, Never>] = []
         /// Joins one caller and waits until it is registered.
-        func add(_ priority: ImageRequestPriority) async {
+        func add(_ priority: ImageLoading.Priority) async {
             callers.append(join(registry, work, priority))
             #expect(await eventually { registry.waiterCount(for: "k") == callers.count })
         }
@@ -83,7 +83,7 @@ import WICore
     @Test func sixtyThousandCallersShareOneWorkAndItsPriority() async throws {
         let registry = Registry()
         let work = GatedWork()
-        let priorities = (0..<60_000).map { ImageRequestPriority.allCases[$0 % 3] }
+        let priorities = (0..<60_000).map { ImageLoading.Priority.allCases[$0 % 3] }
         let callers = priorities.map { join(registry, work, $0) }
         #expect(await eventually { registry.waiterCount(for: "k") == 60_000 })
         #expect(await eventually { work.priority == .high })

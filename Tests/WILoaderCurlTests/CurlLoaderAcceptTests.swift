@@ -29,7 +29,7 @@ import WITestServer
         try Data([7, 7]).write(to: file)
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.allowedSchemes.insert("file") })
         loader.maxConcurrentTransfers = 3
-        _ = loader.identity(of: ImageLoadRequest(url: server.url("/s")))
+        _ = loader.identity(of: ImageLoading.Request(url: server.url("/s")))
         #expect(await loader.result(file).value?.data == Data([7, 7]))
         await loader.settle()
         #expect(!loader.hasStarted)
@@ -61,11 +61,11 @@ import WITestServer
         let asked = Asked()
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.acceptedFormats = { asked.formats() } })
         // Making the loader and a request's identity need no Accept header.
-        _ = loader.identity(of: ImageLoadRequest(url: server.url("/a")))
+        _ = loader.identity(of: ImageLoading.Request(url: server.url("/a")))
         #expect(asked.count == 0)
         #expect(await loader.result(server.url("/a")).value?.data == Data([1]))
         #expect(asked.count == 1)
-        #expect(await loader.result(ImageLoadRequest(url: server.url("/a"), headers: ["X-Other": "1"])).value != nil)
+        #expect(await loader.result(ImageLoading.Request(url: server.url("/a"), headers: ["X-Other": "1"])).value != nil)
         #expect(asked.count == 1)
         let seen = server.requests("/a")
         #expect(seen.count == 2)
@@ -79,11 +79,11 @@ import WITestServer
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.acceptedFormats = { asked.formats() } })
         let seenByModifier = Mutex<[String?]>([])
         var context = ImageContext()
-        context[.requestModifier] = BlockRequestModifier { request in
+        context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             seenByModifier.withLock { $0.append(request.headers["Accept"]) }
             return request
         }
-        let request = ImageLoadRequest(url: server.url("/m"), context: context)
+        let request = ImageLoading.Request(url: server.url("/m"), context: context)
         _ = loader.identity(of: request)
         #expect(asked.count == 1)   // the identity ran the modifier, which sees every header the request sends
         #expect(await loader.result(request).value?.data == Data([2]))

@@ -36,7 +36,7 @@ import WITestServer
             $0.headers = ["X-App": "tests", "X-Both": "configuration"]
         }
         let loader = try CurlImageLoader(configuration: configuration)
-        let request = ImageLoadRequest(url: server.url("/h"), headers: ["X-Both": "request"])
+        let request = ImageLoading.Request(url: server.url("/h"), headers: ["X-Both": "request"])
         _ = await loader.result(request)
         let seen = try #require(server.requests("/h").first)
         #expect(seen.headers["accept"] == "image/avif,image/webp,image/png,image/*,*/*;q=0.8")
@@ -88,7 +88,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/v") { request in .resource(Data([4, 2]), etag: "\"e1\"", request: request) }
         let loader = try CurlImageLoader(configuration: testConfiguration())
-        var request = ImageLoadRequest(url: server.url("/v"))
+        var request = ImageLoading.Request(url: server.url("/v"))
         request.cachedETag = "\"e1\""
         request.cachedLastModified = "Sun, 22 Nov 2026 00:00:00 GMT"
         // A 304 to a conditional request is its answer: no bytes, the head says 304 and repeats the validator.

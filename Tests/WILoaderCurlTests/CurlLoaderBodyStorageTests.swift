@@ -14,8 +14,8 @@ import WITestServer
         server.route("/first") { _ in TestResponse(body: first, contentType: "image/png") }
         server.route("/second") { _ in TestResponse(body: second, contentType: "image/png", framing: .chunked(700)) }
         let loader = try CurlImageLoader(configuration: testConfiguration())
-        var data = try await loader.load(ImageLoadRequest(url: server.url("/first"))).data
-        var other = try await loader.load(ImageLoadRequest(url: server.url("/second"))).data
+        var data = try await loader.load(ImageLoading.Request(url: server.url("/first"))).data
+        var other = try await loader.load(ImageLoading.Request(url: server.url("/second"))).data
         // The second completion ran after the loader's thread left everything of the first transfer; a third
         // load does the same for the second.
         _ = await loader.result(server.url("/first"))

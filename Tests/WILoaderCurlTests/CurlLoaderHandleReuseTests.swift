@@ -12,12 +12,12 @@ import WITestServer
         server.route("/second") { _ in TestResponse(body: Data([2, 2, 2]), contentType: "image/png") }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         var context = ImageContext()
-        context[.requestModifier] = BlockRequestModifier { request in
+        context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var changed = request
             changed.method = "POST"
             return changed
         }
-        let first = ImageLoadRequest(url: server.url("/first"), context: context,
+        let first = ImageLoading.Request(url: server.url("/first"), context: context,
                                      headers: ["X-First": "yes", "Authorization": "Basic YW5uOnMzY3JldA=="])
         #expect(await loader.result(first).value?.data == Data([1, 1]))
         #expect(await eventually { loader.statistics.spareEasyHandles == 1 })

@@ -13,9 +13,9 @@ import WITestSupport
     static let sizes = ["Bearer A": 10, "Bearer B": 20]
     static let coder = MockCoder(magic: "MOCK", marker: 1)
 
-    struct Authorize: ImageRequestModifier {
+    struct Authorize: ImageLoading.RequestModifier {
         let token: String
-        func modified(_ request: ImageHTTPRequest) -> ImageHTTPRequest? {
+        func modified(_ request: ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest? {
             var request = request
             request.headers["Authorization"] = "Bearer " + token
             return request
@@ -108,12 +108,12 @@ import WITestSupport
         let server = try await privateServer(gate: gate)
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let url = server.url("/img")
-        let (_, plain1) = loader.start(ImageLoadRequest(url: url))
-        let (_, plain2) = loader.start(ImageLoadRequest(url: url))
-        let (_, withA) = loader.start(ImageLoadRequest(url: url, headers: ["Authorization": "Bearer A"]))
+        let (_, plain1) = loader.start(ImageLoading.Request(url: url))
+        let (_, plain2) = loader.start(ImageLoading.Request(url: url))
+        let (_, withA) = loader.start(ImageLoading.Request(url: url, headers: ["Authorization": "Bearer A"]))
         var modified = ImageContext()
-        modified[.responseModifier] = BlockResponseModifier { $0 }   // a closure: never shared
-        let (_, privateOne) = loader.start(ImageLoadRequest(url: url, context: modified))
+        modified[.responseModifier] = ImageLoading.BlockResponseModifier { $0 }   // a closure: never shared
+        let (_, privateOne) = loader.start(ImageLoading.Request(url: url, context: modified))
         #expect(await eventually { server.requestCount("/img") == 3 })
         gate.open()
         #expect(await plain1.waitForCompletion()?.value?.data == Self.coder.data(width: 30, height: 30))

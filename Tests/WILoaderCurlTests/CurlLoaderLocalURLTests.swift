@@ -27,7 +27,7 @@ import WICore
 
     @Test func loadsDataURLsWhenAllowed() async throws {
         let loader = try CurlImageLoader(configuration: local)
-        let request = ImageLoadRequest(url: URL(string: "data:image/png;base64,AQIDBA==")!, options: [.progressiveLoad])
+        let request = ImageLoading.Request(url: URL(string: "data:image/png;base64,AQIDBA==")!, options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         let result = try #require(await recorder.waitForCompletion()?.value)
         #expect(result.data == Data([1, 2, 3, 4]))
@@ -69,23 +69,23 @@ import WICore
         })
         #expect(await small.result(file).error?.code == .bodyTooLarge)
         var xor = ImageContext()
-        xor[.decryptor] = BlockDataDecryptor { data, _ in Data(data.map { $0 ^ 1 }) }
-        let decrypted = await loader.result(ImageLoadRequest(url: file, context: xor))
+        xor[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in Data(data.map { $0 ^ 1 }) }
+        let decrypted = await loader.result(ImageLoading.Request(url: file, context: xor))
         #expect(decrypted.value?.data == Data(body.map { $0 ^ 1 }))
     }
 
     @Test func cancellingALocalLoadCompletesOnceWithCancelled() async throws {
         let loader = try CurlImageLoader(configuration: local)
-        let operation = Mutex<(any ImageLoadOperation)?>(nil)
+        let operation = Mutex<(any ImageLoading.Operation)?>(nil)
         var cancelling = ImageContext()
-        cancelling[.decryptor] = BlockDataDecryptor { data, _ in   // the caller cancels just before the end
+        cancelling[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in   // the caller cancels just before the end
             let deadline = Date().addingTimeInterval(5)
             while operation.withLock({ $0 }) == nil && Date() < deadline { usleep(100) }   // until load() returned
             operation.withLock { $0 }?.cancel()
             operation.withLock { $0 }?.cancel()
             return data
         }
-        let request = ImageLoadRequest(url: URL(string: "data:image/png;base64,AQIDBA==")!, context: cancelling)
+        let request = ImageLoading.Request(url: URL(string: "data:image/png;base64,AQIDBA==")!, context: cancelling)
         let (started, recorder) = loader.start(request)
         operation.withLock { $0 = started }
         #expect(await recorder.waitForCompletion()?.error?.code == .cancelled)

@@ -12,7 +12,7 @@ import WITestServer
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         var context = ImageContext()
-        context[.requestModifier] = BlockRequestModifier { request in
+        context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var changed = request
             changed.url = server.url("/moved")
             changed.method = "POST"
@@ -20,7 +20,7 @@ import WITestServer
             changed.headers["Accept"] = "image/webp"
             return changed
         }
-        let result = await loader.result(ImageLoadRequest(url: server.url("/original"), context: context))
+        let result = await loader.result(ImageLoading.Request(url: server.url("/original"), context: context))
         #expect(result.value?.data == Data("POST".utf8))
         #expect(server.requestCount("/original") == 0)
         let seen = try #require(server.requests("/moved").first)
@@ -28,8 +28,8 @@ import WITestServer
         #expect(seen.headers["accept"] == "image/webp")
 
         var cancelling = ImageContext()
-        cancelling[.requestModifier] = BlockRequestModifier { _ in nil }
-        let cancelled = await loader.result(ImageLoadRequest(url: server.url("/moved"), context: cancelling))
+        cancelling[.requestModifier] = ImageLoading.BlockRequestModifier { _ in nil }
+        let cancelled = await loader.result(ImageLoading.Request(url: server.url("/moved"), context: cancelling))
         #expect(cancelled.error?.code == .invalidDownloadOperation)
         #expect(server.requestCount("/moved") == 1)
     }
@@ -39,17 +39,17 @@ import WITestServer
         server.route("/a") { _ in TestResponse(body: Data([9]), contentType: "application/octet-stream") }
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.acceptableContentTypes = ["image/png"] })
         var fixing = ImageContext()
-        fixing[.responseModifier] = BlockResponseModifier { head in
+        fixing[.responseModifier] = ImageLoading.BlockResponseModifier { head in
             var changed = head
             changed.headers["content-type"] = "image/png"
             return changed
         }
-        let fixed = await loader.result(ImageLoadRequest(url: server.url("/a"), context: fixing))
+        let fixed = await loader.result(ImageLoading.Request(url: server.url("/a"), context: fixing))
         #expect(fixed.value?.response?.mimeType == "image/png")
         #expect(await loader.result(server.url("/a")).error?.code == .invalidDownloadContentType)
         var rejecting = ImageContext()
-        rejecting[.responseModifier] = BlockResponseModifier { _ in nil }
-        let rejected = await loader.result(ImageLoadRequest(url: server.url("/a"), context: rejecting))
+        rejecting[.responseModifier] = ImageLoading.BlockResponseModifier { _ in nil }
+        let rejected = await loader.result(ImageLoading.Request(url: server.url("/a"), context: rejecting))
         #expect(rejected.error?.code == .invalidDownloadResponse)
     }
 
@@ -80,14 +80,14 @@ import WITestServer
         server.route("/secret") { _ in TestResponse(body: Data([0x01, 0x02, 0x03]), contentType: "image/png") }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         var xor = ImageContext()
-        xor[.decryptor] = BlockDataDecryptor { data, head in
+        xor[.decryptor] = ImageLoading.BlockDataDecryptor { data, head in
             head?.statusCode == 200 ? Data(data.map { $0 ^ 0xff }) : nil
         }
-        let plain = await loader.result(ImageLoadRequest(url: server.url("/secret"), context: xor))
+        let plain = await loader.result(ImageLoading.Request(url: server.url("/secret"), context: xor))
         #expect(plain.value?.data == Data([0xfe, 0xfd, 0xfc]))
         var failing = ImageContext()
-        failing[.decryptor] = BlockDataDecryptor { _, _ in nil }
-        let failed = await loader.result(ImageLoadRequest(url: server.url("/secret"), context: failing))
+        failing[.decryptor] = ImageLoading.BlockDataDecryptor { _, _ in nil }
+        let failed = await loader.result(ImageLoading.Request(url: server.url("/secret"), context: failing))
         #expect(failed.error?.code == .badImageData)
     }
 
@@ -118,12 +118,12 @@ import WITestServer
             $0.credentials = .init(user: "ann", password: "s3cret")
         })
         var context = ImageContext()
-        context[.requestModifier] = BlockRequestModifier { request in
+        context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var changed = request
             changed.headers["Authorization"] = "Basic " + Data("ann:s3cret".utf8).base64EncodedString()
             return changed
         }
-        let result = await loader.result(ImageLoadRequest(url: server.url("/start"), context: context))
+        let result = await loader.result(ImageLoading.Request(url: server.url("/start"), context: context))
         #expect(result.value?.metrics?.redirectCount == 1)
         #expect(server.requests("/start").first?.headers["authorization"] != nil)
         #expect(server.requests("/landing").first?.headers["authorization"] == nil)
@@ -138,7 +138,7 @@ import WITestServer
             TestResponse(body: Data((request.headers["cookie"] ?? "none").utf8), contentType: "image/png")
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
-        let withCookies = { (url: URL) in ImageLoadRequest(url: url, options: [.handleCookies]) }
+        let withCookies = { (url: URL) in ImageLoading.Request(url: url, options: [.handleCookies]) }
         _ = await loader.result(withCookies(server.url("/set")))
         let sent = await loader.result(withCookies(server.url("/check")))
         #expect(sent.value?.data == Data("session=abc123".utf8))

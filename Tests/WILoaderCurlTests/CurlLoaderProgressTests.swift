@@ -54,7 +54,7 @@ import WITestServer
             return response
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
-        let request = ImageLoadRequest(url: server.url("/progressive"), options: [.progressiveLoad])
+        let request = ImageLoading.Request(url: server.url("/progressive"), options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         #expect(await eventually { recorder.partialData.count == 2000 })
         let late = loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk

@@ -26,7 +26,7 @@ import WITestServer
     }
 
     /// The order in which a one-at-a-time LIFO loader starts `requests` (path index, request) queued behind /gate.
-    private func lifoStartOrder(_ requests: (TestHTTPServer) -> [(Int, ImageLoadRequest)]) async throws -> [Int] {
+    private func lifoStartOrder(_ requests: (TestHTTPServer) -> [(Int, ImageLoading.Request)]) async throws -> [Int] {
         let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
         let loader = try CurlImageLoader(configuration: testConfiguration {
@@ -54,7 +54,7 @@ import WITestServer
 
     @Test func lifoStartsTheNewestFirst() async throws {
         let order = try await lifoStartOrder { server in
-            (0..<4).map { ($0, ImageLoadRequest(url: server.url("/\($0)"))) }
+            (0..<4).map { ($0, ImageLoading.Request(url: server.url("/\($0)"))) }
         }
         #expect(order == [3, 2, 1, 0])
     }
@@ -63,7 +63,7 @@ import WITestServer
         // A manager numbers its calls when they are made; its tasks may reach the loader in another order.
         let order = try await lifoStartOrder { server in
             [(2, UInt64(12)), (0, 10), (3, 13), (1, 11)].map { index, handover in
-                var request = ImageLoadRequest(url: server.url("/\(index)"))
+                var request = ImageLoading.Request(url: server.url("/\(index)"))
                 request.handoverOrder = handover
                 return (index, request)
             }
@@ -77,12 +77,12 @@ import WITestServer
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.maxConcurrentTransfers = 1 })
         let (_, gate) = loader.start(server.url("/gate"))
         try #require(await eventually { server.requestCount("/gate") == 1 })
-        let priorities: [ImageRequestPriority] = [.low, .normal, .high, .normal, .low]
-        var operations: [any ImageLoadOperation] = []
+        let priorities: [ImageLoading.Priority] = [.low, .normal, .high, .normal, .low]
+        var operations: [any ImageLoading.Operation] = []
         var recorders: [LoadRecorder] = []
         for (index, priority) in priorities.enumerated() {
             let recorder = LoadRecorder()
-            let request = ImageLoadRequest(url: server.url("/\(index)"), priority: priority)
+            let request = ImageLoading.Request(url: server.url("/\(index)"), priority: priority)
             operations.append(loader.load(request, events: { recorder.record($0) }) { result in
                 finished.withLock { $0.append(index) }
                 recorder.complete(result)

@@ -30,13 +30,13 @@ private struct TestInstrument: Instrument {
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.instrument = TestInstrument() })
         var context = ServiceContext.topLevel
         context[TestTraceKey.self] = "trace-1234"
-        var request = ImageLoadRequest(url: server.url("/t"))
+        var request = ImageLoading.Request(url: server.url("/t"))
         let identity = loader.identity(of: request)
         request.serviceContext = context
         // The trace context is not part of the identity: traced and untraced loads share transfers.
         #expect(loader.identity(of: request) == identity)
         _ = await loader.result(request)
-        _ = await loader.result(ImageLoadRequest(url: server.url("/t")))
+        _ = await loader.result(ImageLoading.Request(url: server.url("/t")))
         let seen = server.requests("/t")
         #expect(seen.count == 2)
         #expect(seen.first?.headers["x-test-trace"] == "trace-1234")

@@ -7,13 +7,13 @@ import WITestServer
 
 /// Collects what one load reported.
 final class LoadRecorder: Sendable {
-    private let state = Mutex<(events: [ImageLoadEvent], result: Result<ImageLoadResult, ImageError>?, completions: Int)>(([], nil, 0))
+    private let state = Mutex<(events: [ImageLoading.Event], result: Result<ImageLoadResult, ImageError>?, completions: Int)>(([], nil, 0))
 
-    var events: [ImageLoadEvent] { state.withLock { $0.events } }
+    var events: [ImageLoading.Event] { state.withLock { $0.events } }
     var result: Result<ImageLoadResult, ImageError>? { state.withLock { $0.result } }
     var completions: Int { state.withLock { $0.completions } }
 
-    func record(_ event: ImageLoadEvent) {
+    func record(_ event: ImageLoading.Event) {
         state.withLock {
             #expect($0.completions == 0, "an event arrived after the completion")
             $0.events.append(event)
@@ -51,20 +51,20 @@ final class LoadRecorder: Sendable {
 
 extension CurlImageLoader {
     /// Starts a callback-form load whose events and completion go to a new recorder.
-    func start(_ request: ImageLoadRequest) -> (any ImageLoadOperation, LoadRecorder) {
+    func start(_ request: ImageLoading.Request) -> (any ImageLoading.Operation, LoadRecorder) {
         let recorder = LoadRecorder()
         let operation = load(request, events: { recorder.record($0) }, completion: { recorder.complete($0) })
         return (operation, recorder)
     }
 
-    func start(_ url: URL) -> (any ImageLoadOperation, LoadRecorder) { start(ImageLoadRequest(url: url)) }
+    func start(_ url: URL) -> (any ImageLoading.Operation, LoadRecorder) { start(ImageLoading.Request(url: url)) }
 
     /// Loads `url` and returns the outcome.
-    func result(_ request: ImageLoadRequest) async -> Result<ImageLoadResult, ImageError> {
+    func result(_ request: ImageLoading.Request) async -> Result<ImageLoadResult, ImageError> {
         do { return .success(try await load(request)) } catch { return .failure(error) }
     }
 
-    func result(_ url: URL) async -> Result<ImageLoadResult, ImageError> { await result(ImageLoadRequest(url: url)) }
+    func result(_ url: URL) async -> Result<ImageLoadResult, ImageError> { await result(ImageLoading.Request(url: url)) }
 
     /// Waits until no easy handle is alive (handles are freed on the loader's thread just after completions).
     func waitUntilIdle(seconds: Double = 5) async -> Int {

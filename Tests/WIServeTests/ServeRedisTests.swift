@@ -128,7 +128,7 @@ import WITestSupport
         #expect(parts.count == 5)
         for loader in loaders {
             do {
-                _ = try await loader.load(ImageLoadRequest(url: URL(string: "http://127.0.0.1:1/x.png")!))
+                _ = try await loader.load(ImageLoading.Request(url: URL(string: "http://127.0.0.1:1/x.png")!))
                 Issue.record("a loader still loads after the failed start")
             } catch {
                 #expect(error.code == .shutDown)

@@ -23,7 +23,7 @@ import WebImage
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())
             let url = try #require(URL(string: "http://127.0.0.1:\(port)/unsafe/10x10/\(h.url("/gated.png"))"))
-            async let response = client.load(ImageLoadRequest(url: url))
+            async let response = client.load(ImageLoading.Request(url: url))
             var arrivals = h.arrivals.makeAsyncIterator()
             _ = await arrivals.next()  // the request is in the pipeline, its source held by the origin
             await group.triggerGracefulShutdown()
@@ -37,7 +37,7 @@ import WebImage
         }
         // A new request finds no server.
         do {
-            _ = try await client.load(ImageLoadRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/healthz"))))
+            _ = try await client.load(ImageLoading.Request(url: try #require(URL(string: "http://127.0.0.1:\(port)/healthz"))))
             Issue.record("a request after shutdown was answered")
         } catch {
             #expect((error as? ImageError)?.code == .networkError)

@@ -101,7 +101,7 @@ import WITestSupport
             RGBAColor(red: UInt8(x / 4), green: UInt8(y / 3), blue: UInt8((x + y) / 6 % 256), alpha: 255)
         }
         let ours = try PixmanResampler().resample(image, to: PixelSize(width: 160, height: 83))
-        let reference = try AreaAverageResampler().resample(image, to: PixelSize(width: 160, height: 83))
+        let reference = try ImageCoding.AreaAverageResampler().resample(image, to: PixelSize(width: 160, height: 83))
         var largest = 0
         for y in 0..<83 {
             for x in 0..<160 {

@@ -57,7 +57,7 @@ import WICore
     /// The largest channel difference between PixmanResampler's thumbnail (with the box) and the exact area average.
     private func largestDifference(_ image: PixelBuffer, to size: PixelSize) throws -> Int {
         let ours = try PixmanResampler().resample(image, to: size)
-        let reference = try AreaAverageResampler().resample(image, to: size)
+        let reference = try ImageCoding.AreaAverageResampler().resample(image, to: size)
         #expect(ours.size == size)
         var largest = 0
         for y in 0..<size.height {

@@ -16,7 +16,7 @@ import WITransform
         }
         let size = PixelSize(width: 70, height: 35)
         let pixman = try PixmanResampler().resample(board, to: size)
-        let areaAverage = try AreaAverageResampler().resample(board, to: size)
+        let areaAverage = try ImageCoding.AreaAverageResampler().resample(board, to: size)
         #expect(pixman != areaAverage)
         let box = PixelSize(width: 70, height: 70)
         let withPixman = try DecodeOptions(thumbnailPixelSize: box, resampler: PixmanResampler()).finish(board, orientation: .up)
@@ -32,7 +32,7 @@ import WITransform
         }
         let size = PixelSize(width: 30, height: 15)
         let pixman = try PixmanResampler().resample(image, to: size)
-        let reference = try AreaAverageResampler().resample(image, to: size)
+        let reference = try ImageCoding.AreaAverageResampler().resample(image, to: size)
         var largest = 0
         for y in 0..<15 {
             for x in 0..<30 {
@@ -51,7 +51,7 @@ import WITransform
         let size = PixelSize(width: 7, height: 3)
         let output = try PixmanResampler().resample(wide, to: size)
         #expect(output.format == .rgba16)
-        #expect(output == (try AreaAverageResampler().resample(wide, to: size)))
+        #expect(output == (try ImageCoding.AreaAverageResampler().resample(wide, to: size)))
     }
 
     @Test func sidesBeyondPixmansReach() throws {

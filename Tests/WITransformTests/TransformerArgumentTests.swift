@@ -7,7 +7,7 @@ import WITransform
 /// Caller values reach every transformer initializer straight from a query string: each must give an exact
 /// `.invalidArgument` or a transformer whose output has exactly the predicted size, never a trap.
 @Suite struct TransformerArgumentTests {
-    static let side = ImageGeometry.maximumSide
+    static let side = ImageCoding.Geometry.maximumSide
     static let resizeSide = ResizeTransformer.maximumSide
 
     // MARK: boundaries

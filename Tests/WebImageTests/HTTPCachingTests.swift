@@ -207,7 +207,7 @@ final class Callbacks: Sendable {
         let statistics = rig.manager.httpCacheStatistics
         #expect(statistics.fresh == 3 && statistics.notModified == 1 && statistics.stale == 0 && statistics.replaced == 0)
         // The events say so too, in load order.
-        var outcomes: [HTTPCacheOutcome] = []
+        var outcomes: [ImageResult.HTTPCacheOutcome] = []
         for await event in events {
             if case .httpCache(let outcome) = event.kind { outcomes.append(outcome) }
             if outcomes.count == 4 { break }

@@ -68,7 +68,7 @@ import WITestSupport
         let full = try PNGCoder().decode(data, options: .init()).pixels
         let size = PixelSize(width: 70, height: 70)
         let pixman = try PixmanResampler().resample(full, to: size)
-        let areaAverage = try AreaAverageResampler().resample(full, to: size)
+        let areaAverage = try ImageCoding.AreaAverageResampler().resample(full, to: size)
         #expect(pixman != areaAverage)
         let withPixman = try ImageCodersManager(coders: [PNGCoder()], resampler: PixmanResampler()).decode(data, options: Self.box)
         #expect(withPixman.pixels == pixman)
@@ -77,7 +77,7 @@ import WITestSupport
         #expect(try PNGCoder().decode(data, options: Self.box).pixels == areaAverage)
         // The options' own resampler wins over the manager's.
         var own = Self.box
-        own.resampler = AreaAverageResampler()
+        own.resampler = ImageCoding.AreaAverageResampler()
         #expect(try WebImage.makeCoders().decode(data, options: own).pixels == areaAverage)
         // Encoding's size limit too: a 70x70 PNG of pixman's pixels, lossless.
         let encoded = try WebImage.makeCoders().encode(Image(pixels: full), as: .png,
@@ -98,7 +98,7 @@ import WITestSupport
         #expect(after == before)
         #expect(try ImageCodersManager(coders: [PNGCoder()]).decode(data, options: Self.box).pixels == before)
         let full = try PNGCoder().decode(data, options: .init()).pixels
-        #expect(before == (try AreaAverageResampler().resample(full, to: PixelSize(width: 70, height: 70))))
+        #expect(before == (try ImageCoding.AreaAverageResampler().resample(full, to: PixelSize(width: 70, height: 70))))
         #expect(try ready.decode(data, options: Self.box).pixels != before)
     }
 }

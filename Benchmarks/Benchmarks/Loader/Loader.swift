@@ -46,7 +46,7 @@ let benchmarks: @Sendable () -> Void = {
         let loader = try CurlImageLoader(configuration: configuration)   // throws only for a bad configuration
         for _ in benchmark.scaledIterations {
             let bytes = try await withThrowingTaskGroup(of: Int.self) { group in
-                for url in urls { group.addTask { try await loader.load(ImageLoadRequest(url: url)).data.count } }
+                for url in urls { group.addTask { try await loader.load(ImageLoading.Request(url: url)).data.count } }
                 return try await group.reduce(0, +)
             }
             guard bytes == files * fileSize else { throw LocalServerError("loaded \(bytes) bytes") }

@@ -16,8 +16,8 @@ final class InstantLoader: ImageLoader {
 
     func canLoad(_ url: URL) -> Bool { true }
 
-    func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation
+    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation
     {
         loads.add(1, ordering: .relaxed)
         let data = data
@@ -25,9 +25,9 @@ final class InstantLoader: ImageLoader {
         return InstantOperation()
     }
 
-    struct InstantOperation: ImageLoadOperation {
+    struct InstantOperation: ImageLoading.Operation {
         func cancel() {}
-        func setPriority(_ priority: ImageRequestPriority) {}
+        func setPriority(_ priority: ImageLoading.Priority) {}
     }
 }
 

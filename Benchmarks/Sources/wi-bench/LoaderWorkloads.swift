@@ -14,10 +14,10 @@ func loaderFetch(listPath: String) throws(ImageError) {
     configuration.maxConcurrentTransfers = 6
     let loader = try CurlImageLoader(configuration: configuration)
     let tally = BatchTally(expected: urls.count)
-    var operations: [any ImageLoadOperation] = []
+    var operations: [any ImageLoading.Operation] = []
     operations.reserveCapacity(urls.count)
     for url in urls {
-        operations.append(loader.load(ImageLoadRequest(url: url), events: { _ in }) { result in
+        operations.append(loader.load(ImageLoading.Request(url: url), events: { _ in }) { result in
             switch result {
             case .success(let value): tally.succeeded(bytes: value.data.count)
             case .failure(let error): tally.failed("\(url): \(error)")

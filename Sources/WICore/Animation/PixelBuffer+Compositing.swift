@@ -11,7 +11,7 @@ extension PixelBuffer {
     ///
     /// `.source` copies; `.over` is source-over with straight alpha, rounded:
     /// a = sa + da(1 - sa), c = (sc sa + dc da (1 - sa)) / a.
-    mutating func draw(_ pixels: PixelBuffer, at rect: AnimationFrameInfo, blend: AnimationFrameInfo.Blend)
+    mutating func draw(_ pixels: PixelBuffer, at rect: ImageCoding.AnimationFrameInfo, blend: ImageCoding.AnimationFrameInfo.Blend)
         throws(ImageError)
     {
         try makeUnique()
@@ -33,7 +33,7 @@ extension PixelBuffer {
     }
 
     /// Clears `rect` of this RGBA8 canvas to transparent black.
-    mutating func clear(_ rect: AnimationFrameInfo) throws(ImageError) {
+    mutating func clear(_ rect: ImageCoding.AnimationFrameInfo) throws(ImageError) {
         try makeUnique()
         let rowBytes = bytesPerRow
         try withUnsafeMutableBytes { canvas in

@@ -27,12 +27,12 @@ public protocol ImageTarget: AnyObject {
 enum ImageTargetLoads {
     struct Entry {
         weak var target: AnyObject?
-        var token: ImageRequestToken
+        var token: ImageManager.RequestToken
     }
 
     static var running: [ObjectIdentifier: [String: Entry]] = [:]
 
-    static func replace(_ target: AnyObject, key: String, with token: ImageRequestToken?) {
+    static func replace(_ target: AnyObject, key: String, with token: ImageManager.RequestToken?) {
         let id = ObjectIdentifier(target)
         running[id]?[key]?.token.cancel()
         running[id, default: [:]][key] = token.map { Entry(target: target, token: $0) }
@@ -40,11 +40,11 @@ enum ImageTargetLoads {
         running = running.filter { !$0.value.values.allSatisfy { $0.target == nil } }
     }
 
-    static func isCurrent(_ target: AnyObject, key: String, token: ImageRequestToken) -> Bool {
+    static func isCurrent(_ target: AnyObject, key: String, token: ImageManager.RequestToken) -> Bool {
         running[ObjectIdentifier(target)]?[key]?.token === token
     }
 
-    static func finish(_ target: AnyObject, key: String, token: ImageRequestToken) {
+    static func finish(_ target: AnyObject, key: String, token: ImageManager.RequestToken) {
         guard isCurrent(target, key: key, token: token) else { return }
         running[ObjectIdentifier(target)]?[key] = nil
     }
@@ -61,8 +61,8 @@ extension ImageTarget {
     public func setImage(
         with url: URL?, placeholder: Image? = nil, options: ImageOptions = [], context: ImageContext = .init(),
         manager: ImageManager, completed: (@MainActor (Result<ImageResult, ImageError>) -> Void)? = nil,
-        progress: (@Sendable (ImageLoadProgress) -> Void)? = nil
-    ) -> ImageRequestToken {
+        progress: (@Sendable (ImageLoading.Progress) -> Void)? = nil
+    ) -> ImageManager.RequestToken {
         let key = context[.operationKey] ?? String(describing: type(of: self))
         var context = context
         context[.operationKey] = key
@@ -101,5 +101,5 @@ extension ImageTarget {
 // on the main actor afterwards.
 private final class LoadBox: @unchecked Sendable {
     weak var target: AnyObject?
-    var token: ImageRequestToken?
+    var token: ImageManager.RequestToken?
 }

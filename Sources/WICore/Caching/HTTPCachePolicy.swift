@@ -44,7 +44,7 @@ public enum HTTPCachePolicy: Sendable, Hashable {
     }
 }
 
-extension ImageContextKey where Value == HTTPCachePolicy {
+extension ImageContext.Key where Value == HTTPCachePolicy {
     /// How the HTTP freshness stored with cached originals is honoured (default `.ignore`: entries are good until
     /// evicted). Requests with different policies never share an image task.
     public static var httpCachePolicy: Self { Self("httpCachePolicy", role: .result) }

@@ -42,8 +42,8 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
         self.ioPool = ioPool ?? WorkerPool(name: "wi.io", threads: 4)
         ownsPool = ioPool == nil
         lookups = (["memory"] + dataTiers.map(\.metricsName)).map { tier in
-            (Counter(label: ImageTelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "hit")], factory: metrics),
-             Counter(label: ImageTelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "miss")], factory: metrics))
+            (Counter(label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "hit")], factory: metrics),
+             Counter(label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "miss")], factory: metrics))
         }
     }
 

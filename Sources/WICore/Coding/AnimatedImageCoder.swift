@@ -41,7 +41,7 @@ extension AnimatedImageDecoder {
     public var maxHeldBytes: Int { 0 }
 
     /// The frames as one `Image`: the first only with `options.firstFrameOnly`, every frame decoded now with
-    /// `options.preloadAllFrames`, else frames on demand through an `AnimatedFrameBuffer` of
+    /// `options.preloadAllFrames`, else frames on demand through an `ImageCoding.AnimatedFrameBuffer` of
     /// `options.frameBufferLimitBytes` (the first frame is decoded now).
     public func makeImage(format: ImageFormat, options: DecodeOptions, metadata: ImageMetadata = .init())
         throws(ImageError) -> Image
@@ -49,7 +49,7 @@ extension AnimatedImageDecoder {
         let count = options.firstFrameOnly ? Swift.min(1, frameCount) : frameCount
         guard count > 0 else { throw ImageError(.badImageData, "the animation has no frames") }
         if options.decodesOnDemand(frameCount: count) {
-            let buffer = try AnimatedFrameBuffer(decoder: self, options: options)
+            let buffer = try ImageCoding.AnimatedFrameBuffer(decoder: self, options: options)
             return Image(frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
                          decodeOptions: options, metadata: metadata)
         }

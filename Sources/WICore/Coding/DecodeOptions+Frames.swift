@@ -1,5 +1,5 @@
 extension DecodeOptions {
-    /// Whether an animation of `frameCount` frames is decoded on demand into an `AnimatedFrameBuffer` (neither
+    /// Whether an animation of `frameCount` frames is decoded on demand into an `ImageCoding.AnimatedFrameBuffer` (neither
     /// `firstFrameOnly` nor `preloadAllFrames`, and more than one frame).
     ///
     /// Thread safety: a pure function of the value.
@@ -7,7 +7,7 @@ extension DecodeOptions {
         frameCount > 1 && !firstFrameOnly && !preloadAllFrames
     }
 
-    /// How many decoded frames besides the first an `AnimatedFrameBuffer` keeps when each takes `frameBytes`:
+    /// How many decoded frames besides the first an `ImageCoding.AnimatedFrameBuffer` keeps when each takes `frameBytes`:
     /// `frameBufferLimitBytes / frameBytes`, at least 1.
     ///
     /// Thread safety: a pure function of the value.
@@ -15,7 +15,7 @@ extension DecodeOptions {
         Swift.max(1, frameBufferLimitBytes / Swift.max(1, frameBytes))
     }
 
-    /// How many canvas states a `FrameCompositor` keeps for an animation on a canvas of `canvasBytes`: 32 when
+    /// How many canvas states a `ImageCoding.FrameCompositor` keeps for an animation on a canvas of `canvasBytes`: 32 when
     /// frames are decoded up front; on demand, as many as a quarter of `frameBufferLimitBytes` holds, 1 to 32.
     ///
     /// Thread safety: a pure function of the value.

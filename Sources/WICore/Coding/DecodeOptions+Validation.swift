@@ -1,14 +1,14 @@
 extension DecodeOptions {
     /// Throws `.invalidArgument` when a value is out of range, naming it: thumbnail sides outside
-    /// 0...`ImageGeometry.maximumSide` (0 leaves a side free), a `scaleFactor` that is not a finite number above 0,
+    /// 0...`ImageCoding.Geometry.maximumSide` (0 leaves a side free), a `scaleFactor` that is not a finite number above 0,
     /// a `scaleDownLimitBytes` below 1, a `pixelLimit` below 1, or a `frameBufferLimitBytes` below 0.
     ///
     /// `ImageCodersManager` and the pipeline call it before decoding, so values taken from a query string give an
     /// error rather than a surprise. Thread safety: a pure function of the value.
     public func validate() throws(ImageError) {
         if let box = thumbnailPixelSize {
-            try ArgumentCheck.within(box.width, 0...ImageGeometry.maximumSide, "thumbnail width")
-            try ArgumentCheck.within(box.height, 0...ImageGeometry.maximumSide, "thumbnail height")
+            try ArgumentCheck.within(box.width, 0...ImageCoding.Geometry.maximumSide, "thumbnail width")
+            try ArgumentCheck.within(box.height, 0...ImageCoding.Geometry.maximumSide, "thumbnail height")
         }
         guard scaleFactor.isFinite, scaleFactor > 0 else {
             throw ArgumentCheck.invalid("scale factor", "be a finite number > 0", String(scaleFactor))

@@ -20,7 +20,7 @@ public struct DecodeOptions: Hashable, Sendable {
     /// frame buffer of `frameBufferLimitBytes`.
     public var preloadAllFrames: Bool
     /// The most bytes of decoded frames an animation decoded on demand keeps besides its first frame
-    /// (`AnimatedFrameBuffer`; at least one frame is kept); default 32 MiB. Ignored with `preloadAllFrames`.
+    /// (`ImageCoding.AnimatedFrameBuffer`; at least one frame is kept); default 32 MiB. Ignored with `preloadAllFrames`.
     public var frameBufferLimitBytes: Int
     /// Keep the output at most this many bytes of pixels (aspect kept, at least 1x1); wins over
     /// `thumbnailPixelSize`.
@@ -39,11 +39,11 @@ public struct DecodeOptions: Hashable, Sendable {
     public var frameLimit = Int.max
     /// The resampler that finishes thumbnails and byte-limited decodes after the coder's own reduced decode; nil
     /// (the default) leaves it to the `ImageCodersManager` that decodes (its `resampler`), else
-    /// `AreaAverageResampler`. Coders read `effectiveResampler`.
+    /// `ImageCoding.AreaAverageResampler`. Coders read `effectiveResampler`.
     public var resampler: (any ImageResampler)?
 
-    /// The resampler coders use: `resampler`, or WICore's `AreaAverageResampler` when unset.
-    public var effectiveResampler: any ImageResampler { resampler ?? AreaAverageResampler() }
+    /// The resampler coders use: `resampler`, or WICore's `ImageCoding.AreaAverageResampler` when unset.
+    public var effectiveResampler: any ImageResampler { resampler ?? ImageCoding.AreaAverageResampler() }
 
     /// The default pixel limit: 256 megapixels over all frames.
     public static let defaultPixelLimit = 256 * 1024 * 1024
@@ -75,11 +75,11 @@ public struct DecodeOptions: Hashable, Sendable {
     /// The size to output for a source of `size` (after orientation), or nil to keep the full size.
     public func targetSize(for size: PixelSize, bytesPerPixel: Int = 4) -> PixelSize? {
         if let limit = scaleDownLimitBytes {
-            let scaled = ImageGeometry.scaledSize(of: size, limitBytes: limit, bytesPerPixel: bytesPerPixel)
+            let scaled = ImageCoding.Geometry.scaledSize(of: size, limitBytes: limit, bytesPerPixel: bytesPerPixel)
             return scaled == size ? nil : scaled
         }
         if let box = thumbnailPixelSize {
-            let scaled = ImageGeometry.scaledSize(of: size, toFit: box, preserveAspectRatio: preserveAspectRatio)
+            let scaled = ImageCoding.Geometry.scaledSize(of: size, toFit: box, preserveAspectRatio: preserveAspectRatio)
             return scaled == size ? nil : scaled
         }
         return nil

@@ -1,6 +1,6 @@
 extension EncodeOptions {
     /// Throws `.invalidArgument` when a value is out of range, naming it: a `quality` that is not a finite number
-    /// in 0...1, `maxPixelSize` sides outside 1...`ImageGeometry.maximumSide`, or a `maxFileSize` below 1.
+    /// in 0...1, `maxPixelSize` sides outside 1...`ImageCoding.Geometry.maximumSide`, or a `maxFileSize` below 1.
     ///
     /// `ImageCodersManager.encode` calls it before encoding. Thread safety: a pure function of the value.
     public func validate() throws(ImageError) {

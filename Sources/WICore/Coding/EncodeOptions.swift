@@ -21,12 +21,12 @@ public struct EncodeOptions: Hashable, Sendable {
     /// Embed a thumbnail where the format supports it (HEIC, AVIF).
     public var embedThumbnail: Bool
     /// The resampler that scales down for `maxPixelSize` and embedded thumbnails; nil (the default) leaves it to
-    /// the `ImageCodersManager` that encodes (its `resampler`), else `AreaAverageResampler`. Coders read
+    /// the `ImageCodersManager` that encodes (its `resampler`), else `ImageCoding.AreaAverageResampler`. Coders read
     /// `effectiveResampler`.
     public var resampler: (any ImageResampler)?
 
-    /// The resampler coders use: `resampler`, or WICore's `AreaAverageResampler` when unset.
-    public var effectiveResampler: any ImageResampler { resampler ?? AreaAverageResampler() }
+    /// The resampler coders use: `resampler`, or WICore's `ImageCoding.AreaAverageResampler` when unset.
+    public var effectiveResampler: any ImageResampler { resampler ?? ImageCoding.AreaAverageResampler() }
 
     public init(
         quality: Double = 0.9, lossless: Bool = false, maxPixelSize: PixelSize? = nil, maxFileSize: Int? = nil,

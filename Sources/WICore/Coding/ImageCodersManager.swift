@@ -15,7 +15,7 @@ import Synchronization
 /// A manager made with a `resampler` hands it to its coders in every `DecodeOptions` and `EncodeOptions` that name
 /// none (decode, encode, incremental and animated decoders); the images it returns record the options as passed, so
 /// they compare equal to the caller's. Options that name a resampler keep theirs; without one the coders use
-/// `AreaAverageResampler`. Nothing is installed process-wide: two managers with different resamplers coexist.
+/// `ImageCoding.AreaAverageResampler`. Nothing is installed process-wide: two managers with different resamplers coexist.
 ///
 /// ```swift
 /// let coders = ImageCodersManager(resampler: PixmanResampler())

@@ -1,9 +1,9 @@
 /// The checks every public initializer and `validate()` uses on caller values, so that each rejection is an
 /// `.invalidArgument` error with the same one-line message shape: `<name> must be <rule>, got <value>`.
 package enum ArgumentCheck {
-    /// A size side: 1 through `ImageGeometry.maximumSide`.
+    /// A size side: 1 through `ImageCoding.Geometry.maximumSide`.
     package static func side(_ value: Int, _ name: String) throws(ImageError) {
-        try within(value, 1...ImageGeometry.maximumSide, name)
+        try within(value, 1...ImageCoding.Geometry.maximumSide, name)
     }
 
     /// An integer inside `range`.

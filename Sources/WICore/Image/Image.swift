@@ -31,7 +31,7 @@ public final class Image: Sendable {
     /// How the frames are held: every frame decoded, or frames on demand.
     private enum Storage: Sendable {
         case decoded([ImageFrame])
-        case onDemand(AnimatedFrameBuffer)
+        case onDemand(ImageCoding.AnimatedFrameBuffer)
     }
 
     private let storage: Storage
@@ -52,7 +52,7 @@ public final class Image: Sendable {
     /// ICC, EXIF and XMP blocks from the file.
     public let metadata: ImageMetadata
     /// Bytes of pixel memory the image holds at most: the cost in a memory cache. Every frame's bytes when the frames
-    /// are decoded; for frames on demand, `AnimatedFrameBuffer.maxHeldBytes` (the first frame, the buffer's
+    /// are decoded; for frames on demand, `ImageCoding.AnimatedFrameBuffer.maxHeldBytes` (the first frame, the buffer's
     /// capacity and the decoder's canvas states).
     public let cost: Int
     /// The validators and freshness of the response the image was made from, when a cache stored them with it:
@@ -73,7 +73,7 @@ public final class Image: Sendable {
     /// Makes an animated image whose frames are decoded on demand by `frameBuffer` (its first frame is already
     /// decoded): the image holds at most `frameBuffer.maxHeldBytes` of pixels, however many frames it has.
     public convenience init(
-        frameBuffer: AnimatedFrameBuffer, loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
+        frameBuffer: ImageCoding.AnimatedFrameBuffer, loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
         orientation: ImageOrientation = .up, flags: Flags = [], decodeOptions: DecodeOptions? = nil,
         metadata: ImageMetadata = .init()
     ) {
@@ -151,7 +151,7 @@ public final class Image: Sendable {
     /// Whether the image has more than one frame.
     public var isAnimated: Bool { frameCount > 1 }
     /// The frame buffer of an animation decoded on demand; nil when every frame is held decoded.
-    public var frameBuffer: AnimatedFrameBuffer? {
+    public var frameBuffer: ImageCoding.AnimatedFrameBuffer? {
         if case .onDemand(let buffer) = storage { return buffer }
         return nil
     }

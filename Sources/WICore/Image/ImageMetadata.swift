@@ -15,7 +15,7 @@ public struct ImageMetadata: Hashable, Sendable {
     /// The XMP packet.
     public var xmp: Data?
     /// A cursor's hotspot (CUR files): the pixel that points, in the decoded image's pixels (scaled with it).
-    public var cursorHotspot: PixelPoint?
+    public var cursorHotspot: ImageCoding.PixelPoint?
 
     public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil) {
         self.iccProfile = iccProfile

@@ -14,26 +14,28 @@ public protocol ImageLoader: Sendable {
 
     /// Starts loading. `events` receives the response head, progress and (when the request wants partial data)
     /// each chunk, in order; `completion` runs exactly once, last, also after `cancel()` (with code 2002).
-    func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation
+    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation
 
     /// Whether a failure should put `url` on the manager's failed-URL list.
     func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool
 
     /// The identity of `request` as this loader would send it: loads share work only when theirs are equal.
-    /// The default is `ImageRequestIdentity(request)`; a loader that adds headers of its own passes them as
+    /// The default is `ImageLoading.Identity(request)`; a loader that adds headers of its own passes them as
     /// `defaultHeaders`. Called from any thread; runs the request modifier.
-    func identity(of request: ImageLoadRequest) -> ImageRequestIdentity
+    func identity(of request: ImageLoading.Request) -> ImageLoading.Identity
 }
 
-/// A load in progress.
-///
-/// Thread safety: both methods may be called from any thread, any number of times.
-public protocol ImageLoadOperation: Sendable {
-    /// Stops this caller's interest; the caller's completion gets 2002. Idempotent.
-    func cancel()
-    /// Changes the priority while the load is queued.
-    func setPriority(_ priority: ImageRequestPriority)
+extension ImageLoading {
+    /// A load in progress.
+    ///
+    /// Thread safety: both methods may be called from any thread, any number of times.
+    public protocol Operation: Sendable {
+        /// Stops this caller's interest; the caller's completion gets 2002. Idempotent.
+        func cancel()
+        /// Changes the priority while the load is queued.
+        func setPriority(_ priority: ImageLoading.Priority)
+    }
 }
 
 extension ImageLoader {
@@ -43,11 +45,11 @@ extension ImageLoader {
         error.code == .invalidURL || error.code == .badImageData
     }
 
-    public func identity(of request: ImageLoadRequest) -> ImageRequestIdentity { ImageRequestIdentity(request) }
+    public func identity(of request: ImageLoading.Request) -> ImageLoading.Identity { ImageLoading.Identity(request) }
 
     /// Loads `request` and returns its result; cancelling the calling task cancels the load (error 2002).
-    public func load(_ request: ImageLoadRequest,
-                     events: @escaping @Sendable (ImageLoadEvent) -> Void = { _ in }) async throws(ImageError)
+    public func load(_ request: ImageLoading.Request,
+                     events: @escaping @Sendable (ImageLoading.Event) -> Void = { _ in }) async throws(ImageError)
         -> ImageLoadResult
     {
         let relay = CancellationRelay()

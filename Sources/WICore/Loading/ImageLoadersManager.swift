@@ -35,11 +35,11 @@ public final class ImageLoadersManager: ImageLoader, Sendable {
 
     public func canLoad(_ url: URL) -> Bool { loader(for: url) != nil }
 
-    public func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation {
+    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
         guard let loader = loader(for: request.url) else {
             completion(.failure(ImageError(.invalidURL, "no registered loader accepts \(request.url.absoluteString)")))
-            return FinishedLoadOperation()
+            return ImageLoading.FinishedOperation()
         }
         return loader.load(request, events: events, completion: completion)
     }
@@ -50,9 +50,12 @@ public final class ImageLoadersManager: ImageLoader, Sendable {
     }
 }
 
-/// The operation of a load that completed before it started.
-public struct FinishedLoadOperation: ImageLoadOperation {
-    public init() {}
-    public func cancel() {}
-    public func setPriority(_ priority: ImageRequestPriority) {}
+extension ImageLoading {
+    /// The operation of a load that completed before it started.
+    public struct FinishedOperation: ImageLoading.Operation {
+        public init() {}
+        public func cancel() {}
+        public func setPriority(_ priority: ImageLoading.Priority) {}
+    }
 }
+

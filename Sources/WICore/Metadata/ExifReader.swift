@@ -4,20 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Reads the few EXIF fields the framework acts on, from the TIFF structure inside JPEG APP1, PNG eXIf,
-/// WebP EXIF or HEIF Exif items. Shared by every coder; never trusts an offset.
-public enum ExifReader {
-    /// The orientation (tag 0x0112 of IFD0) in an EXIF block, with or without the "Exif\0\0" prefix; nil when
-    /// the block is malformed or has no valid orientation.
-    public static func orientation(in exif: Data) -> ImageOrientation? {
-        guard let location = orientationValueOffset(in: exif) else { return nil }
-        let i = exif.startIndex + location.offset
-        let (a, b) = (Int(exif[i]), Int(exif[i + 1]))
-        return ImageOrientation(rawValue: location.littleEndian ? a | b << 8 : a << 8 | b)
+extension ImageCoding {
+    /// Reads the few EXIF fields the framework acts on, from the TIFF structure inside JPEG APP1, PNG eXIf,
+    /// WebP EXIF or HEIF Exif items. Shared by every coder; never trusts an offset.
+    public enum ExifReader {
+        /// The orientation (tag 0x0112 of IFD0) in an EXIF block, with or without the "Exif\0\0" prefix; nil when
+        /// the block is malformed or has no valid orientation.
+        public static func orientation(in exif: Data) -> ImageOrientation? {
+            guard let location = orientationValueOffset(in: exif) else { return nil }
+            let i = exif.startIndex + location.offset
+            let (a, b) = (Int(exif[i]), Int(exif[i + 1]))
+            return ImageOrientation(rawValue: location.littleEndian ? a | b << 8 : a << 8 | b)
+        }
     }
 }
 
-extension ExifReader {
+extension ImageCoding.ExifReader {
     /// A copy of `exif` whose orientation tag says `orientation`; `exif` unchanged when it has no valid tag.
     ///
     /// Encoders write this so that a file whose pixels were already turned upright does not turn them again.

@@ -12,11 +12,13 @@ public protocol CacheKeyFilter: Sendable {
     func cacheKey(for url: URL) -> String?
 }
 
-/// A cache key filter from a closure.
-public struct BlockCacheKeyFilter: CacheKeyFilter {
-    private let body: @Sendable (URL) -> String?
-    public init(_ body: @escaping @Sendable (URL) -> String?) { self.body = body }
-    public func cacheKey(for url: URL) -> String? { body(url) }
+extension CacheKeys {
+    /// A cache key filter from a closure.
+    public struct BlockKeyFilter: CacheKeyFilter {
+        private let body: @Sendable (URL) -> String?
+        public init(_ body: @escaping @Sendable (URL) -> String?) { self.body = body }
+        public func cacheKey(for url: URL) -> String? { body(url) }
+    }
 }
 
 /// Chooses the bytes data caches store for an image (SDWebImage's `SDWebImageCacheSerializer`).
@@ -27,16 +29,21 @@ public protocol CacheSerializer: Sendable {
     func cacheData(for image: Image, originalData: Data?, url: URL) -> Data?
 }
 
-/// A cache serializer from a closure.
-public struct BlockCacheSerializer: CacheSerializer {
-    private let body: @Sendable (Image, Data?, URL) -> Data?
-    public init(_ body: @escaping @Sendable (Image, Data?, URL) -> Data?) { self.body = body }
-    public func cacheData(for image: Image, originalData: Data?, url: URL) -> Data? { body(image, originalData, url) }
+extension CacheKeys {
+    /// A cache serializer from a closure.
+    public struct BlockSerializer: CacheSerializer {
+        private let body: @Sendable (Image, Data?, URL) -> Data?
+        public init(_ body: @escaping @Sendable (Image, Data?, URL) -> Data?) { self.body = body }
+        public func cacheData(for image: Image, originalData: Data?, url: URL) -> Data? { body(image, originalData, url) }
+    }
 }
 
-/// Where callback-form progress and completions run.
-///
-/// Thread safety: `execute` may be called from any thread.
-public protocol ImageCallbackExecutor: Sendable {
-    func execute(_ work: @escaping @Sendable () -> Void)
+extension ImageManager {
+    /// Where callback-form progress and completions run.
+    ///
+    /// Thread safety: `execute` may be called from any thread.
+    public protocol CallbackExecutor: Sendable {
+        func execute(_ work: @escaping @Sendable () -> Void)
+    }
 }
+

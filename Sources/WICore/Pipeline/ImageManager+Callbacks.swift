@@ -5,55 +5,57 @@ import Foundation
 #endif
 import Synchronization
 
-/// A caller's handle on one callback-form load.
-///
-/// Thread safety: all methods may be called from any thread, any number of times.
-public final class ImageRequestToken: Sendable {
-    private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageRequestPriority?,
-                               cancelled: Bool)>((nil, nil, nil, false))
-    private let cancelHandler: @Sendable () -> Bool
-    private let manager: ImageManager
+extension ImageManager {
+    /// A caller's handle on one callback-form load.
+    ///
+    /// Thread safety: all methods may be called from any thread, any number of times.
+    public final class RequestToken: Sendable {
+        private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageLoading.Priority?,
+                                   cancelled: Bool)>((nil, nil, nil, false))
+        private let cancelHandler: @Sendable () -> Bool
+        private let manager: ImageManager
 
-    init(manager: ImageManager, cancel: @escaping @Sendable () -> Bool) {
-        self.manager = manager
-        self.cancelHandler = cancel
-    }
-
-    func attach(_ task: Task<Void, Never>) {
-        let cancelled = state.withLock { s -> Bool in
-            s.task = task
-            return s.cancelled
+        init(manager: ImageManager, cancel: @escaping @Sendable () -> Bool) {
+            self.manager = manager
+            self.cancelHandler = cancel
         }
-        if cancelled { task.cancel() }
-    }
 
-    func attach(_ ticket: ImageManager.ImageTicket) {
-        let pending = state.withLock { s -> ImageRequestPriority? in
-            s.ticket = ticket
-            return s.priority
+        func attach(_ task: Task<Void, Never>) {
+            let cancelled = state.withLock { s -> Bool in
+                s.task = task
+                return s.cancelled
+            }
+            if cancelled { task.cancel() }
         }
-        if let pending { manager.imageTasks.setPriority(pending, for: ticket) }
-    }
 
-    /// Cancels this caller's load: its completion gets 2002 now, unless it already completed. Other callers
-    /// sharing the work are not affected. Returns whether this call cancelled it (false: already done).
-    @discardableResult
-    public func cancel() -> Bool {
-        let cancelled = cancelHandler()
-        state.withLock { s in
-            s.cancelled = true
-            return s.task
-        }?.cancel()
-        return cancelled
-    }
-
-    /// Changes this caller's priority while the load waits to start.
-    public func setPriority(_ priority: ImageRequestPriority) {
-        let ticket = state.withLock { s -> ImageManager.ImageTicket? in
-            s.priority = priority
-            return s.ticket
+        func attach(_ ticket: ImageManager.ImageTicket) {
+            let pending = state.withLock { s -> ImageLoading.Priority? in
+                s.ticket = ticket
+                return s.priority
+            }
+            if let pending { manager.imageTasks.setPriority(pending, for: ticket) }
         }
-        if let ticket { manager.imageTasks.setPriority(priority, for: ticket) }
+
+        /// Cancels this caller's load: its completion gets 2002 now, unless it already completed. Other callers
+        /// sharing the work are not affected. Returns whether this call cancelled it (false: already done).
+        @discardableResult
+        public func cancel() -> Bool {
+            let cancelled = cancelHandler()
+            state.withLock { s in
+                s.cancelled = true
+                return s.task
+            }?.cancel()
+            return cancelled
+        }
+
+        /// Changes this caller's priority while the load waits to start.
+        public func setPriority(_ priority: ImageLoading.Priority) {
+            let ticket = state.withLock { s -> ImageManager.ImageTicket? in
+                s.priority = priority
+                return s.ticket
+            }
+            if let ticket { manager.imageTasks.setPriority(priority, for: ticket) }
+        }
     }
 }
 
@@ -72,16 +74,16 @@ extension ImageManager {
     @discardableResult
     public func loadImage(
         with url: URL?, options: ImageOptions = [], context: ImageContext = .init(),
-        progress: (@Sendable (ImageLoadProgress) -> Void)? = nil,
+        progress: (@Sendable (ImageLoading.Progress) -> Void)? = nil,
         completed: @escaping @Sendable (Result<ImageResult, ImageError>) -> Void
-    ) -> ImageRequestToken {
+    ) -> ImageManager.RequestToken {
         let executor = context[.callbackExecutor]
         let deliver: @Sendable (Result<ImageResult, ImageError>) -> Void = { result in
             if let executor { executor.execute { completed(result) } } else { completed(result) }
         }
         let first = OnceCallback<Result<ImageResult, ImageError>>(deliver)
         let cancelledResult: Result<ImageResult, ImageError> = .failure(ImageManager.cancelled)
-        let token = ImageRequestToken(manager: self, cancel: { first.call(cancelledResult) })
+        let token = ImageManager.RequestToken(manager: self, cancel: { first.call(cancelledResult) })
         guard let id = tracker.register(cancel: { token.cancel() }) else {
             // Refused, and observed like a refused async load (a failure with its span, duration and log).
             let refused: Result<ImageResult, ImageError> = .failure(Self.shutDownError)
@@ -89,7 +91,7 @@ extension ImageManager {
             first.call(refused)
             return token
         }
-        var onProgress: (@Sendable (ImageLoadProgress) -> Void)?
+        var onProgress: (@Sendable (ImageLoading.Progress) -> Void)?
         if let progress {
             onProgress = { event in
                 if let executor { executor.execute { progress(event) } } else { progress(event) }

@@ -11,11 +11,11 @@ extension ImageManager {
     /// Joins or starts the shared image task for `request`; `cancellation` (the async form's) lets `cancelAll()`
     /// and `shutdown()` end this caller with 2002.
     func run(_ request: ResolvedRequest, priorityTicket: @Sendable (ImageTicket) -> Void,
-             progress: (@Sendable (ImageLoadProgress) -> Void)?,
+             progress: (@Sendable (ImageLoading.Progress) -> Void)?,
              cancellation: WaiterCancellation? = nil) async -> Result<ImageResult, ImageError> {
         let url = request.url
         return await imageTasks.run(
-            key: imageTaskKey(request), priority: ImageRequestPriority(request.options),
+            key: imageTaskKey(request), priority: ImageLoading.Priority(request.options),
             onEvent: { [weak self] event in
                 switch event {
                 case .response(let head): self?.emit(url, .response(statusCode: head.statusCode))
@@ -211,8 +211,8 @@ extension ImageManager {
             guard verdict == .badImageData else { return .failure(error) }
         }
         logger(request).warning("removed a cache entry whose bytes do not decode", metadata: [
-            ImageTelemetryNames.urlKey: "\(request.url.absoluteString)", ImageTelemetryNames.cacheKeyKey: "\(key)",
-            ImageTelemetryNames.errorCodeKey: "\(error.code.rawValue)",
+            ImageManager.TelemetryNames.urlKey: "\(request.url.absoluteString)", ImageManager.TelemetryNames.cacheKeyKey: "\(key)",
+            ImageManager.TelemetryNames.errorCodeKey: "\(error.code.rawValue)",
         ])
         await cache.remove(key: key, cacheType: .disk)
         return nil
@@ -240,14 +240,14 @@ extension ImageManager {
             }
         }
         let sourceData: Data?
-        var metrics: ImageLoadMetrics?
+        var metrics: ImageLoading.Metrics?
         let cacheType: ImageCacheType
         switch origin {
         case .network(let loaded): (sourceData, metrics, cacheType) = (loaded.data, loaded.metrics, .none)
         case .cache(let type, let data, _): (sourceData, cacheType) = (data, type)
         }
         let store: @Sendable () async -> Void = { [self, final] in
-            await telemetry.withSpan(ImageTelemetryNames.cacheStoreSpan) { _ in
+            await telemetry.withSpan(ImageManager.TelemetryNames.cacheStoreSpan) { _ in
                 await storeResult(request, original: original, final: final, origin: origin, info: info, cache: cache)
             }
         }

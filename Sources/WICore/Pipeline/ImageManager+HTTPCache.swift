@@ -5,35 +5,39 @@ import Foundation
 #endif
 import Synchronization
 
-/// How HTTP caching decided a load's answer (``ImageResult/httpCacheOutcome``, the `.httpCache` event).
-///
-/// Thread safety: a value type; safe to send and share.
-public enum HTTPCacheOutcome: String, Sendable, Hashable {
-    /// The cached entry was fresh under the request's `.httpCachePolicy`: answered with no request.
-    case fresh
-    /// The cached entry was stale within `maxStale`: answered at once, revalidated in the background (or stale and
-    /// answered as it is because `.fromCacheOnly` forbids the request).
-    case stale
-    /// The cached entry was revalidated before answering and the server said 304 Not Modified.
-    case revalidated
-    /// The cached entry was revalidated and the server sent new bytes (200), which replaced it.
-    case replaced
+extension ImageResult {
+    /// How HTTP caching decided a load's answer (``ImageResult/httpCacheOutcome``, the `.httpCache` event).
+    ///
+    /// Thread safety: a value type; safe to send and share.
+    public enum HTTPCacheOutcome: String, Sendable, Hashable {
+        /// The cached entry was fresh under the request's `.httpCachePolicy`: answered with no request.
+        case fresh
+        /// The cached entry was stale within `maxStale`: answered at once, revalidated in the background (or stale and
+        /// answered as it is because `.fromCacheOnly` forbids the request).
+        case stale
+        /// The cached entry was revalidated before answering and the server said 304 Not Modified.
+        case revalidated
+        /// The cached entry was revalidated and the server sent new bytes (200), which replaced it.
+        case replaced
+    }
 }
 
-/// HTTP cache counts of one manager (``ImageManager/httpCacheStatistics``).
-///
-/// Thread safety: a value type; safe to send and share.
-public struct HTTPCacheStatistics: Sendable, Hashable {
-    /// Answers from an entry the policy found fresh (no request).
-    public var fresh = 0
-    /// Answers from a stale entry, served while it was revalidated in the background.
-    public var stale = 0
-    /// Revalidations (conditional requests, in the foreground or the background) the server answered with 304.
-    public var notModified = 0
-    /// Revalidations the server answered with new bytes, which replaced the entry.
-    public var replaced = 0
+extension ImageManager {
+    /// HTTP cache counts of one manager (``ImageManager/httpCacheStatistics``).
+    ///
+    /// Thread safety: a value type; safe to send and share.
+    public struct HTTPCacheStatistics: Sendable, Hashable {
+        /// Answers from an entry the policy found fresh (no request).
+        public var fresh = 0
+        /// Answers from a stale entry, served while it was revalidated in the background.
+        public var stale = 0
+        /// Revalidations (conditional requests, in the foreground or the background) the server answered with 304.
+        public var notModified = 0
+        /// Revalidations the server answered with new bytes, which replaced the entry.
+        public var replaced = 0
 
-    public init() {}
+        public init() {}
+    }
 }
 
 /// How a background revalidation ended, for the callers waiting on it.
@@ -63,7 +67,7 @@ extension ImageManager {
     /// HTTP cache counts since the manager was made: fresh and stale answers, 304 and 200 revalidations.
     ///
     /// Thread safety: may be read from any thread.
-    public var httpCacheStatistics: HTTPCacheStatistics { httpCounts.withLock { $0 } }
+    public var httpCacheStatistics: ImageManager.HTTPCacheStatistics { httpCounts.withLock { $0 } }
 
     /// Applies the request's `.httpCachePolicy` to a cache `hit`: `use` makes the answer from the cached entry (with
     /// the info to keep with it); a revalidation's new bytes go through the network path. Nil: treat as a miss.
@@ -102,7 +106,7 @@ extension ImageManager {
     }
 
     /// `result` with `outcome` recorded.
-    private func mark(_ result: Result<ImageResult, ImageError>, _ outcome: HTTPCacheOutcome)
+    private func mark(_ result: Result<ImageResult, ImageError>, _ outcome: ImageResult.HTTPCacheOutcome)
         -> Result<ImageResult, ImageError>
     {
         result.map {

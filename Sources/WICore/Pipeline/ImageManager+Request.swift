@@ -20,7 +20,7 @@ struct ResolvedRequest: Sendable {
     var originalQueryType: ImageCacheType
     var originalStoreType: ImageCacheType
     /// The request handed to the loader, and its identity as that loader sees it.
-    var loadRequest: ImageLoadRequest
+    var loadRequest: ImageLoading.Request
     var load: LoadKey
     /// The identity of the context values that change the result (coder, caches, serializer...); nil: private.
     var resultIdentity: [String: IdentityValue]?
@@ -71,7 +71,7 @@ struct ImageTaskKey: Hashable, Sendable {
 /// Everything that makes two downloads the same download: the loader and the request's identity as it sees it.
 struct LoadKey: Hashable, Sendable {
     var loader: IdentityValue
-    var identity: ImageRequestIdentity
+    var identity: ImageLoading.Identity
 }
 
 /// Where decoded bytes came from.
@@ -97,7 +97,7 @@ struct TransformKey: Hashable, Sendable {
 
 /// Events a shared image task sends its callers.
 enum ImageTaskEvent: Sendable {
-    case response(ImageLoadResponseHead)
+    case response(ImageLoading.ResponseHead)
     case progress(received: Int64, expected: Int64)
     case partialImage(Image)
 }
@@ -156,7 +156,7 @@ extension ImageManager {
         }
         let ownLoader = context[.imageLoader]
         let loader = ownLoader ?? self.loader
-        var loadRequest = ImageLoadRequest(url: url, options: options, context: context, cacheKey: sourceKey)
+        var loadRequest = ImageLoading.Request(url: url, options: options, context: context, cacheKey: sourceKey)
         loadRequest.handoverOrder = order
         let loaderIdentity = ownLoader.map { ComponentIdentity.of($0) } ?? ownIdentities.loader
         let load = LoadKey(loader: loaderIdentity ?? IdentityValue.unique(), identity: loader.identity(of: loadRequest))

@@ -13,7 +13,7 @@ extension ImageManager {
         guard loader.canLoad(request.url) else {
             return .failure(ImageError(.invalidURL, "no loader accepts \(request.url.absoluteString)"))
         }
-        let (events, sink) = AsyncStream<ImageLoadEvent>.makeStream()
+        let (events, sink) = AsyncStream<ImageLoading.Event>.makeStream()
         let partials = PartialImageDecoder(
             coder: request.options.contains(.progressiveLoad) ? (request.context[.imageCoder] ?? coders) : nil,
             options: request.decodeOptions, pool: cpuPool)
@@ -90,8 +90,8 @@ extension ImageManager {
             let input = current
             let result = await transformTasks.run(key: TransformKey(decode: decode, transformerKey: prefix.joined(separator: "-")),
                                                   priority: .normal, coalesced: telemetry.coalescedTransform) { [telemetry] _ in
-                await telemetry.withSpan(ImageTelemetryNames.transformSpan) { span in
-                    span.attributes[ImageTelemetryNames.transformerKey] = step.key
+                await telemetry.withSpan(ImageManager.TelemetryNames.transformSpan) { span in
+                    span.attributes[ImageManager.TelemetryNames.transformerKey] = step.key
                     let result = await pool.cancellableResult { () throws(ImageError) -> Image in
                         try step.transform(input)
                     }

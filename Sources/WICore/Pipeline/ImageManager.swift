@@ -44,10 +44,10 @@ public final class ImageManager: Sendable {
 
     let failedURLs = Mutex<Set<String>>([])
     let imageTasks = WorkRegistry<ImageTaskKey, ImageResult, ImageTaskEvent>()
-    let loadTasks = WorkRegistry<LoadKey, ImageLoadResult, ImageLoadEvent>()
+    let loadTasks = WorkRegistry<LoadKey, ImageLoadResult, ImageLoading.Event>()
     let decodeTasks = WorkRegistry<DecodeKey, Image, Never>()
     let transformTasks = WorkRegistry<TransformKey, Image, Never>()
-    let observers = Mutex<[Int: AsyncStream<ImageManagerEvent>.Continuation]>([:])
+    let observers = Mutex<[Int: AsyncStream<ImageManager.Event>.Continuation]>([:])
     let nextObserverID = Mutex(0)
     package let cpuPool: WorkerPool
     /// Every load from the moment its call returns, and every background store and revalidation.
@@ -55,7 +55,7 @@ public final class ImageManager: Sendable {
     /// What `shutdown()` ends after the work: the components the manager was given to own, and its own pool.
     let owned: [any ShutdownCapable]
     let shutdownOnce = AsyncOnce()
-    /// Numbers calls in the order they are made (`ImageLoadRequest.handoverOrder`).
+    /// Numbers calls in the order they are made (`ImageLoading.Request.handoverOrder`).
     let handovers = Atomic<UInt64>(0)
     /// Logger, metric objects (made once here) and tracer.
     let telemetry: ImageTelemetry
@@ -64,7 +64,7 @@ public final class ImageManager: Sendable {
     /// Background revalidations in flight, by image task, with the callers waiting for their outcome.
     let revalidations = Mutex<[ImageTaskKey: [RefreshWaiter]]>([:])
     /// `httpCacheStatistics`.
-    let httpCounts = Mutex(HTTPCacheStatistics())
+    let httpCounts = Mutex(ImageManager.HTTPCacheStatistics())
     /// The identities of `loader` and `coders`, worked out once (a dynamic cast each): every load without a loader
     /// or coder of its own in its context uses these.
     let ownIdentities: (loader: IdentityValue?, coders: IdentityValue?)
@@ -74,7 +74,7 @@ public final class ImageManager: Sendable {
     /// manager's `shutdown()` calls (those made for it alone: `WebImage.makeManager()` passes its loader and
     /// cache). `logger` (per load: `context[.logger]`) gets per-load messages at trace and debug, and warnings
     /// for what the manager drops (a corrupt cache entry removed); `metrics` and `tracer` receive the pinned
-    /// metrics and spans (`ImageTelemetryNames`): by default the bootstrapped ones at the time of this call.
+    /// metrics and spans (`ImageManager.TelemetryNames`): by default the bootstrapped ones at the time of this call.
     /// `now` is the wall clock HTTP freshness (`.httpCachePolicy`) is judged by; tests drive it.
     public init(
         cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,

@@ -48,18 +48,21 @@ public struct ImageOptions: OptionSet, Hashable, Sendable {
     public static let avoidAutoSetImage = ImageOptions(rawValue: 1 << 19)
 }
 
-/// How urgently a request should run; the maximum over all callers sharing work wins.
-///
-/// Thread safety: a value type; safe to send and share.
-public enum ImageRequestPriority: Int, Comparable, Hashable, Sendable, CaseIterable {
-    case low = 0
-    case normal = 1
-    case high = 2
+extension ImageLoading {
+    /// How urgently a request should run; the maximum over all callers sharing work wins.
+    ///
+    /// Thread safety: a value type; safe to send and share.
+    public enum Priority: Int, Comparable, Hashable, Sendable, CaseIterable {
+        case low = 0
+        case normal = 1
+        case high = 2
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// The priority `options` ask for.
-    public init(_ options: ImageOptions) {
-        self = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        /// The priority `options` ask for.
+        public init(_ options: ImageOptions) {
+            self = options.contains(.highPriority) ? .high : options.contains(.lowPriority) ? .low : .normal
+        }
     }
 }
+

@@ -18,17 +18,17 @@ public struct ImageResult: Sendable {
     /// The URL that was requested.
     public var url: URL
     /// Transfer metrics when the loader ran.
-    public var metrics: ImageLoadMetrics?
+    public var metrics: ImageLoading.Metrics?
     /// How HTTP caching decided this answer (fresh, stale, revalidated, replaced); nil when no cached entry was
     /// judged (`.httpCachePolicy` `.ignore`, or nothing was cached).
-    public var httpCacheOutcome: HTTPCacheOutcome?
+    public var httpCacheOutcome: ImageResult.HTTPCacheOutcome?
     /// The bytes the image was made from, even when `data` is nil: the download, or the cache entry read (for a
     /// thumbnail or transform found under its own key, that entry's own bytes). Revalidation compares them.
     public internal(set) var sourceData: Data?
     /// The HTTP cache info of the cached entry the answer came from (`.refreshCached` revalidates with it).
     package var httpCacheInfo: HTTPCacheInfo?
 
-    public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil) {
+    public init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoading.Metrics? = nil) {
         self.image = image
         self.data = data
         self.cacheType = cacheType
@@ -37,7 +37,7 @@ public struct ImageResult: Sendable {
         sourceData = data
     }
 
-    init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoadMetrics? = nil,
+    init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoading.Metrics? = nil,
          sourceData: Data?, httpCacheInfo: HTTPCacheInfo? = nil) {
         self.init(image: image, data: data, cacheType: cacheType, url: url, metrics: metrics)
         self.sourceData = sourceData
@@ -45,12 +45,14 @@ public struct ImageResult: Sendable {
     }
 }
 
-/// Progress of one load, for the callback form and observers.
-public enum ImageLoadProgress: Sendable {
-    /// Bytes received so far and the expected total (-1 when unknown).
-    case bytes(received: Int64, expected: Int64)
-    /// A partial image from a progressive load (flagged `.incremental`; never cached).
-    case partialImage(Image)
+extension ImageLoading {
+    /// Progress of one load, for the callback form and observers.
+    public enum Progress: Sendable {
+        /// Bytes received so far and the expected total (-1 when unknown).
+        case bytes(received: Int64, expected: Int64)
+        /// A partial image from a progressive load (flagged `.incremental`; never cached).
+        case partialImage(Image)
+    }
 }
 
 /// Rewrites the options and context of each load before it starts (SDWebImage's `SDWebImageOptionsProcessor`).
@@ -61,12 +63,14 @@ public protocol ImageOptionsProcessor: Sendable {
     func process(url: URL, options: ImageOptions, context: ImageContext) -> (ImageOptions, ImageContext)?
 }
 
-/// An options processor from a closure.
-public struct BlockOptionsProcessor: ImageOptionsProcessor {
-    private let body: @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?
-    public init(_ body: @escaping @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?) { self.body = body }
-    public func process(url: URL, options: ImageOptions, context: ImageContext) -> (ImageOptions, ImageContext)? {
-        body(url, options, context)
+extension ImageManager {
+    /// An options processor from a closure.
+    public struct BlockOptionsProcessor: ImageOptionsProcessor {
+        private let body: @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?
+        public init(_ body: @escaping @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?) { self.body = body }
+        public func process(url: URL, options: ImageOptions, context: ImageContext) -> (ImageOptions, ImageContext)? {
+            body(url, options, context)
+        }
     }
 }
 

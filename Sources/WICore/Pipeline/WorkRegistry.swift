@@ -22,17 +22,17 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         }
 
         /// The highest priority among the current waiters.
-        package var priority: ImageRequestPriority { registry.state.withLock { _ in entry.priority } }
+        package var priority: ImageLoading.Priority { registry.state.withLock { _ in entry.priority } }
 
         /// Runs `handler` whenever the highest priority changes.
-        package func onPriorityChange(_ handler: @escaping @Sendable (ImageRequestPriority) -> Void) {
+        package func onPriorityChange(_ handler: @escaping @Sendable (ImageLoading.Priority) -> Void) {
             registry.state.withLock { _ in entry.priorityHandler = handler }
         }
     }
 
     fileprivate struct Waiter {
         var continuation: CheckedContinuation<Result<Value, ImageError>, Never>
-        var priority: ImageRequestPriority
+        var priority: ImageLoading.Priority
         var onEvent: @Sendable (Event) -> Void
         /// Leaving last, wait for the cancelled work to end before returning (`CancelledWork.isAwaited`).
         var awaitsWork = false
@@ -44,12 +44,12 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         /// How many waiters ask for each priority (by raw value), so that finding the highest never visits every
         /// waiter: a join, a leave or a priority change costs the same however many callers share the work (it
         /// was a scan of all of them, quadratic when thousands of loads joined one URL).
-        private var waitersAtPriority = [Int](repeating: 0, count: ImageRequestPriority.allCases.count)
+        private var waitersAtPriority = [Int](repeating: 0, count: ImageLoading.Priority.allCases.count)
         var task: Task<Void, Never>?
         /// Last waiters that left and asked to be answered once the cancelled work has ended (`finish` does).
         var leavers: [Waiter] = []
-        var priority = ImageRequestPriority.low
-        var priorityHandler: (@Sendable (ImageRequestPriority) -> Void)?
+        var priority = ImageLoading.Priority.low
+        var priorityHandler: (@Sendable (ImageLoading.Priority) -> Void)?
 
         func add(_ waiter: Waiter, id: Int) {
             waiters[id] = waiter
@@ -71,7 +71,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
         }
 
         /// Changes a waiter's priority; false when it is not waiting here.
-        func setPriority(_ priority: ImageRequestPriority, id: Int) -> Bool {
+        func setPriority(_ priority: ImageLoading.Priority, id: Int) -> Bool {
             guard let old = waiters[id]?.priority else { return false }
             waiters[id]!.priority = priority
             waitersAtPriority[old.rawValue] -= 1
@@ -81,7 +81,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
 
         /// Recomputes the highest priority; returns the handler to call (outside the lock) when it changed.
         func refreshPriority() -> (@Sendable () -> Void)? {
-            let highest = ImageRequestPriority.allCases.last { waitersAtPriority[$0.rawValue] > 0 } ?? .low
+            let highest = ImageLoading.Priority.allCases.last { waitersAtPriority[$0.rawValue] > 0 } ?? .low
             guard highest != priority else { return nil }
             priority = highest
             guard let handler = priorityHandler else { return nil }
@@ -111,7 +111,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// `coalesced` counts each caller that joins work already running. The caller leaves with `.cancelled` when its
     /// task is cancelled or `cancellation` is.
     package func run(
-        key: Key, priority: ImageRequestPriority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
+        key: Key, priority: ImageLoading.Priority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
         ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil, cancellation: WaiterCancellation? = nil,
         work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
     ) async -> Result<Value, ImageError> {
@@ -158,7 +158,7 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     }
 
     /// Changes one waiter's priority.
-    package func setPriority(_ priority: ImageRequestPriority, for ticket: Ticket) {
+    package func setPriority(_ priority: ImageLoading.Priority, for ticket: Ticket) {
         let notify = state.withLock { s -> (@Sendable () -> Void)? in
             guard let entry = s.entries[ticket.key], entry.setPriority(priority, id: ticket.waiterID) else { return nil }
             return entry.refreshPriority()

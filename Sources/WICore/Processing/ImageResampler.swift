@@ -3,7 +3,7 @@
 ///
 /// There is no process-wide resampler: `DecodeOptions.resampler` and `EncodeOptions.resampler` name it per call,
 /// and an `ImageCodersManager` built with one fills it into options that name none. Unset, coders use WICore's
-/// `AreaAverageResampler`; WITransform's `PixmanResampler` is the faster one.
+/// `ImageCoding.AreaAverageResampler`; WITransform's `PixmanResampler` is the faster one.
 ///
 /// ```swift
 /// let coders = ImageCodersManager(coders: [PNGCoder()], resampler: PixmanResampler())

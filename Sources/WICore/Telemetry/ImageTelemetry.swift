@@ -13,60 +13,62 @@ extension Logger {
     public static var webImageNoOp: Logger { Logger(label: "webimage", factory: { _ in SwiftLogNoOpLogHandler() }) }
 }
 
-extension ImageContextKey where Value == Logger {
+extension ImageContext.Key where Value == Logger {
     /// The logger of this load, instead of the manager's (role `.irrelevant`: loads that differ only in their logger
     /// share work, and the logger of the caller that started the shared work logs it).
     public static var logger: Self { Self("webimage.logger", role: .irrelevant) }
 }
 
-/// The pinned names of WebImage's metrics, spans, span attributes and log metadata (see README, "Observability").
-///
-/// Thread safety: constants only.
-public enum ImageTelemetryNames {
-    /// Counter `{tier, result}`: cache lookups per tier (memory, disk, redis, or a data tier's `metricsName`).
-    public static let cacheLookups = "webimage_cache_lookups_total"
-    /// Counter `{result}`: loads that ended (success, failure, cancelled).
-    public static let loads = "webimage_loads_total"
-    /// Timer: the duration of every completed load (success or failure).
-    public static let loadDuration = "webimage_load_duration_seconds"
-    /// Timer `{format}`: the duration of every decode.
-    public static let decodeDuration = "webimage_decode_duration_seconds"
-    /// Counter: bytes downloaded (once per shared download).
-    public static let downloadBytes = "webimage_download_bytes_total"
-    /// Counter `{stage}`: callers that joined work already running (load, decode, transform).
-    public static let coalesced = "webimage_coalesced_total"
-    /// Meter (a gauge that goes up and down): loads in flight.
-    public static let inflightLoads = "webimage_inflight_loads"
+extension ImageManager {
+    /// The pinned names of WebImage's metrics, spans, span attributes and log metadata (see README, "Observability").
+    ///
+    /// Thread safety: constants only.
+    public enum TelemetryNames {
+        /// Counter `{tier, result}`: cache lookups per tier (memory, disk, redis, or a data tier's `metricsName`).
+        public static let cacheLookups = "webimage_cache_lookups_total"
+        /// Counter `{result}`: loads that ended (success, failure, cancelled).
+        public static let loads = "webimage_loads_total"
+        /// Timer: the duration of every completed load (success or failure).
+        public static let loadDuration = "webimage_load_duration_seconds"
+        /// Timer `{format}`: the duration of every decode.
+        public static let decodeDuration = "webimage_decode_duration_seconds"
+        /// Counter: bytes downloaded (once per shared download).
+        public static let downloadBytes = "webimage_download_bytes_total"
+        /// Counter `{stage}`: callers that joined work already running (load, decode, transform).
+        public static let coalesced = "webimage_coalesced_total"
+        /// Meter (a gauge that goes up and down): loads in flight.
+        public static let inflightLoads = "webimage_inflight_loads"
 
-    /// The span of one `loadImage` call.
-    public static let loadSpan = "webimage.load"
-    /// A cache query (children of `webimage.load`).
-    public static let cacheQuerySpan = "webimage.cache.query"
-    /// A download (one per shared download).
-    public static let downloadSpan = "webimage.download"
-    /// A decode (one per shared decode).
-    public static let decodeSpan = "webimage.decode"
-    /// A transformer step that ran.
-    public static let transformSpan = "webimage.transform"
-    /// Storing the result into the caches.
-    public static let cacheStoreSpan = "webimage.cache.store"
+        /// The span of one `loadImage` call.
+        public static let loadSpan = "webimage.load"
+        /// A cache query (children of `webimage.load`).
+        public static let cacheQuerySpan = "webimage.cache.query"
+        /// A download (one per shared download).
+        public static let downloadSpan = "webimage.download"
+        /// A decode (one per shared decode).
+        public static let decodeSpan = "webimage.decode"
+        /// A transformer step that ran.
+        public static let transformSpan = "webimage.transform"
+        /// Storing the result into the caches.
+        public static let cacheStoreSpan = "webimage.cache.store"
 
-    /// Span attribute and log metadata: the image URL.
-    public static let urlKey = "webimage.url"
-    /// Span attribute and log metadata: the cache key.
-    public static let cacheKeyKey = "webimage.key"
-    /// Span attribute and log metadata: the `ImageError` code of a failure.
-    public static let errorCodeKey = "webimage.error.code"
-    /// Span attribute: where the result came from (none, memory, disk).
-    public static let cacheTypeKey = "webimage.cache.type"
-    /// Span attribute: bytes downloaded or decoded.
-    public static let bytesKey = "webimage.bytes"
-    /// Span attribute: the decoded format.
-    public static let formatKey = "webimage.format"
-    /// Span attribute: the HTTP status of a download.
-    public static let httpStatusKey = "http.response.status_code"
-    /// Span attribute: the transformer key.
-    public static let transformerKey = "webimage.transformer"
+        /// Span attribute and log metadata: the image URL.
+        public static let urlKey = "webimage.url"
+        /// Span attribute and log metadata: the cache key.
+        public static let cacheKeyKey = "webimage.key"
+        /// Span attribute and log metadata: the `ImageError` code of a failure.
+        public static let errorCodeKey = "webimage.error.code"
+        /// Span attribute: where the result came from (none, memory, disk).
+        public static let cacheTypeKey = "webimage.cache.type"
+        /// Span attribute: bytes downloaded or decoded.
+        public static let bytesKey = "webimage.bytes"
+        /// Span attribute: the decoded format.
+        public static let formatKey = "webimage.format"
+        /// Span attribute: the HTTP status of a download.
+        public static let httpStatusKey = "http.response.status_code"
+        /// Span attribute: the transformer key.
+        public static let transformerKey = "webimage.transformer"
+    }
 }
 
 /// The manager's metric objects (made once, not per load), tracer and logger.
@@ -93,7 +95,7 @@ final class ImageTelemetry: Sendable {
         self.tracer = tracer
         isTracing = !(tracer is NoOpTracer)
         factory = metrics
-        let n = ImageTelemetryNames.self
+        let n = ImageManager.TelemetryNames.self
         loadSuccess = Counter(label: n.loads, dimensions: [("result", "success")], factory: metrics)
         loadFailure = Counter(label: n.loads, dimensions: [("result", "failure")], factory: metrics)
         loadCancelled = Counter(label: n.loads, dimensions: [("result", "cancelled")], factory: metrics)
@@ -110,7 +112,7 @@ final class ImageTelemetry: Sendable {
         let name = format.description
         return decodeTimers.withLock { timers in
             if let timer = timers[name] { return timer }
-            let timer = Metrics.Timer(label: ImageTelemetryNames.decodeDuration, dimensions: [("format", name)],
+            let timer = Metrics.Timer(label: ImageManager.TelemetryNames.decodeDuration, dimensions: [("format", name)],
                                       factory: factory)
             timers[name] = timer
             return timer
@@ -135,7 +137,7 @@ final class ImageTelemetry: Sendable {
 extension Span {
     /// Records an `ImageError`: its code as an attribute and the span's status.
     func record(_ error: ImageError) {
-        attributes[ImageTelemetryNames.errorCodeKey] = error.code.rawValue
+        attributes[ImageManager.TelemetryNames.errorCodeKey] = error.code.rawValue
         if error.code != .cancelled { setStatus(SpanStatus(code: .error, message: error.message)) }
     }
 }
@@ -145,28 +147,28 @@ extension ImageTelemetry {
 
     /// The shared download of `request` in a `webimage.download` span whose context goes to the loader (which
     /// injects it into the outgoing request); counts the bytes.
-    func withDownloadSpan(_ request: ImageLoadRequest,
-                          _ body: (ImageLoadRequest) async -> Result<ImageLoadResult, ImageError>) async
+    func withDownloadSpan(_ request: ImageLoading.Request,
+                          _ body: (ImageLoading.Request) async -> Result<ImageLoadResult, ImageError>) async
         -> Result<ImageLoadResult, ImageError>
     {
-        await withSpan(ImageTelemetryNames.downloadSpan) { span in
+        await withSpan(ImageManager.TelemetryNames.downloadSpan) { span in
             var request = request
             if isTracing {
                 request.serviceContext = span.context
-                span.attributes[ImageTelemetryNames.urlKey] = request.url.absoluteString
+                span.attributes[ImageManager.TelemetryNames.urlKey] = request.url.absoluteString
             }
             let result = await body(request)
             switch result {
             case .success(let loaded):
                 downloadBytes.increment(by: loaded.data.count)
                 if isTracing {
-                    span.attributes[ImageTelemetryNames.bytesKey] = loaded.data.count
-                    if let status = loaded.response?.statusCode { span.attributes[ImageTelemetryNames.httpStatusKey] = status }
+                    span.attributes[ImageManager.TelemetryNames.bytesKey] = loaded.data.count
+                    if let status = loaded.response?.statusCode { span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status }
                 }
             case .failure(let error):
                 if isTracing {
                     span.record(error)
-                    if let status = error.statusCode { span.attributes[ImageTelemetryNames.httpStatusKey] = status }
+                    if let status = error.statusCode { span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status }
                 }
             }
             return result
@@ -175,15 +177,15 @@ extension ImageTelemetry {
 
     /// A shared decode of `data` in a `webimage.decode` span, timed by format.
     func withDecodeSpan(_ data: Data, _ body: () async -> Result<Image, ImageError>) async -> Result<Image, ImageError> {
-        await withSpan(ImageTelemetryNames.decodeSpan) { span in
+        await withSpan(ImageManager.TelemetryNames.decodeSpan) { span in
             let start = ContinuousClock.now
             let result = await body()
             let elapsed = ContinuousClock.now - start
             let format = (try? result.get().format).flatMap { $0 == .undefined ? nil : $0 } ?? ImageFormat.detect(data)
             decodeTimer(format).recordNanoseconds(elapsed.nanoseconds)
             if isTracing {
-                span.attributes[ImageTelemetryNames.formatKey] = format.description
-                span.attributes[ImageTelemetryNames.bytesKey] = data.count
+                span.attributes[ImageManager.TelemetryNames.formatKey] = format.description
+                span.attributes[ImageManager.TelemetryNames.bytesKey] = data.count
                 if case .failure(let error) = result { span.record(error) }
             }
             return result
@@ -233,8 +235,8 @@ extension ImageManager {
         t.inflight.increment()
         var span: (any Span)?
         if t.isTracing {
-            let loadSpan = t.startSpan(ImageTelemetryNames.loadSpan)
-            if let url { loadSpan.attributes[ImageTelemetryNames.urlKey] = url.absoluteString }
+            let loadSpan = t.startSpan(ImageManager.TelemetryNames.loadSpan)
+            if let url { loadSpan.attributes[ImageManager.TelemetryNames.urlKey] = url.absoluteString }
             span = loadSpan
         }
         return LoadObservation(start: .now, span: span)
@@ -251,7 +253,7 @@ extension ImageManager {
         case .success(let value):
             t.loadSuccess.increment()
             t.loadDuration.recordNanoseconds((ContinuousClock.now - observation.start).nanoseconds)
-            span?.attributes[ImageTelemetryNames.cacheTypeKey] = value.cacheType.description
+            span?.attributes[ImageManager.TelemetryNames.cacheTypeKey] = value.cacheType.description
             if logger.logLevel <= .trace {
                 logger.trace("image loaded", metadata: metadata(url, options, context, cacheType: value.cacheType))
             }
@@ -265,7 +267,7 @@ extension ImageManager {
             span?.record(error)
             if logger.logLevel <= .debug {
                 var fields = metadata(url, options, context, cacheType: nil)
-                fields[ImageTelemetryNames.errorCodeKey] = "\(error.code.rawValue)"
+                fields[ImageManager.TelemetryNames.errorCodeKey] = "\(error.code.rawValue)"
                 logger.debug("image load failed: \(error.message)", metadata: fields)
             }
         }
@@ -275,11 +277,11 @@ extension ImageManager {
     private func metadata(_ url: URL?, _ options: ImageOptions, _ context: ImageContext, cacheType: ImageCacheType?)
         -> Logger.Metadata
     {
-        var fields: Logger.Metadata = [ImageTelemetryNames.urlKey: "\(url?.absoluteString ?? "")"]
+        var fields: Logger.Metadata = [ImageManager.TelemetryNames.urlKey: "\(url?.absoluteString ?? "")"]
         if let url, let key = cacheKey(for: url, options: options, context: context) {
-            fields[ImageTelemetryNames.cacheKeyKey] = "\(key)"
+            fields[ImageManager.TelemetryNames.cacheKeyKey] = "\(key)"
         }
-        if let cacheType { fields[ImageTelemetryNames.cacheTypeKey] = "\(cacheType)" }
+        if let cacheType { fields[ImageManager.TelemetryNames.cacheTypeKey] = "\(cacheType)" }
         return fields
     }
 
@@ -289,10 +291,10 @@ extension ImageManager {
         guard telemetry.isTracing else {
             return await cache.query(key: key, options: options, context: context, cacheType: cacheType)
         }
-        return await telemetry.withSpan(ImageTelemetryNames.cacheQuerySpan) { span in
+        return await telemetry.withSpan(ImageManager.TelemetryNames.cacheQuerySpan) { span in
             let hit = await cache.query(key: key, options: options, context: context, cacheType: cacheType)
-            span.attributes[ImageTelemetryNames.cacheKeyKey] = key
-            span.attributes[ImageTelemetryNames.cacheTypeKey] = (hit?.cacheType ?? .none).description
+            span.attributes[ImageManager.TelemetryNames.cacheKeyKey] = key
+            span.attributes[ImageManager.TelemetryNames.cacheTypeKey] = (hit?.cacheType ?? .none).description
             return hit
         }
     }

@@ -21,7 +21,7 @@ enum Resampling {
         if !pixmanReaches(source: source.size, scaleX: scaleX, scaleY: scaleY) {
             // WICore's exact area average (on the premultiplied bytes), then a plain pixman copy into place.
             let size = PixelSize(width: scaledWidth, height: scaledHeight)
-            let scaled = try AreaAverageResampler().resample(source, to: size)
+            let scaled = try ImageCoding.AreaAverageResampler().resample(source, to: size)
             let image = try PixmanImage(scaled)
             target.composite(.source, source: image, sourceX: left - originX, sourceY: top - originY, x: left, y: top,
                              width: right - left, height: bottom - top)

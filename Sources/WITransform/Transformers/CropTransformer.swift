@@ -16,10 +16,10 @@ public struct CropTransformer: ImageTransformer, Hashable {
 
     /// The rectangle with top-left (`x`, `y`) and size `width` x `height`.
     ///
-    /// Throws `.invalidArgument` unless `width` and `height` are in 1...`ImageGeometry.maximumSide` and `x` and `y`
+    /// Throws `.invalidArgument` unless `width` and `height` are in 1...`ImageCoding.Geometry.maximumSide` and `x` and `y`
     /// in -`maximumSide`...`maximumSide`.
     public init(x: Int, y: Int, width: Int, height: Int) throws(ImageError) {
-        let limit = ImageGeometry.maximumSide
+        let limit = ImageCoding.Geometry.maximumSide
         try ArgumentCheck.within(x, -limit...limit, "crop x")
         try ArgumentCheck.within(y, -limit...limit, "crop y")
         try ArgumentCheck.side(width, "crop width")

@@ -25,7 +25,7 @@ import WITestSupport
     }
 
     @Test func managerKeysCombineFilterThumbnailAndTransformer() {
-        let filter = BlockCacheKeyFilter { url in url.absoluteString.replacingOccurrences(of: "?token=secret", with: "") }
+        let filter = CacheKeys.BlockKeyFilter { url in url.absoluteString.replacingOccurrences(of: "?token=secret", with: "") }
         let h = Harness(transformer: MockTransformer(key: "Tint"), cacheKeyFilter: filter)
         let url = URL(string: "https://a.com/p/cat.jpg?token=secret")!
         #expect(h.manager.cacheKey(for: url) == "https://a.com/p/cat-Tint.jpg")
@@ -33,12 +33,12 @@ import WITestSupport
         context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
         context[.imageTransformer] = PipelineTransformer([MockTransformer(key: "A"), MockTransformer(key: "B")])
         #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-Thumbnail({64.000000,64.000000},1)-A-B.jpg")
-        let noCache = Harness(cacheKeyFilter: BlockCacheKeyFilter { _ in nil })
+        let noCache = Harness(cacheKeyFilter: CacheKeys.BlockKeyFilter { _ in nil })
         #expect(noCache.manager.cacheKey(for: url) == nil)
     }
 
     @Test func aNilKeyMeansNothingIsCached() async throws {
-        let h = Harness(cacheKeyFilter: BlockCacheKeyFilter { _ in nil })
+        let h = Harness(cacheKeyFilter: CacheKeys.BlockKeyFilter { _ in nil })
         let url = h.serve("a.png")
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)

@@ -108,7 +108,7 @@ import WITestSupport
         let urls = (0..<20).map { h.serve("img\($0).png", width: 4, height: 4) }
         let tally = Tally()
         var random = SeededRandom(seed: 10_000)
-        var tokens: [(Int, ImageRequestToken)] = []
+        var tokens: [(Int, ImageManager.RequestToken)] = []
         for i in 0..<10_000 {
             let url = urls[Int.random(in: 0..<urls.count, using: &random)]
             let options: ImageOptions = Bool.random(using: &random) ? [.fromLoaderOnly] : []

@@ -164,7 +164,7 @@ import WITestSupport
     @Test func preloadAllFramesOnAMemoryHitOfAnAnimationOnDemandDecodesEveryFrame() async throws {
         let h = Harness()
         let url = URL(string: "mock://host/on-demand.gif")!
-        let animation = Image(frameBuffer: try AnimatedFrameBuffer(decoder: ShadesAnimation(), capacity: 1), loopCount: 0)
+        let animation = Image(frameBuffer: try ImageCoding.AnimatedFrameBuffer(decoder: ShadesAnimation(), capacity: 1), loopCount: 0)
         h.memory.setImage(animation, forKey: url.absoluteString)
         let played = try await h.manager.loadImage(with: url)
         #expect(played.image === animation)

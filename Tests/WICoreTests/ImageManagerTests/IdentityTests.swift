@@ -6,9 +6,9 @@ import WITestSupport
 
 /// Request identity decides sharing at every layer; cache partitions keep tenants' entries apart.
 @Suite struct IdentityTests {
-    struct AuthModifier: ImageRequestModifier {
+    struct AuthModifier: ImageLoading.RequestModifier {
         let token: String
-        func modified(_ request: ImageHTTPRequest) -> ImageHTTPRequest? {
+        func modified(_ request: ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest? {
             var request = request
             request.headers["Authorization"] = "Bearer " + token
             return request
@@ -18,15 +18,15 @@ import WITestSupport
     @Test func identityFollowsTheRequestAsSent() {
         let url = URL(string: "https://a.com/x.png")!
         func identity(_ context: ImageContext = .init(), options: ImageOptions = [], headers: [String: String] = [:])
-            -> ImageRequestIdentity
+            -> ImageLoading.Identity
         {
-            ImageRequestIdentity(ImageLoadRequest(url: url, options: options, context: context, headers: headers))
+            ImageLoading.Identity(ImageLoading.Request(url: url, options: options, context: context, headers: headers))
         }
         #expect(identity() == identity())
         var a = ImageContext(), b = ImageContext(), sameAsA = ImageContext()
         a[.requestModifier] = AuthModifier(token: "A")
         b[.requestModifier] = AuthModifier(token: "B")
-        sameAsA[.requestModifier] = BlockRequestModifier { request in   // a closure: compared by what it sends
+        sameAsA[.requestModifier] = ImageLoading.BlockRequestModifier { request in   // a closure: compared by what it sends
             var request = request
             request.headers["Authorization"] = "Bearer A"
             return request
@@ -40,11 +40,11 @@ import WITestSupport
         #expect(identity(options: .handleCookies) != identity())
         #expect(identity(options: .highPriority) == identity())
         var closureModifier = ImageContext()
-        closureModifier[.responseModifier] = BlockResponseModifier { $0 }
+        closureModifier[.responseModifier] = ImageLoading.BlockResponseModifier { $0 }
         #expect(identity(closureModifier).isPrivate)
         #expect(identity(closureModifier) != identity(closureModifier))
         var decrypting = ImageContext()
-        decrypting[.decryptor] = BlockDataDecryptor { data, _ in data }
+        decrypting[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in data }
         #expect(identity(decrypting).isPrivate)
         var partitioned = ImageContext()
         partitioned[.cachePartition] = "tenant-1"
@@ -53,8 +53,8 @@ import WITestSupport
 
     @Test func pluginKeysDeclareTheirRole() {
         let url = URL(string: "https://a.com/x.png")!
-        func identity(_ context: ImageContext) -> ImageRequestIdentity {
-            ImageRequestIdentity(ImageLoadRequest(url: url, context: context))
+        func identity(_ context: ImageContext) -> ImageLoading.Identity {
+            ImageLoading.Identity(ImageLoading.Request(url: url, context: context))
         }
         var one = ImageContext(), two = ImageContext(), note = ImageContext()
         one[.tenantRegion] = "eu"
@@ -115,7 +115,7 @@ import WITestSupport
     }
 }
 
-extension ImageContextKey where Value == String {
+extension ImageContext.Key where Value == String {
     /// A plugin key that changes what a loader fetches.
     static var tenantRegion: Self { Self("test.tenantRegion") }
     /// A plugin key that changes nothing loaded.

@@ -149,7 +149,7 @@ import WITestSupport
 
     @MainActor @Test func theOptionsProcessorSeesTheTargetsOperationKey() async throws {
         let seen = Mutex<[String?]>([])
-        let processor = BlockOptionsProcessor { _, options, context in
+        let processor = ImageManager.BlockOptionsProcessor { _, options, context in
             seen.withLock { $0.append(context[.operationKey]) }
             return (options, context)
         }

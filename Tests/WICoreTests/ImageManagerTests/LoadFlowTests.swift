@@ -79,12 +79,12 @@ import WITestSupport
     }
 
     @Test func serializerChoosesTheDiskBytes() async throws {
-        let serializer = BlockCacheSerializer { _, data, _ in data.map { Data("SER:".utf8) + $0 } }
+        let serializer = CacheKeys.BlockSerializer { _, data, _ in data.map { Data("SER:".utf8) + $0 } }
         let h = Harness(cacheSerializer: serializer)
         let url = h.serve("a.png")
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
         #expect(h.disk.data(forKey: url.absoluteString)?.starts(with: Data("SER:MOCK".utf8)) == true)
-        let nothing = Harness(cacheSerializer: BlockCacheSerializer { _, _, _ in nil })
+        let nothing = Harness(cacheSerializer: CacheKeys.BlockSerializer { _, _, _ in nil })
         let other = nothing.serve("b.png")
         _ = try await nothing.manager.loadImage(with: other, options: .waitStoreCache)
         #expect(nothing.disk.keys.isEmpty)                  // nil data: no disk entry
@@ -92,7 +92,7 @@ import WITestSupport
     }
 
     @Test func optionsProcessorReplacesOptionsAndContext() async throws {
-        let processor = BlockOptionsProcessor { _, options, context in
+        let processor = ImageManager.BlockOptionsProcessor { _, options, context in
             var context = context
             context[.thumbnailPixelSize] = PixelSize(width: 10, height: 10)
             return (options.union(.waitStoreCache), context)

@@ -24,17 +24,17 @@ final class InstantLoader: ImageLoader {
     let data: Data
     init(data: Data) { self.data = data }
     func canLoad(_ url: URL) -> Bool { true }
-    func load(_ request: ImageLoadRequest, events: @escaping @Sendable (ImageLoadEvent) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoadOperation
+    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation
     {
         let data = data
         DispatchQueue.global().async { completion(.success(ImageLoadResult(data: data))) }
         return InstantOperation()
     }
 
-    struct InstantOperation: ImageLoadOperation {
+    struct InstantOperation: ImageLoading.Operation {
         func cancel() {}
-        func setPriority(_ priority: ImageRequestPriority) {}
+        func setPriority(_ priority: ImageLoading.Priority) {}
     }
 }
 

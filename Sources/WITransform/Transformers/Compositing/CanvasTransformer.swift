@@ -27,7 +27,7 @@ public struct CanvasTransformer: ImageTransformer, Hashable {
     public let color: RGBAColor
     public let blending: Blending
 
-    /// Throws `.invalidArgument` unless each side of `size` is in 1...`ImageGeometry.maximumSide`.
+    /// Throws `.invalidArgument` unless each side of `size` is in 1...`ImageCoding.Geometry.maximumSide`.
     public init(size: PixelSize? = nil, color: RGBAColor, blending: Blending = .sourceOver) throws(ImageError) {
         if let size {
             try ArgumentCheck.side(size.width, "canvas width")
