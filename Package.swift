@@ -319,3 +319,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Shared settings, as the Swift server packages set them: every existential spelled `any` (the C shims and system
+// modules have no Swift to set).
+for target in package.targets where target.type != .system && !(target.name.first == "C" && target.name.dropFirst().first?.isUppercase == true) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
+}
