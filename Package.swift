@@ -208,7 +208,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Examples/wi"
+            path: "Sources/wi"
         ),
 
         // A helper the disk cache tests start as separate processes (two writers, a writer killed with SIGKILL).
