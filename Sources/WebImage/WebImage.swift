@@ -46,10 +46,12 @@ public enum WebImage {
         var dataTiers: [any DataCaching] = []
         if useDiskCache { dataTiers.append(try DiskCache(name: "images", root: diskCacheRoot)) }
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: dataTiers, coders: coders)
-        var configuration = CurlImageLoader.Configuration()
-        configuration.acceptedFormats = { [coders] in coders.decodingFormats }
-        if allowLocalURLs { configuration.allowedSchemes.formUnion(["file", "data"]) }
-        let loader = try CurlImageLoader(configuration: configuration)
-        return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
+        var loading = CurlImageLoader.Configuration()
+        loading.acceptedFormats = { [coders] in coders.decodingFormats }
+        if allowLocalURLs { loading.allowedSchemes.formUnion(["file", "data"]) }
+        let loader = try CurlImageLoader(configuration: loading)
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.owning = [loader, cache]
+        return ImageManager(configuration: configuration)
     }
 }

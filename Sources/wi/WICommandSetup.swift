@@ -19,14 +19,16 @@ struct WICommandSetup {
         coders.addCoder(PNGCoder(compressionLevel: 3))
         let dataTiers: [any DataCaching] = useDiskCache ? [try WICommandCache.diskCache(at: cacheDirectory)] : []
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: dataTiers, coders: coders)
-        var configuration = CurlImageLoader.Configuration()
-        configuration.logger = WI.logger
+        var loading = CurlImageLoader.Configuration()
+        loading.logger = WI.logger
         // Asked when the first request goes out: a run that finds everything in the disk cache never loads libheif.
-        configuration.acceptedFormats = { [coders] in coders.decodingFormats }
-        configuration.allowedSchemes = ["http", "https", "file", "data"]
-        let loader = try CurlImageLoader(configuration: configuration)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache],
-                               logger: WI.logger)
+        loading.acceptedFormats = { [coders] in coders.decodingFormats }
+        loading.allowedSchemes = ["http", "https", "file", "data"]
+        let loader = try CurlImageLoader(configuration: loading)
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.owning = [loader, cache]
+        configuration.logger = WI.logger
+        manager = ImageManager(configuration: configuration)
     }
 
     /// `WxH` as a size, nil when malformed (the range is checked by `resizeTransformer`).

@@ -54,9 +54,10 @@ enum ReadmeSnippets {
         loaders.addLoader(AssetLoader(root: "/usr/share/app", pool: ioPool)) // an ImageLoader for an app-defined asset: scheme
         let cache = TieredImageCache(memory: MemoryCache(), dataTiers: [try DiskCache(name: "images"), myS3Tier],
                                      coders: coders)            // MemoryImageCaching / DataCaching tiers
-        let manager = ImageManager(cache: cache, loader: loaders, coders: coders,
-                                   transformer: .pipeline([try .resize(width: 200, height: 200, mode: .aspectFill),
-                                                           try .roundCorner(radius: 12)]))
+        var configuration = ImageManager.Configuration(cache: cache, loader: loaders, coders: coders)
+        configuration.transformer = .pipeline([try .resize(width: 200, height: 200, mode: .aspectFill),
+                                                try .roundCorner(radius: 12)])
+        let manager = ImageManager(configuration: configuration)
         // doc:end
         return manager
     }

@@ -46,7 +46,9 @@ import WITestSupport
         let coders = ImageCodersManager(coders: [Self.coder])
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [MockDataCache()], coders: coders)
-        return ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache])
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.owning = [loader, cache]
+        return ImageManager(configuration: configuration)
     }
 
     @Test func concurrentLoadsWithDifferentCredentialsGetTheirOwnImages() async throws {

@@ -29,11 +29,13 @@ struct HTTPCacheRig {
         disk = try DiskCache(directory: folder)
         memory = try MemoryCache(configuration: .init())
         let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders)
-        var configuration = CurlImageLoader.Configuration()
-        configuration.lowSpeedTime = 90
-        let loader = try CurlImageLoader(configuration: configuration)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [loader, cache],
-                               now: { [clock] in clock.now })
+        var loading = CurlImageLoader.Configuration()
+        loading.lowSpeedTime = 90
+        let loader = try CurlImageLoader(configuration: loading)
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.owning = [loader, cache]
+        configuration.now = { [clock] in clock.now }
+        manager = ImageManager(configuration: configuration)
     }
 
     static func folder() -> String {

@@ -69,14 +69,32 @@ public final class ImageManager: Sendable {
     /// or coder of its own in its context uses these.
     let ownIdentities: (loader: IdentityValue?, coders: IdentityValue?)
 
-    /// A manager over `cache`, `loader` and `coders`. Decoding and transforms run on `cpuPool` (nil: a pool of one
-    /// thread per core that the manager makes and owns). `owning` lists components whose `shutdown()` the
-    /// manager's `shutdown()` calls (those made for it alone: `WebImage.makeManager()` passes its loader and
-    /// cache). `logger` (per load: `context[.logger]`) gets per-load messages at trace and debug, and warnings
-    /// for what the manager drops (a corrupt cache entry removed); `metrics` and `tracer` receive the pinned
-    /// metrics and spans (`ImageManager.TelemetryNames`): by default the bootstrapped ones at the time of this call.
-    /// `now` is the wall clock HTTP freshness (`.httpCachePolicy`) is judged by; tests drive it.
-    public init(
+    /// A manager made as `configuration` says.
+    public init(configuration: Configuration) {
+        cache = configuration.cache
+        loader = configuration.loader
+        coders = configuration.coders
+        transformer = configuration.transformer
+        cacheKeyFilter = configuration.cacheKeyFilter
+        cacheSerializer = configuration.cacheSerializer
+        optionsProcessor = configuration.optionsProcessor
+        delegate = configuration.delegate
+        let pool = configuration.cpuPool ?? WorkerPool.cpu()
+        cpuPool = pool
+        owned = configuration.owning + (configuration.cpuPool == nil ? [pool] : [])
+        telemetry = ImageTelemetry(logger: configuration.logger, metrics: configuration.metrics, tracer: configuration.tracer)
+        now = configuration.now
+        ownIdentities = (ComponentIdentity.of(configuration.loader), ComponentIdentity.of(configuration.coders))
+    }
+
+    /// A manager over `cache`, `loader` and `coders`, everything else as `Configuration` has it by default.
+    public convenience init(cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder) {
+        self.init(configuration: Configuration(cache: cache, loader: loader, coders: coders))
+    }
+
+    /// The 14 parameters of `Configuration` as arguments.
+    @available(*, deprecated, message: "use init(configuration:) (or init(cache:loader:coders:))")
+    public convenience init(
         cache: any ImageCache, loader: any ImageLoader, coders: any ImageCoder,
         transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
@@ -84,20 +102,19 @@ public final class ImageManager: Sendable {
         logger: Logger = .webImageNoOp, metrics: any MetricsFactory = MetricsSystem.factory,
         tracer: any Tracer = InstrumentationSystem.tracer, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.cache = cache
-        self.loader = loader
-        self.coders = coders
-        self.transformer = transformer
-        self.cacheKeyFilter = cacheKeyFilter
-        self.cacheSerializer = cacheSerializer
-        self.optionsProcessor = optionsProcessor
-        self.delegate = delegate
-        let pool = cpuPool ?? WorkerPool.cpu()
-        self.cpuPool = pool
-        owned = owning + (cpuPool == nil ? [pool] : [])
-        telemetry = ImageTelemetry(logger: logger, metrics: metrics, tracer: tracer)
-        self.now = now
-        ownIdentities = (ComponentIdentity.of(loader), ComponentIdentity.of(coders))
+        var configuration = Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.transformer = transformer
+        configuration.cacheKeyFilter = cacheKeyFilter
+        configuration.cacheSerializer = cacheSerializer
+        configuration.optionsProcessor = optionsProcessor
+        configuration.delegate = delegate
+        configuration.cpuPool = cpuPool
+        configuration.owning = owning
+        configuration.logger = logger
+        configuration.metrics = metrics
+        configuration.tracer = tracer
+        configuration.now = now
+        self.init(configuration: configuration)
     }
 
     // MARK: Loading

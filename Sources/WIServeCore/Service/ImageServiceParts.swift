@@ -183,8 +183,13 @@ package struct ImageServiceParts: Sendable {
         }
         pool = WorkerPool.cpu(name: "wi.serve")
         keep(pool)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, cpuPool: pool,
-                               owning: parts, logger: logger, metrics: metrics.factory, tracer: tracer)
+        var managerConfiguration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        managerConfiguration.cpuPool = pool
+        managerConfiguration.owning = parts
+        managerConfiguration.logger = logger
+        managerConfiguration.metrics = metrics.factory
+        managerConfiguration.tracer = tracer
+        manager = ImageManager(configuration: managerConfiguration)
         ownParts = []
         ownsManager = true
     }

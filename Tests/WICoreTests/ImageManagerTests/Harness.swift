@@ -19,9 +19,14 @@ struct Harness {
         let coders = ImageCodersManager(coders: [decodeGate.map { GatedCoder(coder, gate: $0) } ?? coder])
         // Every harness has pools of its own (the manager's CPU pool, the cache's I/O pool), ended by `shutdown()`.
         cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders)
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, transformer: transformer,
-                               cacheKeyFilter: cacheKeyFilter, cacheSerializer: cacheSerializer,
-                               optionsProcessor: optionsProcessor, delegate: delegate, owning: [cache])
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.transformer = transformer
+        configuration.cacheKeyFilter = cacheKeyFilter
+        configuration.cacheSerializer = cacheSerializer
+        configuration.optionsProcessor = optionsProcessor
+        configuration.delegate = delegate
+        configuration.owning = [cache]
+        manager = ImageManager(configuration: configuration)
     }
 
     /// A mock URL serving a `width` x `height` image.

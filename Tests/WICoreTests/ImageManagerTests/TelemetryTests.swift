@@ -56,8 +56,12 @@ struct TelemetryHarness {
         let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coders, metrics: metrics)
         let store = logs
         let logger = Logger(label: "test", factory: { _ in RecordingLogHandler(store: store) })
-        manager = ImageManager(cache: cache, loader: loader, coders: coders, owning: [cache], logger: logger,
-                               metrics: metrics, tracer: tracing ? tracer : NoOpTracer())
+        var configuration = ImageManager.Configuration(cache: cache, loader: loader, coders: coders)
+        configuration.owning = [cache]
+        configuration.logger = logger
+        configuration.metrics = metrics
+        configuration.tracer = tracing ? tracer : NoOpTracer()
+        manager = ImageManager(configuration: configuration)
     }
 
     func serve(_ name: String) -> URL {

@@ -49,8 +49,11 @@ import WITestSupport
         let loader = MockLoader()
         let url = URL(string: "mock://host/anim.gif")!
         loader.register(url, data: Data("GIF89a".utf8))
-        let manager = ImageManager(cache: TieredImageCache(memory: MockMemoryCache(), dataTiers: [], coders: Animated()),
-                                   loader: loader, coders: Animated(), transformer: tint)
+        var configuration = ImageManager.Configuration(
+            cache: TieredImageCache(memory: MockMemoryCache(), dataTiers: [], coders: Animated()), loader: loader,
+            coders: Animated())
+        configuration.transformer = tint
+        let manager = ImageManager(configuration: configuration)
         let plain = try await manager.loadImage(with: url, options: .fromLoaderOnly)
         #expect(!plain.image.flags.contains(.transformed))
         #expect(tint.callCount == 0)
