@@ -340,6 +340,25 @@ import WITestSupport
         }
     }
 
+    /// thumbor's HEALTHCHECK_ROUTE, which load balancers set up for thumbor probe: `WORKING`, not cached, and
+    /// answered while the admission gate is full (it is not an image request).
+    @Test func thumborsHealthcheck() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 0 }) { server, client in
+            async let held = client.execute(uri: "/unsafe/10x10/\(h.url("/gated.png"))", method: .get)
+            for await _ in h.arrivals { break }
+            #expect(server.service.gate.counts == (1, 0))
+            for path in ["/healthcheck", "/healthcheck/"] {
+                let get = try await client.execute(uri: path, method: .get)
+                #expect(get.status == .ok && H.text(get) == "WORKING" && get.headers[.cacheControl] == "no-cache", "\(path)")
+            }
+            let head = try await client.execute(uri: "/healthcheck", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            h.gate.open()
+            #expect(try await held.status == .ok)
+        }
+    }
+
     @Test func healthAndMetrics() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in

@@ -19,7 +19,7 @@ import WIServiceLifecycle
 /// `wi serve`: a thumbor-compatible image service on Hummingbird over the WebImage pipeline.
 ///
 /// `GET|HEAD /{unsafe|SIGNATURE}/[AxB:CxD/][fit-in/][-]WxH/[halign/][valign/][smart/][filters:...]/IMAGE_URL`,
-/// `/healthz`, `/metrics` (Prometheus text). `run()` serves until SIGTERM or SIGINT, lets requests in flight
+/// `/healthz`, thumbor's `/healthcheck`, `/metrics` (Prometheus text). `run()` serves until SIGTERM or SIGINT, lets requests in flight
 /// finish, then shuts the manager down.
 ///
 /// ```swift
@@ -69,6 +69,11 @@ public struct ImageServer: Sendable {
         router.add(middleware: AdmissionMiddleware(service: service))
         router.add(middleware: ThumborMiddleware(service: service))
         router.get("healthz") { _, _ in "ok\n" }
+        // thumbor's HEALTHCHECK_ROUTE, as load balancers configured for thumbor probe it: 200 `WORKING`, not cached.
+        router.get("healthcheck") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: "WORKING")))
+        }
         let metrics = service.metrics
         router.get("metrics") { _, _ -> Response in
             let bytes = metrics.exposition()

@@ -81,7 +81,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Admission, first for image requests: `/healthz`, `/metrics` and the app's routes pass; a method other than GET
+/// Admission, first for image requests: `/healthz`, `/healthcheck`, `/metrics` and the app's routes pass; a method other than GET
 /// or HEAD is a 405; a request the gate refuses is the prebuilt 503 (before any parsing, signature check or
 /// work); one whose deadline passes in line a 504. An admitted request holds its slot until the answer is made,
 /// its deadline (arrival + `--timeout`) in `AdmittedRequest.current` for `ThumborMiddleware`.
@@ -91,6 +91,9 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     let service: ImageService
     private let refusedGET: Response
     private let refusedHEAD: Response
+
+    /// The server's own routes, which are never image requests.
+    static var ownPaths: Set<String> { ["/healthz", "/healthcheck", "/healthcheck/", "/metrics"] }
 
     init(service: ImageService) {
         self.service = service
@@ -102,7 +105,7 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
-        guard path != "/healthz", path != "/metrics" else { return try await next(request, context) }
+        guard !Self.ownPaths.contains(path) else { return try await next(request, context) }
         guard request.method == .get || request.method == .head else {
             return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
                             body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
