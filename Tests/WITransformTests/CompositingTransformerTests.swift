@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WICore
 import WITestSupport
-import WITransform
+@testable import WITransform
 
 /// `OverlayTransformer` and `CanvasTransformer` against thumbor 7.8's own `watermark()`, `background_color()` and
 /// `fill()` (its filters, PIL engine and `_alpha` / `_composite` extensions, run by
@@ -161,5 +161,38 @@ import WITransform
             }
             #expect(error?.code == .invalidArgument)
         }
+    }
+}
+
+/// The compositing loops stop inside a frame when their pool job is cancelled (the frame loop around them checks
+/// too, so these call them directly): the canvas fill, the merge and the overlay's alpha pass.
+@Suite struct CompositingCancellationTests {
+    static let size = PixelSize(width: 600, height: 400)
+
+    @Test func theLoopsStopWhenTheirJobIsCancelled() async throws {
+        let pool = WorkerPool(name: "test.compositing", threads: 1)
+        defer { pool.shutdown() }
+        let fill = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            try Compositor.filled(.white, size: Self.size)
+        }
+        #expect(fill?.code == .cancelled)
+        let source = [UInt8](repeating: 128, count: Self.size.area * 4)
+        let merge = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            var target = [UInt8](repeating: 0, count: Self.size.area * 4)
+            try source.withUnsafeBufferPointer { (source) throws(ImageError) in
+                try target.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
+                    try Compositor.merge(source, size: Self.size, into: target, size: Self.size, at: 0, 0, blending: .composite)
+                }
+            }
+        }
+        #expect(merge?.code == .cancelled)
+        let mark = Image(pixels: try PixelBuffer(width: Self.size.width, height: Self.size.height, format: .rgba8, bytes: source))
+        let overlay = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            try OverlayTransformer(mark, identifier: "m", x: .center, y: .center, transparency: 50)
+        }
+        #expect(overlay?.code == .cancelled)
+        // Not cancelled, the same calls finish: a fill of 600 x 400 white pixels.
+        let filled = try await pool.runCancellable { () throws(ImageError) in try Compositor.filled(.white, size: Self.size) }
+        #expect(filled.count == Self.size.area * 4 && filled.allSatisfy { $0 == 255 })
     }
 }

@@ -23,10 +23,11 @@ public struct ImageRoute: Sendable {
     /// The answer's format; nil: as a thumbor URL without `format()` (the source's, or WebP/AVIF when the
     /// configuration's auto-webp/auto-avif and the Accept header allow).
     public var format: ImageFormat?
-    /// The encoder's quality, 1...100.
+    /// The encoder's quality, 1...100 (another value is a 400 answer).
     public var quality: Int
     /// A box the source may be decoded down to, when the transformer only shrinks it into that box (the
-    /// coder's reduced decode, e.g. JPEG's DCT scaling); nil: full size.
+    /// coder's reduced decode, e.g. JPEG's DCT scaling); nil: full size. Each side at least 1, the area within the
+    /// service's pixel limit (else a 400 answer).
     public var thumbnailSize: PixelSize?
     /// The answer's `Cache-Control: max-age`; nil: the configuration's.
     public var maxAge: Int?
@@ -36,7 +37,7 @@ public struct ImageRoute: Sendable {
         self.source = source
         self.transformer = transformer
         self.format = format
-        self.quality = min(max(quality, 1), 100)
+        self.quality = quality
         self.thumbnailSize = thumbnailSize
         self.maxAge = maxAge
     }

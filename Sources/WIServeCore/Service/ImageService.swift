@@ -227,8 +227,17 @@ public final class ImageService: Sendable {
         do {
             // A file is read only inside --file-root (an app's manager without it reads what its loader allows).
             let source = try routeSource(route.source)
-            if let size = route.thumbnailSize, size.area > configuration.maxPixels {
-                throw ServeError(.badRequest, "\(size) exceeds the pixel limit of \(configuration.maxPixels)")
+            // The route's values are the app's, often from its URL: checked as a thumbor URL's are, a 400 each.
+            guard (1...100).contains(route.quality) else {
+                throw ServeError(.badRequest, "quality must be in 1...100, got \(route.quality)")
+            }
+            if let size = route.thumbnailSize {
+                guard size.width >= 1, size.height >= 1 else {
+                    throw ServeError(.badRequest, "thumbnail size \(size) must be at least 1x1")
+                }
+                guard size.area <= configuration.maxPixels else {
+                    throw ServeError(.badRequest, "\(size) exceeds the pixel limit of \(configuration.maxPixels)")
+                }
             }
             let plan = EncodePlan(format: route.format, quality: route.quality, decodeBox: route.thumbnailSize)
             let key = route.variantKey(accept: input.accept, configuration: configuration)

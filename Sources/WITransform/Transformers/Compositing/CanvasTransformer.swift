@@ -46,10 +46,10 @@ public struct CanvasTransformer: ImageTransformer, Hashable {
         try image.transformingFrames(outputSize: size ?? image.size) { (frame) throws(ImageError) -> PixelBuffer in
             let canvas = size ?? frame.size
             let source = try frame.converted(to: .rgba8).packedBytes()
-            var output = Compositor.filled(color, size: canvas)
-            source.withUnsafeBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    Compositor.merge(source, size: frame.size, into: target, size: canvas,
+            var output = try Compositor.filled(color, size: canvas)
+            try source.withUnsafeBufferPointer { (source) throws(ImageError) in
+                try output.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
+                    try Compositor.merge(source, size: frame.size, into: target, size: canvas,
                                      at: (canvas.width - frame.width) / 2, (canvas.height - frame.height) / 2,
                                      blending: blending)
                 }

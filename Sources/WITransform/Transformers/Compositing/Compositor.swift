@@ -7,10 +7,11 @@ import WICore
 /// Thread safety: stateless.
 enum Compositor {
     /// `source` (`sourceSize`, packed RGBA8) drawn over `target` (`targetSize`, packed RGBA8) with its top left
-    /// corner at (`left`, `top`); the parts outside the target are skipped.
+    /// corner at (`left`, `top`); the parts outside the target are skipped. Stops (`.cancelled`) every 16 rows
+    /// when its pool job was cancelled.
     static func merge(_ source: UnsafeBufferPointer<UInt8>, size sourceSize: PixelSize,
                       into target: UnsafeMutableBufferPointer<UInt8>, size targetSize: PixelSize,
-                      at left: Int, _ top: Int, blending: CanvasTransformer.Blending) {
+                      at left: Int, _ top: Int, blending: CanvasTransformer.Blending) throws(ImageError) {
         let startX = max(0, -left), startY = max(0, -top)
         let originX = max(0, left), originY = max(0, top)
         guard startX < sourceSize.width, startY < sourceSize.height, originX < targetSize.width,
@@ -18,6 +19,7 @@ enum Compositor {
         let columns = min(sourceSize.width - startX, targetSize.width - originX)
         let rows = min(sourceSize.height - startY, targetSize.height - originY)
         for row in 0..<rows {
+            if row & 15 == 0 { try WorkerPool.checkCancellation() }
             var from = ((startY + row) * sourceSize.width + startX) * 4
             var to = ((originY + row) * targetSize.width + originX) * 4
             switch blending {
@@ -37,11 +39,13 @@ enum Compositor {
         }
     }
 
-    /// A buffer of `size` pixels of `color` (packed RGBA8).
-    static func filled(_ color: RGBAColor, size: PixelSize) -> [UInt8] {
+    /// A buffer of `size` pixels of `color` (packed RGBA8); stops (`.cancelled`) every 256K pixels when its pool
+    /// job was cancelled.
+    static func filled(_ color: RGBAColor, size: PixelSize) throws(ImageError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size.width * size.height * 4)
-        bytes.withUnsafeMutableBufferPointer { buffer in
+        try bytes.withUnsafeMutableBufferPointer { (buffer) throws(ImageError) in
             for index in stride(from: 0, to: buffer.count, by: 4) {
+                if index & 0xF_FFFF == 0 { try WorkerPool.checkCancellation() }
                 buffer[index] = color.red
                 buffer[index + 1] = color.green
                 buffer[index + 2] = color.blue

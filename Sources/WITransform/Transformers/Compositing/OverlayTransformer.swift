@@ -77,6 +77,7 @@ public struct OverlayTransformer: ImageTransformer {
         var bytes = try overlay.frame(at: 0).pixels.converted(to: .rgba8).packedBytes()
         let lowering = -(255 * transparency / 100)
         for index in stride(from: 3, to: bytes.count, by: 4) {
+            if index & 0xF_FFFF == 3 { try WorkerPool.checkCancellation() }
             bytes[index] = UInt8(min(max(Int(bytes[index]) + lowering, 0), 255))
         }
         pixels = try PixelBuffer(width: overlay.width, height: overlay.height, format: .rgba8, bytes: bytes)
@@ -94,10 +95,10 @@ public struct OverlayTransformer: ImageTransformer {
         let offsets = Self.offsets(image: image.size, overlay: sized.size, x: x, y: y)
         return try image.transformingFrames(outputSize: image.size) { (frame) throws(ImageError) -> PixelBuffer in
             var target = try frame.converted(to: .rgba8).packedBytes()
-            source.withUnsafeBufferPointer { source in
-                target.withUnsafeMutableBufferPointer { target in
+            try source.withUnsafeBufferPointer { (source) throws(ImageError) in
+                try target.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
                     for (left, top) in offsets {
-                        Compositor.merge(source, size: sized.size, into: target, size: frame.size, at: left, top,
+                        try Compositor.merge(source, size: sized.size, into: target, size: frame.size, at: left, top,
                                          blending: .composite)
                     }
                 }
