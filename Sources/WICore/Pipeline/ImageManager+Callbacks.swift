@@ -91,62 +91,65 @@ extension ImageManager {
             first.call(refused)
             return token
         }
-        var onProgress: (@Sendable (ImageLoading.Progress) -> Void)?
+        var caller = Caller(registration: id, priorityTicket: { token.attach($0) })
         if let progress {
-            onProgress = { event in
+            caller.progress = { event in
                 if let executor { executor.execute { progress(event) } } else { progress(event) }
             }
         }
-        let reportProgress = onProgress
+        // The second call (a revalidation's new image) never comes before the first, nor after a cancelled first.
+        let second = SecondAnswer(deliver)
+        caller.replaced = { second.offer(.success($0)) }
         let order = nextHandover()
-        let task = Task { [self] in
+        let task = Task { [self, caller] in
             defer { tracker.finish(id) }
-            // The same `webimage.load` span, load counters, duration and in-flight gauge as the async form (the
-            // task inherits the caller's service context, so the caller's span is the parent).
-            var resolved: ResolvedRequest?
-            let result: Result<ImageResult, ImageError>
-            do throws(ImageError) {
-                result = .success(try await observed(url: url, options: options, context: context) {
-                    () async throws(ImageError) -> ImageResult in
-                    let request = try prepare(url: url, options: options, context: context, order: order)
-                    resolved = request
-                    emit(request.url, .started)
-                    var shared = request
-                    let result = if let hit = await memoryHit(&shared) {
-                        hit
-                    } else {
-                        await run(shared, priorityTicket: { token.attach($0) }, progress: reportProgress)
-                    }
-                    switch result {
-                    case .success(let value):
-                        report(value, url: request.url)
-                        emit(request.url, .finished(value.cacheType))
-                    case .failure(let error): emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
-                    }
-                    return try result.get()
-                })
-            } catch {
-                result = .failure(error)
-            }
-            guard first.call(result), let request = resolved, case .success(let value) = result,
-                  request.options.contains(.refreshCached), !Task.isCancelled, needsRefresh(value) else { return }
-            refresh(request, after: value) { outcome in
-                if case .replaced(let replaced) = outcome { deliver(.success(replaced)) }
-            }
+            let result = await load(url, options: options, context: context, order: order, caller: caller)
+            second.firstAnswered(first.call(result))
         }
         token.attach(task)
         return token
     }
+}
 
-    /// Whether `.refreshCached` revalidates after `answer`: it came from the cache, not from a revalidation.
-    func needsRefresh(_ answer: ImageResult) -> Bool {
-        answer.cacheType != .none && answer.httpCacheOutcome != .revalidated && answer.httpCacheOutcome != .replaced
+/// Holds a callback form's second answer until its first answer went out; drops it when the first was not this
+/// load's (the caller cancelled first).
+///
+/// Thread safety: one lock guards the state; the answer is delivered outside it.
+final class SecondAnswer: Sendable {
+    private enum State {
+        case waiting(Result<ImageResult, ImageError>?)
+        case open
+        case closed
     }
 
-    /// `.refreshCached` after an answer from the cache: revalidates the entry in the background with its stored
-    /// validators. A 304 renews the entry; new bytes replace the entry in every tier; `waiter` learns which (the
-    /// callback form's second call is the replaced result).
-    func refresh(_ request: ResolvedRequest, after answer: ImageResult, waiter: RefreshWaiter?) {
-        revalidateInBackground(request, info: answer.httpCacheInfo, cachedBytes: answer.sourceData, waiter: waiter)
+    private let state = Mutex(State.waiting(nil))
+    private let deliver: @Sendable (Result<ImageResult, ImageError>) -> Void
+
+    init(_ deliver: @escaping @Sendable (Result<ImageResult, ImageError>) -> Void) {
+        self.deliver = deliver
+    }
+
+    /// The second answer: delivered now when the first went out, else held (or dropped when closed).
+    func offer(_ answer: Result<ImageResult, ImageError>) {
+        let now = state.withLock { s -> Bool in
+            switch s {
+            case .open: return true
+            case .closed: return false
+            case .waiting:
+                s = .waiting(answer)
+                return false
+            }
+        }
+        if now { deliver(answer) }
+    }
+
+    /// The first answer went out (`delivered`: it was this load's result): a held second answer follows.
+    func firstAnswered(_ delivered: Bool) {
+        let held = state.withLock { s -> Result<ImageResult, ImageError>? in
+            defer { s = delivered ? .open : .closed }
+            if case .waiting(let held) = s { return held }
+            return nil
+        }
+        if delivered, let held { deliver(held) }
     }
 }

@@ -132,59 +132,14 @@ public final class ImageManager: Sendable {
     public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
         -> ImageResult
     {
-        try await observed(url: url, options: options, context: context) { () async throws(ImageError) -> ImageResult in
-            try await self.untracedLoadImage(with: url, options: options, context: context)
-        }
-    }
-
-    func untracedLoadImage(with url: URL?, options: ImageOptions, context: ImageContext) async throws(ImageError)
-        -> ImageResult
-    {
-        let request = try prepare(url: url, options: options, context: context, order: nextHandover())
-        // The load runs in the caller's task, with no task of its own (a spawn and two thread hand-offs per load
-        // before). `cancelAll()` and `shutdown()` reach the caller through its cancellation, which ends its wait in
-        // the image task registry with 2002 whether it has joined yet or not.
-        let cancellation = WaiterCancellation()
-        guard let id = tracker.register(cancel: cancellation.cancel) else { throw Self.shutDownError }
-        emit(request.url, .started)
-        var shared = request
-        let result = if let hit = await memoryHit(&shared) {
-            hit
-        } else {
-            await run(shared, priorityTicket: { _ in }, progress: nil, cancellation: cancellation)
-        }
-        switch result {
-        case .success(var value):
-            if request.options.contains(.refreshCached) && needsRefresh(value) {
-                if request.options.contains(.waitStoreCache) {
-                    // Complete once the caches hold the refreshed entry: the revalidation's outcome is the answer.
-                    let outcome = await withCheckedContinuation { continuation in
-                        refresh(request, after: value) { continuation.resume(returning: $0) }
-                    }
-                    switch outcome {
-                    case .notModified: value.httpCacheOutcome = .revalidated
-                    case .replaced(let replaced): value = replaced
-                    case .failed: break
-                    }
-                } else {
-                    refresh(request, after: value, waiter: nil)
-                }
-            }
-            report(value, url: request.url)
-            emit(request.url, .finished(value.cacheType))
-            tracker.finish(id)
-            return value
-        case .failure(let error):
-            emit(request.url, error.code == .cancelled ? .cancelled : .failed(error))
-            tracker.finish(id)
-            throw error
-        }
+        try await load(url, options: options, context: context, order: nextHandover(),
+                       caller: Caller(cancellation: WaiterCancellation())).get()
     }
 
     /// The cache key `url` gets with `context` (filter, thumbnail part, transformer part), or nil when the key
     /// filter says not to cache.
     public func cacheKey(for url: URL, options: ImageOptions = [], context: ImageContext = .init()) -> String? {
-        guard let request = try? prepare(url: url, options: options, context: context) else { return nil }
+        guard let request = try? resolve(url: url, options: options, context: context) else { return nil }
         return request.finalKey
     }
 
@@ -221,7 +176,26 @@ public final class ImageManager: Sendable {
     public func waitUntilIdle() async { await tracker.waitUntilIdle() }
 
     /// How many shared works of each stage were started so far (loads, decodes, transforms): for tests and stats.
-    public var statistics: (loads: Int, decodes: Int, transforms: Int) {
-        (loadTasks.startedCount, decodeTasks.startedCount, transformTasks.startedCount)
+    public var statistics: Statistics {
+        Statistics(loads: loadTasks.startedCount, decodes: decodeTasks.startedCount, transforms: transformTasks.startedCount)
+    }
+
+    /// How many shared works of each stage a manager started (``ImageManager/statistics``): requests that joined
+    /// work in flight count once.
+    ///
+    /// Thread safety: a value type; safe to send and share.
+    public struct Statistics: Sendable, Hashable {
+        /// Downloads started.
+        public var loads: Int
+        /// Decodes started.
+        public var decodes: Int
+        /// Transformer steps started.
+        public var transforms: Int
+
+        public init(loads: Int, decodes: Int, transforms: Int) {
+            self.loads = loads
+            self.decodes = decodes
+            self.transforms = transforms
+        }
     }
 }

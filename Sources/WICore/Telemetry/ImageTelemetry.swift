@@ -203,24 +203,18 @@ extension Duration {
 }
 
 extension ImageManager {
-    /// The logger of `request`: its context's, else the manager's.
-    func logger(_ request: ResolvedRequest) -> Logger { request.context[.logger] ?? telemetry.logger }
-
-    /// Runs one `loadImage` call inside its `webimage.load` span, counting it (loads, in flight, duration) and
-    /// logging how it ended (trace on success, debug with the code on failure).
+    /// Runs one load inside its `webimage.load` span, counting it (loads, in flight, duration) and logging how it
+    /// ended (trace on success, debug with the code on failure).
     func observed(url: URL?, options: ImageOptions, context: ImageContext,
-                  _ body: () async throws(ImageError) -> ImageResult) async throws(ImageError) -> ImageResult {
+                  _ body: () async -> Result<ImageResult, ImageError>) async -> Result<ImageResult, ImageError> {
         let observation = beginObservation(url: url)
-        let result: Result<ImageResult, ImageError>
-        if let span = observation.span {
-            result = await ServiceContext.$current.withValue(span.context) { () async -> Result<ImageResult, ImageError> in
-                do throws(ImageError) { return .success(try await body()) } catch { return .failure(error) }
-            }
+        let result = if let span = observation.span {
+            await ServiceContext.$current.withValue(span.context) { await body() }
         } else {
-            do throws(ImageError) { result = .success(try await body()) } catch { result = .failure(error) }
+            await body()
         }
         endObservation(observation, result, url: url, options: options, context: context)
-        return try result.get()
+        return result
     }
 
     /// One observed `loadImage` call: when it started, and its `webimage.load` span when tracing.
@@ -283,19 +277,5 @@ extension ImageManager {
         }
         if let cacheType { fields[ImageManager.TelemetryNames.cacheTypeKey] = "\(cacheType)" }
         return fields
-    }
-
-    /// A cache query in a `webimage.cache.query` span.
-    func query(_ cache: any ImageCache, key: String, options: ImageOptions, context: ImageContext,
-               cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
-        guard telemetry.isTracing else {
-            return await cache.query(key: key, options: options, context: context, cacheType: cacheType)
-        }
-        return await telemetry.withSpan(ImageManager.TelemetryNames.cacheQuerySpan) { span in
-            let hit = await cache.query(key: key, options: options, context: context, cacheType: cacheType)
-            span.attributes[ImageManager.TelemetryNames.cacheKeyKey] = key
-            span.attributes[ImageManager.TelemetryNames.cacheTypeKey] = (hit?.cacheType ?? .none).description
-            return hit
-        }
     }
 }

@@ -3,8 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Logging
 
-/// One load with everything resolved: options after the processor, decode options, keys, cache types, identity.
+/// One load with everything resolved once, at its start, and handed down the stages: options after the processor,
+/// decode options, keys, cache types, identity, and the components it uses (the context's, else the manager's).
 struct ResolvedRequest: Sendable {
     var url: URL
     var options: ImageOptions
@@ -25,87 +27,34 @@ struct ResolvedRequest: Sendable {
     /// The identity of the context values that change the result (coder, caches, serializer...); nil: private.
     var resultIdentity: [String: IdentityValue]?
 
+    /// The cache queried and stored into: `context[.imageCache]`, else the manager's.
+    var cache: any ImageCache
+    /// Where the original of a thumbnail or transform lives: `context[.originalImageCache]`, else `cache`.
+    var originalCache: any ImageCache
+    /// The loader: `context[.imageLoader]`, else the manager's.
+    var loader: any ImageLoader
+    /// The coder: `context[.imageCoder]`, else the manager's coders.
+    var coder: any ImageCoder
+    /// Whether `coder` is the request's own (its verdict on cached bytes is not the manager's).
+    var hasOwnCoder: Bool
+    /// `coder`'s identity (nil: it has none, and no two decodes share work).
+    var coderIdentity: IdentityValue?
+    /// Chooses the bytes stored in data caches: `context[.cacheSerializer]`, else the manager's.
+    var serializer: (any CacheSerializer)?
+    /// `context[.httpCachePolicy]`, else `.ignore`.
+    var httpCachePolicy: HTTPCachePolicy
+    /// `context[.logger]`, else the manager's.
+    var logger: Logger
+
     /// Whether the final image differs from what the source bytes decode to at full size (thumbnail or transform
     /// asked for): such a result carries no `data`, and its own cache entry.
     var isDerived: Bool { sourceKey != finalKey || decodeOptions.thumbnailPixelSize != nil || transformer != nil }
 }
 
-/// Everything that makes two loads the same load.
-///
-/// The fields live in one shared box with their hash computed once: the image task registry hashes the key when a
-/// caller joins and again when the work finishes, and compares it with itself then, which is now at once (hashing
-/// and comparing the fields, their identity dictionaries included, was 7% of a memory hit's profile).
-struct ImageTaskKey: Hashable, Sendable {
-    struct Fields: Hashable, Sendable {
-        var finalKey: String?
-        var options: Int
-        var decodeOptions: DecodeOptions
-        var transformerKey: String?
-        var cacheTypes: SIMD4<Int>
-        var load: LoadKey
-        var result: [String: IdentityValue]
-        var privateID: UUID?
-    }
-
-    private final class Box: Sendable {
-        let fields: Fields
-        let hash: Int
-
-        init(_ fields: Fields) {
-            self.fields = fields
-            hash = fields.hashValue
-        }
-    }
-
-    private let box: Box
-
-    init(_ fields: Fields) { box = Box(fields) }
-
-    static func == (a: ImageTaskKey, b: ImageTaskKey) -> Bool {
-        a.box === b.box || (a.box.hash == b.box.hash && a.box.fields == b.box.fields)
-    }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(box.hash) }
-}
-
-/// Everything that makes two downloads the same download: the loader and the request's identity as it sees it.
-struct LoadKey: Hashable, Sendable {
-    var loader: IdentityValue
-    var identity: ImageLoading.Identity
-}
-
-/// Where decoded bytes came from.
-enum DecodeSource: Hashable, Sendable {
-    /// A download.
-    case load(LoadKey)
-    /// A cache entry: its key and the cache's identity.
-    case cache(key: String, cache: IdentityValue)
-}
-
-/// Where decoded bytes came from, which coder decodes them, and how.
-struct DecodeKey: Hashable, Sendable {
-    var source: DecodeSource
-    var coder: IdentityValue
-    var options: DecodeOptions
-}
-
-/// A decode followed by a transformer chain's prefix.
-struct TransformKey: Hashable, Sendable {
-    var decode: DecodeKey
-    var transformerKey: String
-}
-
-/// Events a shared image task sends its callers.
-enum ImageTaskEvent: Sendable {
-    case response(ImageLoading.ResponseHead)
-    case progress(received: Int64, expected: Int64)
-    case partialImage(Image)
-}
-
 extension ImageManager {
-    /// Validates the URL, runs the options processor and resolves keys, options and identity (SDWebImage's
-    /// steps 1 and 2).
-    func prepare(url: URL?, options: ImageOptions, context: ImageContext, order: UInt64? = nil) throws(ImageError)
+    /// Validates the URL, runs the options processor and resolves keys, options, identity and components, once per
+    /// load (SDWebImage's steps 1 and 2).
+    func resolve(url: URL?, options: ImageOptions, context: ImageContext, order: UInt64? = nil) throws(ImageError)
         -> ResolvedRequest
     {
         guard let url, !url.absoluteString.isEmpty, url.scheme != nil || url.isFileURL else {
@@ -156,6 +105,8 @@ extension ImageManager {
         }
         let ownLoader = context[.imageLoader]
         let loader = ownLoader ?? self.loader
+        let ownCoder = context[.imageCoder]
+        let cache = context[.imageCache] ?? self.cache
         var loadRequest = ImageLoading.Request(url: url, options: options, context: context, cacheKey: sourceKey)
         loadRequest.handoverOrder = order
         let loaderIdentity = ownLoader.map { ComponentIdentity.of($0) } ?? ownIdentities.loader
@@ -165,27 +116,11 @@ extension ImageManager {
             sourceKey: sourceKey, finalKey: finalKey, queryType: context[.queryCacheType] ?? .all,
             storeType: context[.storeCacheType] ?? .all, originalQueryType: context[.originalQueryCacheType] ?? .disk,
             originalStoreType: context[.originalStoreCacheType] ?? .disk, loadRequest: loadRequest, load: load,
-            resultIdentity: context.identity(of: [.result]))
-    }
-
-    func imageTaskKey(_ request: ResolvedRequest) -> ImageTaskKey {
-        let isPrivate = request.resultIdentity == nil || request.load.identity.isPrivate
-        return ImageTaskKey(.init(finalKey: request.finalKey, options: request.options.rawValue,
-                                  decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
-                                  cacheTypes: SIMD4(request.queryType.rawValue, request.storeType.rawValue,
-                                                    request.originalQueryType.rawValue, request.originalStoreType.rawValue),
-                                  load: request.load, result: request.resultIdentity ?? [:],
-                                  privateID: isPrivate ? UUID() : nil))
-    }
-
-    /// The decode key of `source` decoded for `request` with `options`.
-    func decodeKey(_ source: DecodeSource, _ request: ResolvedRequest, options: DecodeOptions) -> DecodeKey {
-        let coder = request.context[.imageCoder].map { ComponentIdentity.of($0) } ?? ownIdentities.coders
-        return DecodeKey(source: source, coder: coder ?? IdentityValue.unique(), options: options)
-    }
-
-    /// The source of a cache entry under `key` in `cache`.
-    func cacheSource(_ key: String, in cache: any ImageCache) -> DecodeSource {
-        .cache(key: key, cache: ComponentIdentity.of(cache) ?? IdentityValue.unique())
+            resultIdentity: context.identity(of: [.result]),
+            cache: cache, originalCache: context[.originalImageCache] ?? cache, loader: loader,
+            coder: ownCoder ?? coders, hasOwnCoder: ownCoder != nil,
+            coderIdentity: ownCoder.map { ComponentIdentity.of($0) } ?? ownIdentities.coders,
+            serializer: context[.cacheSerializer] ?? cacheSerializer,
+            httpCachePolicy: context[.httpCachePolicy] ?? .ignore, logger: context[.logger] ?? telemetry.logger)
     }
 }
