@@ -154,3 +154,8 @@ struct CapturingLogHandler: LogHandler {
                           metadata: (event.metadata ?? [:]).mapValues { "\($0)" }))
     }
 }
+
+extension CapturingLogHandler.Line {
+    /// An access-log message without its last field, the duration (which no test can know).
+    var withoutDuration: String { message.split(separator: " ").dropLast().joined(separator: " ") }
+}

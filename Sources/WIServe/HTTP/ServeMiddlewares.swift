@@ -117,7 +117,7 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         case .timedOut:
             throw ServeHTTPError(answer: service.timedOutInLine(input))
         case .admitted:
-            defer { service.gate.release() }
+            defer { service.release(input) }
             return try await AdmittedRequest.$current.withValue(input) { try await next(request, context) }
         }
     }

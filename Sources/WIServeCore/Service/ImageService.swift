@@ -24,6 +24,9 @@ public struct ServeRequest: Sendable {
     /// When the answer is due (the request's arrival plus the service's timeout, which
     /// `ImageService.respond(to:)` sets when it admits the request): the work stops there and the answer is 504.
     public var deadline: ContinuousClock.Instant
+    /// The request's slot in the service's gate, once admitted (the service's loaders give it back while they
+    /// wait for bytes).
+    package var slot: GateSlot?
 
     public init(method: String = "GET", path: String, accept: String? = nil, ifNoneMatch: String? = nil,
                 ifModifiedSince: String? = nil, deadline: ContinuousClock.Instant = .now + .seconds(30)) {
@@ -148,14 +151,14 @@ public final class ImageService: Sendable {
         case .refused: return refused(request)
         case .timedOut: return timedOutInLine(input)
         case .admitted:
-            defer { gate.release() }
+            defer { release(input) }
             return await body(input)
         }
     }
 
     /// What the gate decided for a request.
     package enum Admission {
-        /// Admitted: the caller answers, then calls `gate.release()`.
+        /// Admitted: the caller answers, then calls `release(_:)` with the request.
         case admitted
         /// The gate and its line are full (503).
         case refused
@@ -169,6 +172,7 @@ public final class ImageService: Sendable {
         request.deadline = min(request.deadline, ContinuousClock.now + .seconds(configuration.timeout))
         switch gate.tryAcquire() {
         case .admitted:
+            request.slot = GateSlot(admittedBy: gate)
             return .admitted
         case .refused:
             return .refused
@@ -180,8 +184,14 @@ public final class ImageService: Sendable {
                 gate.release()
                 return .timedOut
             }
+            request.slot = GateSlot(admittedBy: gate)
             return .admitted
         }
+    }
+
+    /// Ends an admitted request: gives back its slot (or its place among the requests waiting for bytes).
+    package func release(_ request: ServeRequest) {
+        request.slot?.finish()
     }
 
     /// The prebuilt 503 (no body for HEAD).
@@ -213,9 +223,9 @@ public final class ImageService: Sendable {
                 transformer.memoryLimit = self.configuration.maxRequestMemory
                 let progress = TransformProgress()
                 transformer.progress = progress
-                transformer.watermarks = try await self.watermarks(of: request)
+                transformer.watermarks = try await self.watermarks(of: request, slot: input.slot)
                 return try await self.render(url: url, transformer: transformer, progress: progress, plan: plan,
-                                             accept: input.accept, failureKey: sourceKey)
+                                             input: input, failureKey: sourceKey)
             }
         } catch {
             return failure(error, input: input)
@@ -246,7 +256,7 @@ public final class ImageService: Sendable {
                 let progress = TransformProgress()
                 let transformer = route.transformer.map { ProgressReportingTransformer(wrapped: $0, progress: progress) }
                 return try await self.render(url: source, transformer: transformer, progress: progress,
-                                             plan: plan, accept: input.accept, failureKey: sourceKey)
+                                             plan: plan, input: input, failureKey: sourceKey)
             }
         } catch {
             return failure(error, input: input)
@@ -362,9 +372,11 @@ public final class ImageService: Sendable {
     /// Loads (through the pipeline, with `transformer`), encodes as `plan` says; returns the bytes and their
     /// format. A load that fails before the transform started is remembered under `failureKey`.
     private func render(url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, plan: EncodePlan,
-                        accept: String?, failureKey: String) async throws -> (Data, ImageFormat, HTTPCacheInfo?) {
+                        input: ServeRequest, failureKey: String) async throws -> (Data, ImageFormat, HTTPCacheInfo?) {
         renders.add(1, ordering: .relaxed)
+        let accept = input.accept
         var context = ImageContext()
+        context[.gateSlot] = input.slot
         if let transformer { context[.imageTransformer] = transformer }
         // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
@@ -425,7 +437,7 @@ public final class ImageService: Sendable {
     /// The images of `request`'s `watermark()` filters by URL, loaded at once through the pipeline (cached, shared
     /// between requests, under the same address policy and pixel limit as sources). A watermark that cannot be
     /// loaded fails the request as its source would, its reason naming the watermark.
-    private func watermarks(of request: ThumborRequest) async throws -> [String: Image] {
+    private func watermarks(of request: ThumborRequest, slot: GateSlot?) async throws -> [String: Image] {
         var addresses: Set<String> = []
         for filter in request.filters { if case .watermark(let mark) = filter { addresses.insert(mark.url) } }
         guard !addresses.isEmpty else { return [:] }
@@ -442,7 +454,8 @@ public final class ImageService: Sendable {
                 decode.frameLimit = configuration.maxFrames
                 context[.decodeOptions] = decode
                 context[.httpCachePolicy] = configuration.originCachePolicy
-                        selectLoader(for: url, in: &context)
+                context[.gateSlot] = slot
+                selectLoader(for: url, in: &context)
                 let manager = parts.manager
                 group.addTask { [context] in
                     do {

@@ -113,16 +113,21 @@ package struct ImageServiceParts: Sendable {
             keep(wrapped)
             return wrapped
         }
-        let loader: any ImageLoader
+        var loader: any ImageLoader
         if let appManager { loader = appManager.loader } else { loader = try curlLoader(exceptions: []) }
         allowedHosts = Set(configuration.allowedHosts.map { Self.normalized(host: $0) })
-        if allowedHosts.isEmpty {
-            allowedLoader = nil
-        } else {
+        var allowed: (any ImageLoader)?
+        if !allowedHosts.isEmpty {
             let addresses = allowedHosts.reduce(into: Set<String>()) { $0.formUnion(HostAddresses.resolve($1)) }
-            allowedLoader = try curlLoader(exceptions: addresses)
+            allowed = try curlLoader(exceptions: addresses)
         }
-        singleFlights = [loader, allowedLoader].compactMap { $0 as? RedisSingleFlightLoader }
+        singleFlights = [loader, allowed].compactMap { $0 as? RedisSingleFlightLoader }
+        if appManager == nil {
+            // A request waiting on its source gives its slot back (an app's manager loads with its own loader).
+            loader = SlotYieldingLoader(wrapping: loader)
+            allowed = allowed.map { SlotYieldingLoader(wrapping: $0) }
+        }
+        allowedLoader = allowed
         if let folder = configuration.fileRoot {
             fileRoot = try FileRoot(folder)
             var files = CurlImageLoader.Configuration()
