@@ -17,7 +17,7 @@ import WITestSupport
 
     /// The WITransform transformer of the colour filter `text`.
     static func filter(_ text: String) throws -> any ImageTransformer {
-        let parsed = try ThumborFilter.parseList(Substring(text))
+        let parsed = try ThumborFilters.parseList(Substring(text))
         let first = try #require(parsed.first)
         return try #require(try first.transformer())
     }
@@ -27,17 +27,18 @@ import WITestSupport
         #expect(cases.count == 30)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
-            let filter = try ThumborFilter.parseList(Substring(text)).first
-            if case .sharpen(let amount, let radius, let luminanceOnly) = filter {
+            let filter = try ThumborFilters.parseList(Substring(text)).first
+            if let sharpen = filter as? ThumborFilters.Sharpen {
                 source = try ServeBlurTests.pattern(width: 48, height: 40)
-                output = try WaveletSharpenTransformer(amount: amount, radius: radius, luminanceOnly: luminanceOnly)
-                    .transform(Image(pixels: source)).pixels
-            } else if case .noise(let amount, let seed) = filter {
+                output = try WaveletSharpenTransformer(amount: sharpen.amount, radius: sharpen.radius,
+                                                       luminanceOnly: sharpen.luminanceOnly).transform(Image(pixels: source)).pixels
+            } else if let noise = filter as? ThumborFilters.Noise {
                 source = try ServeBlurTests.pattern()
-                output = try NoiseTransformer(amount: amount, seed: UInt32(seed)).transform(Image(pixels: source)).pixels
-            } else if case .convolution(let weights, let columns, let normalize) = filter {
+                output = try NoiseTransformer(amount: noise.amount, seed: UInt32(noise.seed)).transform(Image(pixels: source)).pixels
+            } else if let kernel = filter as? ThumborFilters.Convolution {
                 source = try ServeBlurTests.pattern()
-                let convolution = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize)
+                let convolution = try ConvolutionTransformer(weights: kernel.weights, columns: kernel.columns,
+                                                             normalize: kernel.normalize)
                 output = try convolution.transform(Image(pixels: source)).pixels
             } else {
                 source = try ServeBlurTests.pattern()
@@ -79,15 +80,16 @@ import WITestSupport
 
     /// The filter table: pixel filters make a step (none when they change nothing), the others make none.
     @Test func onlyPixelFiltersMakeAStep() throws {
-        #expect(try ThumborFilter.blur(radius: 0, sigma: 0).transformer() == nil)
-        #expect(try ThumborFilter.blur(radius: 2, sigma: 0).transformer()?.key == (try ConvolutionTransformer.gaussianBlur(radius: 2)).key)
-        #expect(try ThumborFilter.maxAge(5).transformer() == nil && ThumborFilter.maxAge(5).role == .answer)
-        #expect(try ThumborFilter.quality(5).transformer() == nil && !ThumborFilter.quality(5).changesPixels)
-        #expect(try ThumborFilter.grayscale.transformer()?.key == "Grayscale()")
-        #expect(try ThumborFilter.backgroundColor(.white).transformer()?.key == "Canvas(frame,#ffffffff,composite)")
-        #expect(ThumborFilter.upscale.role == .geometry && ThumborFilter.upscale.changesPixels)
+        typealias F = ThumborFilters
+        #expect(try F.Blur(radius: 0, sigma: 0).transformer() == nil)
+        #expect(try F.Blur(radius: 2, sigma: 0).transformer()?.key == (try ConvolutionTransformer.gaussianBlur(radius: 2)).key)
+        #expect(try F.MaxAge(5).transformer() == nil && F.MaxAge(5).role == .answer)
+        #expect(try F.Quality(5).transformer() == nil && !F.Quality(5).role.changesPixels)
+        #expect(try F.Grayscale().transformer()?.key == "Grayscale()")
+        #expect(try F.BackgroundColor(.white).transformer()?.key == "Canvas(frame,#ffffffff,composite)")
+        #expect(F.Upscale().role == .geometry && F.Upscale().role.changesPixels)
         let missing = #expect(throws: ImageError.self) {
-            try ThumborFilter.watermark(try ThumborWatermark(arguments: ["a.png", "0", "0", "0"])).transformer()
+            try F.Watermark(try ThumborWatermark(arguments: ["a.png", "0", "0", "0"])).transformer()
         }
         #expect(missing?.message == "the watermark http://a.png was not loaded")
     }

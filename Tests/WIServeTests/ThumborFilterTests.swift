@@ -5,52 +5,52 @@ import WICore
 
 /// Each filter's arguments: accepted forms and the one-line 400 for each bad one.
 @Suite struct ThumborFilterTests {
-    func parse(_ text: String) throws(ServeError) -> [ThumborFilter] { try ThumborFilter.parseList(Substring(text)) }
+    func parse(_ text: String) throws(ServeError) -> [any ThumborFilter] { try ThumborFilters.parseList(Substring(text)) }
 
     @Test func acceptedForms() throws {
-        #expect(try parse("quality(0):quality(100)") == [.quality(0), .quality(100)])
+        #expect(try parse("quality(0):quality(100)") == [F.Quality(0), F.Quality(100)])
         #expect(try parse("format(JPG):format(png):format(webp):format(avif):format(gif):format(heic)")
-                == [.format(.jpeg), .format(.png), .format(.webp), .format(.avif), .format(.gif), .format(.heic)])
-        #expect(try parse("no_upscale()") == [.noUpscale])
-        #expect(try parse("blur(2):blur(4,2.5)") == [.blur(radius: 2, sigma: 0), .blur(radius: 4, sigma: 2.5)])
-        #expect(try parse("rotate(90):rotate(-90):rotate(450)") == [.rotate(90), .rotate(270), .rotate(90)])
+                == [F.Format(.jpeg), F.Format(.png), F.Format(.webp), F.Format(.avif), F.Format(.gif), F.Format(.heic)])
+        #expect(try parse("no_upscale()") == [F.NoUpscale()])
+        #expect(try parse("blur(2):blur(4,2.5)") == [F.Blur(radius: 2, sigma: 0), F.Blur(radius: 4, sigma: 2.5)])
+        #expect(try parse("rotate(90):rotate(-90):rotate(450)") == [F.Rotate(90), F.Rotate(270), F.Rotate(90)])
         #expect(try parse("round_corner(8,1,2,3):round_corner(8,1,2,3,1)")
-                == [.roundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: false),
-                    .roundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: true)])
+                == [F.RoundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: false),
+                    F.RoundCorner(radius: 8, color: RGBAColor(red: 1, green: 2, blue: 3), transparent: true)])
         #expect(try parse("fill(ff8000):fill(#0f0):fill(white):fill(transparent)")
-                == [.fill(RGBAColor(red: 255, green: 128, blue: 0)), .fill(RGBAColor(red: 0, green: 255, blue: 0)),
-                    .fill(.white), .fill(.clear)])
-        #expect(try parse("strip_exif():strip_icc()") == [.stripEXIF, .stripICC])
+                == [F.Fill(RGBAColor(red: 255, green: 128, blue: 0)), F.Fill(RGBAColor(red: 0, green: 255, blue: 0)),
+                    F.Fill(.white), F.Fill(.clear)])
+        #expect(try parse("strip_exif():strip_icc()") == [F.StripEXIF(), F.StripICC()])
         #expect(try parse("background_color(blue):background_color(0a0)")
-                == [.backgroundColor(RGBAColor(red: 0, green: 0, blue: 255)), .backgroundColor(RGBAColor(red: 0, green: 170, blue: 0))])
+                == [F.BackgroundColor(RGBAColor(red: 0, green: 0, blue: 255)), F.BackgroundColor(RGBAColor(red: 0, green: 170, blue: 0))])
         #expect(try parse("brightness(-100):brightness(150):contrast(25)")
-                == [.brightness(-100), .brightness(150), .contrast(25)])
+                == [F.Brightness(-100), F.Brightness(150), F.Contrast(25)])
         #expect(try parse("rgb(10,-20,30):saturation(0.5):saturation(-1):grayscale()")
-                == [.rgb(red: 10, green: -20, blue: 30), .saturation(0.5), .saturation(-1), .grayscale])
-        #expect(try parse("max_age(0):max_age(60)") == [.maxAge(0), .maxAge(60)])
-        #expect(try parse("max_bytes(20000)") == [.maxBytes(20_000)])
-        #expect(try parse("noise(40):noise(40,7)") == [.noise(amount: 40, seed: 0), .noise(amount: 40, seed: 7)])
+                == [F.RGB(red: 10, green: -20, blue: 30), F.Saturation(0.5), F.Saturation(-1), F.Grayscale()])
+        #expect(try parse("max_age(0):max_age(60)") == [F.MaxAge(0), F.MaxAge(60)])
+        #expect(try parse("max_bytes(20000)") == [F.MaxBytes(20_000)])
+        #expect(try parse("noise(40):noise(40,7)") == [F.Noise(amount: 40, seed: 0), F.Noise(amount: 40, seed: 7)])
         #expect(try parse("curve([(0,0),(255,255)],[(0,50),],[(10,0),(250,252)],[(0,48)])")
-                == [.curve(all: [ThumborCurvePoint(x: 0, y: 0), ThumborCurvePoint(x: 255, y: 255)],
+                == [F.Curve(all: [ThumborCurvePoint(x: 0, y: 0), ThumborCurvePoint(x: 255, y: 255)],
                            red: [ThumborCurvePoint(x: 0, y: 50)],
                            green: [ThumborCurvePoint(x: 10, y: 0), ThumborCurvePoint(x: 250, y: 252)],
                            blue: [ThumborCurvePoint(x: 0, y: 48)])])
         #expect(try parse("colorize(10,20,300,ff8000)")
-                == [.colorize(red: 10, green: 20, blue: 300, fill: RGBAColor(red: 255, green: 128, blue: 0))])
+                == [F.Colorize(red: 10, green: 20, blue: 300, fill: RGBAColor(red: 255, green: 128, blue: 0))])
         #expect(try parse("upscale():stretch():proportion(0.5):proportion(1)")
-                == [.upscale, .stretch, .proportion(0.5), .proportion(1)])
-        #expect(try parse("focal(10x20:30x40)") == [.focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
+                == [F.Upscale(), F.Stretch(), F.Proportion(0.5), F.Proportion(1)])
+        #expect(try parse("focal(10x20:30x40)") == [F.Focal(ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40))])
         #expect(try parse("convolution(1;2;1,3):convolution(-1;0.5;-1,1,false)")
-                == [.convolution(weights: [1, 2, 1], columns: 3, normalize: true),
-                    .convolution(weights: [-1, 0.5, -1], columns: 1, normalize: false)])
+                == [F.Convolution(weights: [1, 2, 1], columns: 3, normalize: true),
+                    F.Convolution(weights: [-1, 0.5, -1], columns: 1, normalize: false)])
         #expect(try parse("sharpen(2,1,true):sharpen(0.5,1.5,False)")
-                == [.sharpen(amount: 2, radius: 1, luminanceOnly: true), .sharpen(amount: 0.5, radius: 1.5, luminanceOnly: false)])
+                == [F.Sharpen(amount: 2, radius: 1, luminanceOnly: true), F.Sharpen(amount: 0.5, radius: 1.5, luminanceOnly: false)])
     }
 
     @Test func watermarkForms() throws {
         let marks = try parse("watermark(example.com/a.png,10,-0,40):watermark('https://x.org/b.png',10p,-5p,0,30):"
-                              + "watermark(c.png,center,repeat,100,none,25)").map { filter -> ThumborWatermark? in
-            if case .watermark(let mark) = filter { mark } else { nil }
+                              + "watermark(c.png,center,repeat,100,none,25)").map { (filter: any ThumborFilter) -> ThumborWatermark? in
+            (filter as? F.Watermark)?.mark
         }
         #expect(marks == [
             ThumborWatermark(url: "http://example.com/a.png", x: .pixels(10, fromEnd: false), y: .pixels(0, fromEnd: true),
@@ -61,13 +61,35 @@ import WICore
         ])
         #expect("\(try #require(marks[1]))" == "watermark(https://x.org/b.png,10p,-5p,0,30,none)")
         // A ratio of 0 is thumbor's "no limit".
-        #expect(try parse("watermark(a.png,0,0,0,0,0)") == [.watermark(ThumborWatermark(
+        #expect(try parse("watermark(a.png,0,0,0,0,0)") == [F.Watermark(ThumborWatermark(
             url: "http://a.png", x: .pixels(0, fromEnd: false), y: .pixels(0, fromEnd: false), transparency: 0))])
         let four = Array(repeating: "watermark(a.png,0,0,0)", count: 4).joined(separator: ":")
         #expect(try parse(four).count == 4)
         #expect(throws: ServeError(.badRequest, "at most 4 watermark() filters per request")) {
             try parse(four + ":watermark(a.png,0,0,0)")
         }
+    }
+
+    /// Every filter is in the one table under its thumbor name, once.
+    @Test func theTableNamesEveryFilterOnce() {
+        #expect(ThumborFilters.all.count == 27 && ThumborFilters.byName.count == 27)
+        #expect(ThumborFilters.byName["round_corner"].map(ObjectIdentifier.init) == ObjectIdentifier(F.RoundCorner.self))
+        #expect(Set(ThumborFilters.all.map { $0.name }).count == 27)
+    }
+
+    /// A filter's part of the transformer's key is the spelling the earlier enum of filters printed, so the
+    /// cache's keys did not change with the table (`String(reflecting:)` is how Swift prints an enum's payload).
+    @Test func transformerKeysKeepTheirSpelling() throws {
+        let request = try ThumborRequest.parse(path: "/unsafe/fit-in/10x20/filters:blur(3):rotate(-90):round_corner(8,1,2,3):"
+                                               + "fill(ff8000):focal(10x20:30x40):proportion(0.5):quality(50):saturation(-1):"
+                                               + "curve([(0,0),(255,255)],[(0,50)],[(10,0)],[(0,48)]):watermark(a.png,10p,-5p,0,30)/a.png")
+        #expect(ThumborTransformer(request: request, pixelLimit: 100).key == "Thumbor(fit=10x20;align=center,middle;"
+                + "blur(radius: 3, sigma: 0.0);rotate(270);roundCorner(radius: 8.0, color: #010203ff, transparent: false);"
+                + "fill(#ff8000ff);focal(WIServeCore.ThumborRequest.CropBox(left: 10, top: 20, right: 30, bottom: 40));"
+                + "proportion(0.5);saturation(-1.0);curve(all: [WIServeCore.ThumborCurvePoint(x: 0, y: 0), "
+                + "WIServeCore.ThumborCurvePoint(x: 255, y: 255)], red: [WIServeCore.ThumborCurvePoint(x: 0, y: 50)], "
+                + "green: [WIServeCore.ThumborCurvePoint(x: 10, y: 0)], blue: [WIServeCore.ThumborCurvePoint(x: 0, y: 48)]);"
+                + "watermark(watermark(http://a.png,10p,-5p,0,30,none)))")
     }
 
     @Test func theLastMaxAgeWins() throws {

@@ -44,8 +44,8 @@ import WICore
         #expect(try geometry("full-fit-in/100x100/", fill: true).canvas == PixelSize(width: 200, height: 100))
         #expect(try geometry("adaptive-fit-in/100x300/").scaled == PixelSize(width: 200, height: 100))
         #expect(try geometry("adaptive-fit-in/100x300/").box == PixelSize(width: 300, height: 100))
-        #expect(ThumborTransformer.upscaled(source, box: PixelSize(width: 800, height: 800)) == PixelSize(width: 800, height: 400))
-        #expect(ThumborTransformer.upscaled(source, box: PixelSize(width: 800, height: 0)) == nil)
+        #expect(ThumborFilters.Upscale.upscaled(source, box: PixelSize(width: 800, height: 800)) == PixelSize(width: 800, height: 400))
+        #expect(ThumborFilters.Upscale.upscaled(source, box: PixelSize(width: 800, height: 0)) == nil)
     }
 
     @Test func manualCropComesFirst() throws {

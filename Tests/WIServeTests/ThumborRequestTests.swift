@@ -15,7 +15,7 @@ import Testing
         #expect(request.flipHorizontally && request.flipVertically)
         #expect(request.horizontalAlignment == .right && request.verticalAlignment == .bottom)
         #expect(request.smart)
-        #expect(request.filters == [.quality(50), .noUpscale])
+        #expect(request.filters == [F.Quality(50), F.NoUpscale()])
         #expect(request.imageURL == "http://a.example/b.png")
     }
 

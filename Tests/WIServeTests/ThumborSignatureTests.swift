@@ -47,7 +47,7 @@ import WITestSupport
 
         let fit = try ThumborRequest.parse(path: rows[3].path)
         #expect(fit.fitIn && fit.width == .pixels(300) && fit.height == .pixels(200))
-        #expect(fit.filters == [.quality(80), .fill(RGBAColor(red: 255, green: 0, blue: 0))])
+        #expect(fit.filters == [F.Quality(80), F.Fill(RGBAColor(red: 255, green: 0, blue: 0))])
         #expect(fit.imageURL == "http://example.com/a.jpg")
 
         let crop = try ThumborRequest.parse(path: rows[4].path)
@@ -58,12 +58,12 @@ import WITestSupport
 
         let query = try ThumborRequest.parse(path: rows[5].path)
         #expect(query.width == .pixels(0) && query.height == .pixels(100))
-        #expect(query.filters == [.format(.webp), .stripEXIF])
+        #expect(query.filters == [F.Format(.webp), F.StripEXIF()])
         #expect(query.imageURL == "https://images.example.org/path/to/picture.png?size=large&v=2")
 
         let filters = try ThumborRequest.parse(path: rows[6].path)
         #expect(filters.horizontalAlignment == .right && filters.verticalAlignment == .bottom)
-        #expect(filters.filters == [.blur(radius: 3, sigma: 0), .rotate(90), .roundCorner(radius: 10, color: .white, transparent: false)])
+        #expect(filters.filters == [F.Blur(radius: 3, sigma: 0), F.Rotate(90), F.RoundCorner(radius: 10, color: .white, transparent: false)])
 
         let plain = try ThumborRequest.parse(path: rows[8].path)
         #expect(plain.width == .pixels(0) && plain.height == .pixels(0) && !plain.fitIn && plain.filters.isEmpty)

@@ -64,7 +64,7 @@ import WITestSupport
                 continue
             }
             var transformer = ThumborTransformer(request: request, pixelLimit: limit)
-            for filter in request.filters { if case .watermark(let watermark) = filter { transformer.watermarks[watermark.url] = mark } }
+            for filter in request.filters.of(ThumborFilters.Watermark.self) { transformer.watermarks[filter.mark.url] = mark }
             do {
                 let output = try transformer.transform(source)
                 #expect(output.width * output.height * output.frameCount <= limit, "\(text)")

@@ -29,23 +29,13 @@ struct EncodePlan: Sendable {
     }
 
     init(request: ThumborRequest, configuration: ServeConfiguration) throws(ServeError) {
-        for filter in request.filters {
-            switch filter {
-            case .quality(let value): quality = value
-            case .format(let value): format = value
-            case .fill(let color): background = color
-            case .stripEXIF: stripEXIF = true
-            case .stripICC: stripICC = true
-            case .maxBytes(let bytes): maxBytes = bytes
-            default: break
-            }
-        }
+        for filter in request.filters { filter.plan(&self) }
         if case .pixels(let width) = request.width, case .pixels(let height) = request.height {
             let (area, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, area <= configuration.maxPixels else {
                 throw ServeError(.badRequest, "\(width)x\(height) exceeds the pixel limit of \(configuration.maxPixels)")
             }
-            let rotated = request.filters.contains { if case .rotate = $0 { true } else { false } }
+            let rotated = request.filters.contains(ThumborFilters.Rotate.self)
             if request.fitIn, !request.fullFitIn, !request.adaptiveFitIn, request.crop == nil, !request.smart, !rotated,
                width > 0, height > 0 {
                 decodeBox = PixelSize(width: width, height: height)

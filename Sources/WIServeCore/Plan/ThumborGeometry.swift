@@ -21,7 +21,7 @@ struct ThumborGeometry: Equatable, Sendable {
     static func make(for request: ThumborRequest, source: PixelSize, loaded: PixelSize? = nil, fill: Bool) -> ThumborGeometry {
         var window = manualWindow(request.crop, source: source)
         // no_upscale() caps the requested sides at the source's (thumbor: after loading, before trim or crop).
-        let noUpscale = request.filters.contains(.noUpscale)
+        let noUpscale = request.filters.contains(ThumborFilters.NoUpscale.self)
         let loaded = loaded ?? source
         func requested(_ side: ThumborRequest.Side, original: Int, source: Int) -> Int {
             switch side {
@@ -44,7 +44,7 @@ struct ThumborGeometry: Equatable, Sendable {
 
         guard request.fitIn else {
             // Fill: crop to the target's aspect ratio around the alignment (unless stretch()), then resize.
-            if !request.filters.contains(.stretch) {
+            if !request.filters.contains(ThumborFilters.Stretch.self) {
                 window = autoCrop(window, target: (targetWidth, targetHeight), request: request)
             }
             let scaled = targetWidth == Double(window.width) && targetHeight == Double(window.height)
@@ -97,8 +97,7 @@ struct ThumborGeometry: Equatable, Sendable {
         -> (Double, Double)?
     {
         var total = (x: 0.0, y: 0.0, weight: 0.0)
-        for filter in request.filters {
-            guard case .focal(let box) = filter else { continue }
+        for box in request.filters.of(ThumborFilters.Focal.self).map(\.box) {
             let width = box.right - box.left, height = box.bottom - box.top
             guard width > 0, height > 0 else { continue }
             var x = box.left + width / 2, y = box.top + height / 2

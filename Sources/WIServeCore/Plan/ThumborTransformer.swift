@@ -32,7 +32,7 @@ struct ThumborTransformer: ImageTransformer {
         }
         parts.append("align=\(request.horizontalAlignment.rawValue),\(request.verticalAlignment.rawValue)")
         if request.smart { parts.append("smart") }
-        for filter in request.filters where filter.changesPixels { parts.append("\(filter)") }
+        for filter in request.filters where filter.role.changesPixels { parts.append(filter.description) }
         return "Thumbor(\(parts.joined(separator: ";")))"
     }
 
@@ -59,7 +59,7 @@ struct ThumborTransformer: ImageTransformer {
                 request.crop = crop
             }
         }
-        let fills = request.filters.contains { if case .fill = $0 { true } else { false } }
+        let fills = request.filters.contains(ThumborFilters.Fill.self)
         let geometry = ThumborGeometry.make(for: request, source: image.size, loaded: loaded.size, fill: fills)
         try checkLimit(geometry.canvas ?? geometry.scaled)
         try checkMemory(frames: image.frameCount, source: image.size, output: geometry.canvas ?? geometry.scaled)
@@ -77,44 +77,10 @@ struct ThumborTransformer: ImageTransformer {
             steps.append(FlipTransformer(horizontal: request.flipHorizontally, vertical: request.flipVertically))
         }
         var result = try PipelineTransformer(steps).transform(image)
-        var filled = false
-        for filter in request.filters {
-            switch filter {
-            case .upscale where request.fitIn && !filled:
-                // After fill() the image is the box already (thumbor's order).
-                if let size = Self.upscaled(result.size, box: geometry.box) { result = try resized(result, to: size) }
-            case .proportion(let factor) where factor > 0:
-                let size = (width: Int(Double(result.width) * factor), height: Int(Double(result.height) * factor))
-                if size.width >= 1, size.height >= 1 {
-                    result = try resized(result, to: PixelSize(width: size.width, height: size.height))
-                }
-            case .fill(let color) where request.fitIn && !filled:
-                // The fit-in box, filled (a free side takes the image's); the image centred on it.
-                filled = true
-                let canvas = PixelSize(width: geometry.box.width == 0 ? result.width : geometry.box.width,
-                                       height: geometry.box.height == 0 ? result.height : geometry.box.height)
-                try checkLimit(canvas)
-                result = try CanvasTransformer(size: canvas, color: color).transform(result)
-            default:
-                if let step = try filter.transformer(watermarks: watermarks) { result = try step.transform(result) }
-            }
-        }
+        var context = ThumborFilterContext(fitIn: request.fitIn, box: geometry.box, watermarks: watermarks,
+                                           pixelLimit: pixelLimit)
+        for filter in request.filters { result = try filter.apply(to: result, in: &context) }
         return result
-    }
-
-    /// thumbor's `upscale()`: the size that fits a smaller image into `box` (sides truncated), or nil when either
-    /// side already reaches the box.
-    static func upscaled(_ size: PixelSize, box: PixelSize) -> PixelSize? {
-        guard size.width < box.width, size.height < box.height else { return nil }
-        let sw = Double(size.width), sh = Double(size.height), bw = Double(box.width), bh = Double(box.height)
-        if sw / bw >= sh / bh { return PixelSize(width: box.width, height: max(1, Int(sh * bw / sw))) }
-        return PixelSize(width: max(1, Int(sw * bh / sh)), height: box.height)
-    }
-
-    private func resized(_ image: Image, to size: PixelSize) throws(ImageError) -> Image {
-        guard size != image.size else { return image }
-        try checkLimit(size)
-        return try ResizeTransformer(width: size.width, height: size.height, mode: .fill).transform(image)
     }
 
     /// Refuses (413) a transform whose estimated peak memory passes `memoryLimit`, before any of it runs: every
@@ -137,10 +103,7 @@ struct ThumborTransformer: ImageTransformer {
     }
 
     private func checkLimit(_ size: PixelSize) throws(ImageError) {
-        let (area, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-        guard !overflow, area <= pixelLimit else {
-            throw ImageError(.pixelLimitExceeded, "the output \(size) exceeds the pixel limit of \(pixelLimit) pixels")
-        }
+        try ThumborFilterContext(fitIn: request.fitIn, box: size, watermarks: [:], pixelLimit: pixelLimit).checkLimit(size)
     }
 
     /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).

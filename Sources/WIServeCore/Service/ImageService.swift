@@ -439,7 +439,7 @@ public final class ImageService: Sendable {
     /// loaded fails the request as its source would, its reason naming the watermark.
     private func watermarks(of request: ThumborRequest, slot: GateSlot?) async throws -> [String: Image] {
         var addresses: Set<String> = []
-        for filter in request.filters { if case .watermark(let mark) = filter { addresses.insert(mark.url) } }
+        for filter in request.filters.of(ThumborFilters.Watermark.self) { addresses.insert(filter.mark.url) }
         guard !addresses.isEmpty else { return [:] }
         var urls: [(String, URL)] = []
         for address in addresses {

@@ -9,7 +9,7 @@ import WICore
 /// `[[adaptive-][full-]fit-in/][-]WxH/[halign/][valign/][smart/][filters:NAME(ARGS):.../]IMAGE_URL`.
 ///
 /// Thread safety: a value type; safe to send and share.
-struct ThumborRequest: Hashable, Sendable {
+struct ThumborRequest: Sendable {
     /// Horizontal alignment of a fill crop.
     enum HorizontalAlignment: String, Sendable { case left, center, right }
     /// Vertical alignment of a fill crop.
@@ -50,15 +50,11 @@ struct ThumborRequest: Hashable, Sendable {
     var horizontalAlignment = HorizontalAlignment.center
     var verticalAlignment = VerticalAlignment.middle
     var smart = false
-    var filters: [ThumborFilter] = []
+    /// The filters in URL order (`ThumborFilters`).
+    var filters: [any ThumborFilter] = []
 
     /// The seconds of the last `max_age()` filter, if any (thumbor applies filters in order: the last one wins).
-    var maxAge: Int? {
-        filters.lazy.reversed().compactMap { filter -> Int? in
-            if case .maxAge(let seconds) = filter { return seconds }
-            return nil
-        }.first
-    }
+    var maxAge: Int? { filters.of(ThumborFilters.MaxAge.self).last?.seconds }
 
     /// The source URL, percent-decoded, with `http://` added when it names no scheme.
     var imageURL: String
@@ -128,7 +124,7 @@ struct ThumborRequest: Hashable, Sendable {
             // The filter list ends at the first ")/" (thumbor's own rule).
             guard let close = whole.firstRange(of: ")/") else { return nil }
             let list = whole[whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
-            filters = try ThumborFilter.parseList(list)
+            filters = try ThumborFilters.parseList(list)
             whole = whole[close.upperBound...]
             return 7
         }

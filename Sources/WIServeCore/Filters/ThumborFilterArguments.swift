@@ -1,0 +1,62 @@
+import WICore
+
+/// A filter's arguments as the URL gives them (split at the commas outside brackets and parentheses, leading
+/// spaces dropped), with the checks every filter uses; each failure is a one-line 400 naming the filter and the
+/// argument.
+///
+/// Thread safety: a value type; safe to send and share.
+struct ThumborFilterArguments: Sendable {
+    /// The filter's name as written.
+    let name: String
+    /// The arguments as written (none for `name()`).
+    let values: [String]
+
+    var count: Int { values.count }
+
+    subscript(index: Int) -> String { values[index] }
+
+    /// A 400 naming the filter, with `reason` after its name.
+    func failure(_ reason: String) -> ServeError { ServeError(.badRequest, "\(name)() \(reason)") }
+
+    /// Refuses a number of arguments outside `allowed`.
+    func count(_ allowed: ClosedRange<Int>) throws(ServeError) {
+        guard allowed.contains(values.count) else {
+            let expected = allowed.lowerBound == allowed.upperBound ? "\(allowed.lowerBound)"
+                : "\(allowed.lowerBound) to \(allowed.upperBound)"
+            throw failure("takes \(expected) argument(s), got \(values.count)")
+        }
+    }
+
+    /// Argument `index` as an integer in `range`.
+    func integer(_ index: Int, _ range: ClosedRange<Int>) throws(ServeError) -> Int {
+        guard let value = Int(values[index]), range.contains(value) else {
+            throw failure("argument \(index + 1) must be an integer in \(range), got '\(values[index])'")
+        }
+        return value
+    }
+
+    /// Argument `index` as a finite number in `range`.
+    func real(_ index: Int, _ range: ClosedRange<Double>) throws(ServeError) -> Double {
+        guard let value = Double(values[index]), value.isFinite, range.contains(value) else {
+            throw failure("argument \(index + 1) must be a number in \(range), got '\(values[index])'")
+        }
+        return value
+    }
+
+    /// Argument `index` as thumbor's boolean: `true`, `True` or `1`; `false`, `False` or `0`.
+    func boolean(_ index: Int) throws(ServeError) -> Bool {
+        switch values[index] {
+        case "true", "True", "1": return true
+        case "false", "False", "0": return false
+        default: throw failure("argument \(index + 1) must be true or false, got '\(values[index])'")
+        }
+    }
+
+    /// Argument `index` as a colour by name, `RRGGBB` or `RGB` (with or without `#`), as thumbor takes them.
+    func color(_ index: Int) throws(ServeError) -> RGBAColor {
+        guard let color = RGBAColor(parsing: values[index], alpha: false) else {
+            throw failure("takes a colour name, RRGGBB, RGB or transparent, got '\(values[index])'")
+        }
+        return color
+    }
+}

@@ -1,0 +1,90 @@
+/// The thumbor filters the service knows, and the parser of a URL's filter list.
+///
+/// Thread safety: stateless; the table is immutable.
+enum ThumborFilters {
+    /// Every filter, one line each: the one list a new filter joins (its type lives in a file of its own here).
+    static let all: [any ThumborFilter.Type] = [
+        Quality.self, Format.self, StripEXIF.self, StripICC.self, MaxBytes.self, MaxAge.self,
+        NoUpscale.self, Upscale.self, Proportion.self, Stretch.self, Focal.self, Fill.self,
+        Blur.self, Rotate.self, RoundCorner.self, Brightness.self, Contrast.self, RGB.self, Colorize.self, Curve.self,
+        Saturation.self, Grayscale.self, Noise.self, Sharpen.self, Convolution.self, BackgroundColor.self,
+        Watermark.self,
+    ]
+
+    /// The filters by thumbor's name.
+    static let byName: [String: any ThumborFilter.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+    /// Parses `NAME(ARGS):NAME(ARGS)...`: an unknown filter, a bad argument or a malformed list is a 400 naming
+    /// it, and so are more than `ThumborWatermark.maximumPerRequest` watermarks (each is a load).
+    static func parseList(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
+        let filters = try list(text)
+        if filters.count(where: { $0 is Watermark }) > ThumborWatermark.maximumPerRequest {
+            throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
+        }
+        return filters
+    }
+
+    /// One filter from its name and arguments; an unknown name is a 400.
+    static func parse(name: String, arguments: [String]) throws(ServeError) -> any ThumborFilter {
+        guard let type = byName[name] else { throw ServeError(.badRequest, "unknown filter '\(name)'") }
+        return try type.init(ThumborFilterArguments(name: name, values: arguments == [""] ? [] : arguments))
+    }
+
+    private static func list(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
+        var filters: [any ThumborFilter] = []
+        var rest = text
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "("), let (close, arguments) = Self.arguments(after: open, in: rest) else {
+                throw ServeError(.badRequest, "malformed filter \(rest)")
+            }
+            let name = String(rest[..<open])
+            filters.append(try parse(name: name, arguments: arguments))
+            rest = rest[rest.index(after: close)...]
+            if rest.first == ":" {
+                rest = rest.dropFirst()
+                if rest.isEmpty { throw ServeError(.badRequest, "malformed filter list: it ends with ':'") }
+            } else if !rest.isEmpty {
+                throw ServeError(.badRequest, "malformed filter list after \(name)()")
+            }
+        }
+        return filters
+    }
+
+    /// The arguments between the parenthesis at `open` and the one that closes it (brackets and parentheses inside
+    /// nest, as in `curve([(0,0),(255,255)],...)`; commas split only outside them), and where it closes.
+    private static func arguments(after open: Substring.Index, in text: Substring) -> (Substring.Index, [String])? {
+        var depth = 0, arguments: [String] = [], current = ""
+        var index = text.index(after: open)
+        while index < text.endIndex {
+            let character = text[index]
+            switch character {
+            case "(", "[":
+                depth += 1
+            case ")" where depth == 0:
+                arguments.append(String(current.trimmingPrefix(" ")))
+                return (index, arguments)
+            case ")", "]":
+                depth -= 1
+                if depth < 0 { return nil }
+            case "," where depth == 0:
+                arguments.append(String(current.trimmingPrefix(" ")))
+                current = ""
+                index = text.index(after: index)
+                continue
+            default:
+                break
+            }
+            current.append(character)
+            index = text.index(after: index)
+        }
+        return nil
+    }
+}
+
+extension [any ThumborFilter] {
+    /// Whether a filter of `type` is in the list.
+    func contains<Filter: ThumborFilter>(_ type: Filter.Type) -> Bool { contains { $0 is Filter } }
+
+    /// The filters of `type`, in URL order.
+    func of<Filter: ThumborFilter>(_ type: Filter.Type) -> [Filter] { compactMap { $0 as? Filter } }
+}
