@@ -36,6 +36,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
     @Option(help: "Most frames or pages of a source; larger animations are refused (413).") var maxFrames = 1_000
     @Option(help: "Most filters in one URL; more is a 400.") var maxFilters = 32
+    @Flag(help: "A filter thumbor would skip or clamp is a 400 naming it (default: skipped or clamped, as thumbor does).")
+    var strict = false
     @Option(help: "Seconds a failed source or a timed-out request is answered again from memory (0: off).") var failureTtl: Double = 10
     @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
     @Option(help: "Requests waiting for a slot; beyond that, 503 with Retry-After.") var queue = 16
@@ -84,6 +86,7 @@ struct Serve: AsyncParsableCommand {
         configuration.maxSourceBytes = maxSourceBytes
         configuration.maxFrames = maxFrames
         configuration.maxFilters = maxFilters
+        configuration.strict = strict
         configuration.failureTTL = failureTtl
         configuration.concurrency = concurrency
         configuration.queue = queue
@@ -135,7 +138,7 @@ struct Serve: AsyncParsableCommand {
             ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"), ("proxy", proxy ?? "(none)"),
             ("cache-dir", cacheDir ?? "(default)"),
             ("no-cache", "\(noCache)"), ("redis", redis ?? "(none)"), ("max-pixels", "\(maxPixels)"),
-            ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"),
+            ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"), ("strict", "\(strict)"),
             ("failure-ttl", "\(failureTtl)"), ("concurrency", "\(concurrency)"), ("queue", "\(queue)"),
             ("timeout", "\(timeout)"), ("header-timeout", "\(headerTimeout)"), ("idle-timeout", "\(idleTimeout)"),
             ("max-connections", "\(maxConnections)"), ("isolate", isolate.rawValue),

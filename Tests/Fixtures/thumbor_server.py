@@ -15,12 +15,13 @@ import time
 
 
 @contextlib.contextmanager
-def running(folder):
+def running(folder, settings="ALLOW_UNSAFE_URL = True\n"):
+    """`settings`: more lines of thumbor.conf (by default unsafe URLs are allowed)."""
     config = os.path.join(folder, "thumbor.conf")
     with open(config, "w") as file:
         file.write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = '{folder}'\n"
                    "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = 'thumbor.result_storages.no_storage'\n"
-                   "ALLOW_UNSAFE_URL = True\n")
+                   + settings)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

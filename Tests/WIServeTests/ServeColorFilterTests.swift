@@ -17,7 +17,7 @@ import WITestSupport
 
     /// The WITransform transformer of the colour filter `text`.
     static func filter(_ text: String) throws -> any ImageTransformer {
-        let parsed = try ThumborFilters.parseList(Substring(text))
+        let parsed = try ThumborFilters.parseList(Substring(text), strict: true)
         let first = try #require(parsed.first)
         return try #require(try first.transformer())
     }
@@ -27,7 +27,7 @@ import WITestSupport
         #expect(cases.count == 30)
         for (text, expected) in cases {
             let output: PixelBuffer, source: PixelBuffer
-            let filter = try ThumborFilters.parseList(Substring(text)).first
+            let filter = try ThumborFilters.parseList(Substring(text), strict: true).first
             if let sharpen = filter as? ThumborFilters.Sharpen {
                 source = try ServeBlurTests.pattern(width: 48, height: 40)
                 output = try WaveletSharpenTransformer(amount: sharpen.amount, radius: sharpen.radius,

@@ -11,6 +11,8 @@ import WICore
         #expect(configuration.bind == "127.0.0.1" && configuration.port == 8888)
         #expect(configuration.key == nil && !configuration.allowUnsafe && configuration.allowedHosts.isEmpty)
         #expect(configuration.maxPixels == 50_000_000 && configuration.maxSourceBytes == 32 << 20)
+        // thumbor's answers unless --strict.
+        #expect(!configuration.strict)
     }
 
     @Test func outOfRangeValuesAreInvalidArguments() {

@@ -5,7 +5,10 @@ import WICore
 
 /// Each filter's arguments: accepted forms and the one-line 400 for each bad one.
 @Suite struct ThumborFilterTests {
-    func parse(_ text: String) throws(ServeError) -> [any ThumborFilter] { try ThumborFilters.parseList(Substring(text)) }
+    /// `--strict`'s parse: every bad filter a 400 (thumbor's lenient one: ThumborLenientFilterTests).
+    func parse(_ text: String) throws(ServeError) -> [any ThumborFilter] {
+        try ThumborFilters.parseList(Substring(text), strict: true)
+    }
 
     @Test func acceptedForms() throws {
         #expect(try parse("quality(0):quality(100)") == [F.Quality(0), F.Quality(100)])
@@ -67,6 +70,31 @@ import WICore
         #expect(try parse(four).count == 4)
         #expect(throws: ServeError(.badRequest, "at most 4 watermark() filters per request")) {
             try parse(four + ":watermark(a.png,0,0,0)")
+        }
+    }
+
+    /// thumbor's way (the default): a filter it skips is left out, a value it clamps is clamped, and the list is
+    /// cut at each `):` with text after a closing parenthesis ignored.
+    @Test func lenientListsSkipAndClampAsThumbor() throws {
+        func lenient(_ text: String) -> [any ThumborFilter] {
+            (try? ThumborFilters.parseList(Substring(text), strict: false)) ?? [F.Quality(-1)]
+        }
+        #expect(lenient("blur(500):blur(200,3):blur(3,-2):blur(0)")
+                == [F.Blur(radius: 150, sigma: 500), F.Blur(radius: 150, sigma: 3), F.Blur(radius: 3, sigma: 2),
+                    F.Blur(radius: 0, sigma: 0)])
+        #expect(lenient("rotate(181):rotate(3690):rotate(-450)") == [F.Rotate(90), F.Rotate(270)])
+        #expect(lenient("format(asdf):format(PNG)") == [F.Format(nil), F.Format(.png)])
+        #expect(lenient("proportion(10000):proportion(-1):focal():focal(abc):sepia():grayscale(1)").isEmpty)
+        #expect(lenient("quality(101):brightness(5000):rgb(5000,-5000,0):max_age(999999999999):max_bytes(0)")
+                == [F.Quality(100), F.Brightness(1000), F.RGB(red: 1000, green: -1000, blue: 0),
+                    F.MaxAge(F.MaxAge.maximum)])
+        #expect(lenient("quality(80)x:grayscale()") == [F.Quality(80)])
+        #expect(lenient("blur(2):sepia():rotate(90)") == [F.Blur(radius: 2, sigma: 0), F.Rotate(90)])
+        #expect(lenient("no_upscale(:strip_exif()").isEmpty)
+        // The watermark limit is the service's own (each is a load): a 400 either way.
+        #expect(throws: ServeError(.badRequest, "at most 4 watermark() filters per request")) {
+            try ThumborFilters.parseList(Substring(Array(repeating: "watermark(a.png,0,0,0)", count: 5).joined(separator: ":")),
+                                         strict: false)
         }
     }
 

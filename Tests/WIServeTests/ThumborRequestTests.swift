@@ -45,7 +45,7 @@ import Testing
         #expect(request.imageURL == "http://fit-in/a.example/b.jpg")
     }
 
-    @Test func errors() {
+    @Test func errors() throws {
         #expect(throws: ServeError(.notFound, "no such route")) { try ThumborRequest.parse(path: "/") }
         #expect(throws: ServeError(.notFound, "no such route")) { try ThumborRequest.parse(path: "/favicon.ico") }
         #expect(throws: ServeError(.badRequest, "the URL names no image")) { try ThumborRequest.parse(path: "/unsafe/300x200/") }
@@ -53,7 +53,9 @@ import Testing
             try ThumborRequest.parse(path: "/unsafe/99999999x1/a.example/b.jpg")
         }
         #expect(throws: ServeError(.badRequest, "unknown filter 'sepia'")) {
-            try ThumborRequest.parse(path: "/unsafe/filters:sepia()/a.example/b.jpg")
+            try ThumborRequest.parse(path: "/unsafe/filters:sepia()/a.example/b.jpg", strict: true)
         }
+        // thumbor's way (the default): the unknown filter is skipped.
+        #expect(try ThumborRequest.parse(path: "/unsafe/filters:sepia():quality(5)/a.example/b.jpg").filters == [F.Quality(5)])
     }
 }

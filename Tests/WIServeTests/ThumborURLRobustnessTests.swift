@@ -56,7 +56,7 @@ import WITestSupport
             let text = Self.path(&random)
             let request: ThumborRequest
             do {
-                request = try ThumborRequest.parse(path: text)
+                request = try ThumborRequest.parse(path: text, strict: true)
             } catch {
                 #expect([400, 404].contains(error.status.rawValue) && !error.reason.isEmpty && !error.reason.contains("\n"),
                         "\(text): \(error)")

@@ -34,7 +34,7 @@ import WITestSupport
             """.utf8).write(to: file)
         let result = try CommandRunner.run(wi, ["serve", "--config", file.path, "--port", "9", "--allow-unsafe", "--print-config"],
                                            environment: ["WI_SERVE_MAX_PIXELS": "123", "WI_SERVE_KEY": "new, old",
-                                                         "WI_SERVE_AUTO_WEBP": "yes"])
+                                                         "WI_SERVE_AUTO_WEBP": "yes", "WI_SERVE_STRICT": "true"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = settings(result.stdout)
         #expect(lines["port"]! == ("9", "flag"))
@@ -44,6 +44,7 @@ import WITestSupport
         #expect(lines["keep-metadata"]! == ("true", "file \(file.path):6"))
         #expect(lines["key"]! == ("2 key(s), not shown", "environment WI_SERVE_KEY"))
         #expect(lines["auto-webp"]! == ("true", "environment WI_SERVE_AUTO_WEBP"))
+        #expect(lines["strict"]! == ("true", "environment WI_SERVE_STRICT"))
         #expect(lines["allow-unsafe"]! == ("true", "flag"))
         #expect(lines["bind"]! == ("127.0.0.1", "default"))
         #expect(lines["timeout"]! == ("30.0", "default"))

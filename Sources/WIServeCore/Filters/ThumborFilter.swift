@@ -14,7 +14,9 @@ protocol ThumborFilter: Hashable, Sendable, CustomStringConvertible {
     /// The name in URLs (`blur`).
     static var name: String { get }
 
-    /// Reads the filter from its arguments; an argument it does not take is a one-line 400 naming it.
+    /// Reads the filter from its arguments. An argument it does not take is a one-line 400 naming it, which
+    /// `--strict` answers and thumbor's lenient mode turns into the filter being skipped; where thumbor clamps a
+    /// value instead (`blur(500)`), the filter clamps it when `arguments.strict` is false.
     init(_ arguments: ThumborFilterArguments) throws(ServeError)
 
     /// Where the filter acts (default `.pixels`).

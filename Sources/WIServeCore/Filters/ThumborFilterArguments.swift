@@ -10,6 +10,10 @@ struct ThumborFilterArguments: Sendable {
     let name: String
     /// The arguments as written (none for `name()`).
     let values: [String]
+    /// `--strict`: every value outside the filter's range is a 400. Otherwise (thumbor's behaviour) a value that
+    /// thumbor clamps is clamped where a check says `clampedWhenLenient`, and any other failure makes the list
+    /// skip the filter.
+    let strict: Bool
 
     var count: Int { values.count }
 
@@ -27,12 +31,16 @@ struct ThumborFilterArguments: Sendable {
         }
     }
 
-    /// Argument `index` as an integer in `range`.
-    func integer(_ index: Int, _ range: ClosedRange<Int>) throws(ServeError) -> Int {
-        guard let value = Int(values[index]), range.contains(value) else {
-            throw failure("argument \(index + 1) must be an integer in \(range), got '\(values[index])'")
-        }
-        return value
+    /// Argument `index` as an integer in `range`; out of it, clamped into it when lenient and `clampedWhenLenient`.
+    func integer(_ index: Int, _ range: ClosedRange<Int>, clampedWhenLenient: Bool = false) throws(ServeError) -> Int {
+        guard let value = Int(values[index]) else { throw outside(index, range) }
+        if range.contains(value) { return value }
+        guard !strict, clampedWhenLenient else { throw outside(index, range) }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    private func outside(_ index: Int, _ range: ClosedRange<Int>) -> ServeError {
+        failure("argument \(index + 1) must be an integer in \(range), got '\(values[index])'")
     }
 
     /// Argument `index` as a finite number in `range`.

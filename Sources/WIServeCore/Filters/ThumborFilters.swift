@@ -14,10 +14,13 @@ enum ThumborFilters {
     /// The filters by thumbor's name.
     static let byName: [String: any ThumborFilter.Type] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-    /// Parses `NAME(ARGS):NAME(ARGS)...`: an unknown filter, a bad argument or a malformed list is a 400 naming
-    /// it, and so are more than `ThumborWatermark.maximumPerRequest` watermarks (each is a load).
-    static func parseList(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
-        let filters = try list(text)
+    /// Parses `NAME(ARGS):NAME(ARGS)...`. Strict (`--strict`): an unknown filter, a bad argument or a malformed
+    /// list is a 400 naming it. Otherwise thumbor's way: the list is cut at each `):`, and a piece whose filter is
+    /// unknown or whose arguments the filter does not take is skipped (text after a piece's closing parenthesis is
+    /// ignored, as thumbor's prefix match ignores it). More than `ThumborWatermark.maximumPerRequest` watermarks
+    /// is a 400 either way (each is a load).
+    static func parseList(_ text: Substring, strict: Bool) throws(ServeError) -> [any ThumborFilter] {
+        let filters = strict ? try strictList(text) : lenientList(text)
         if filters.count(where: { $0 is Watermark }) > ThumborWatermark.maximumPerRequest {
             throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
         }
@@ -25,12 +28,12 @@ enum ThumborFilters {
     }
 
     /// One filter from its name and arguments; an unknown name is a 400.
-    static func parse(name: String, arguments: [String]) throws(ServeError) -> any ThumborFilter {
+    static func parse(name: String, arguments: [String], strict: Bool) throws(ServeError) -> any ThumborFilter {
         guard let type = byName[name] else { throw ServeError(.badRequest, "unknown filter '\(name)'") }
-        return try type.init(ThumborFilterArguments(name: name, values: arguments == [""] ? [] : arguments))
+        return try type.init(ThumborFilterArguments(name: name, values: arguments == [""] ? [] : arguments, strict: strict))
     }
 
-    private static func list(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
+    private static func strictList(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
         var filters: [any ThumborFilter] = []
         var rest = text
         while !rest.isEmpty {
@@ -38,7 +41,7 @@ enum ThumborFilters {
                 throw ServeError(.badRequest, "malformed filter \(rest)")
             }
             let name = String(rest[..<open])
-            filters.append(try parse(name: name, arguments: arguments))
+            filters.append(try parse(name: name, arguments: arguments, strict: true))
             rest = rest[rest.index(after: close)...]
             if rest.first == ":" {
                 rest = rest.dropFirst()
@@ -46,6 +49,19 @@ enum ThumborFilters {
             } else if !rest.isEmpty {
                 throw ServeError(.badRequest, "malformed filter list after \(name)()")
             }
+        }
+        return filters
+    }
+
+    private static func lenientList(_ text: Substring) -> [any ThumborFilter] {
+        var filters: [any ThumborFilter] = []
+        let pieces = text.split(separator: "):", omittingEmptySubsequences: false)
+        for (index, piece) in pieces.enumerated() {
+            let piece = index == pieces.count - 1 ? piece : Substring(piece + ")")
+            guard let open = piece.firstIndex(of: "("), let (_, arguments) = Self.arguments(after: open, in: piece),
+                  let filter = try? parse(name: String(piece[..<open]), arguments: arguments, strict: false)
+            else { continue }
+            filters.append(filter)
         }
         return filters
     }

@@ -206,7 +206,7 @@ public final class ImageService: Sendable {
     /// error answer).
     package func answer(thumbor input: ServeRequest) async -> ServeResponse {
         do {
-            let request = try ThumborRequest.parse(path: input.path)
+            let request = try ThumborRequest.parse(path: input.path, strict: configuration.strict)
             try authorize(request)
             guard request.filters.count <= configuration.maxFilters else {
                 throw ServeError(.badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")

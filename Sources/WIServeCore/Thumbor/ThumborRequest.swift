@@ -64,8 +64,9 @@ struct ThumborRequest: Sendable {
     /// The largest number a size, crop corner or filter argument may have (bigger is a 400, never an overflow).
     static let maximumNumber = 1 << 20
 
-    /// Parses `path` (the request's path, not percent-decoded, with its leading `/`).
-    static func parse(path: String) throws(ServeError) -> ThumborRequest {
+    /// Parses `path` (the request's path, not percent-decoded, with its leading `/`). `strict` (`--strict`): a
+    /// filter thumbor would skip is a 400 naming it (`ThumborFilters.parseList`).
+    static func parse(path: String, strict: Bool = false) throws(ServeError) -> ThumborRequest {
         var rest = Substring(path)
         if rest.hasPrefix("/") { rest = rest.dropFirst() }
         guard let slash = rest.firstIndex(of: "/") else { throw ServeError(.notFound, "no such route") }
@@ -81,7 +82,7 @@ struct ThumborRequest: Sendable {
         var stage = 0  // the next optional part that may appear; parts come in this order only
         while let end = remaining.firstIndex(of: "/") {
             let segment = remaining[..<end]
-            guard let next = try request.consume(segment, after: stage, whole: &remaining) else { break }
+            guard let next = try request.consume(segment, after: stage, whole: &remaining, strict: strict) else { break }
             stage = next
             if remaining.startIndex == segment.startIndex { remaining = remaining[remaining.index(after: end)...] }
         }
@@ -94,7 +95,7 @@ struct ThumborRequest: Sendable {
     /// Applies `segment` when it is an option allowed after stage `stage`; returns the new stage, or nil when the
     /// segment starts the image URL. Filters may hold `/` inside their arguments' parentheses, so that part
     /// advances `whole` itself.
-    private mutating func consume(_ segment: Substring, after stage: Int, whole: inout Substring) throws(ServeError)
+    private mutating func consume(_ segment: Substring, after stage: Int, whole: inout Substring, strict: Bool) throws(ServeError)
         -> Int?
     {
         if stage < 1, let box = Self.cropBox(segment) {
@@ -124,7 +125,7 @@ struct ThumborRequest: Sendable {
             // The filter list ends at the first ")/" (thumbor's own rule).
             guard let close = whole.firstRange(of: ")/") else { return nil }
             let list = whole[whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
-            filters = try ThumborFilters.parseList(list)
+            filters = try ThumborFilters.parseList(list, strict: strict)
             whole = whole[close.upperBound...]
             return 7
         }

@@ -1,5 +1,6 @@
 extension ThumborFilters {
     /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
+    /// Lenient: above `maximum` is `maximum`.
     struct MaxAge: ThumborFilter {
         static let name = "max_age"
         /// The largest `max_age()`: the server's own `maxAge` limit (ten years).
@@ -10,7 +11,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            seconds = try arguments.integer(0, 0...Self.maximum)
+            seconds = try arguments.integer(0, 0...Self.maximum, clampedWhenLenient: !arguments[0].hasPrefix("-"))
         }
 
         var role: ThumborFilterRole { .answer }

@@ -1,7 +1,8 @@
 import WICore
 
 extension ThumborFilters {
-    /// `format(jpeg|png|webp|avif|gif|heic)`: the answer's format.
+    /// `format(jpeg|png|webp|avif|gif|heic)`: the answer's format. Lenient: another name leaves the format to the
+    /// source and the Accept negotiation, as thumbor's filter sets its format to none.
     struct Format: ThumborFilter {
         static let name = "format"
         /// The format asked; nil: none (thumbor's answer to a name it does not allow).
@@ -16,10 +17,10 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            guard let format = Self.formats[arguments[0].lowercased()] else {
+            format = Self.formats[arguments[0].lowercased()]
+            if format == nil, arguments.strict {
                 throw arguments.failure("must be one of jpeg, png, webp, avif, gif, heic, got '\(arguments[0])'")
             }
-            self.format = format
         }
 
         var role: ThumborFilterRole { .encoding }

@@ -1,5 +1,6 @@
 extension ThumborFilters {
-    /// `quality(N)`, N in 0...100: the encoder's quality (thumbor's default is 80).
+    /// `quality(N)`, N in 0...100: the encoder's quality (thumbor's default is 80). Lenient: above 100 is 100, as
+    /// libjpeg clamps thumbor's value.
     struct Quality: ThumborFilter {
         static let name = "quality"
         var value: Int
@@ -8,7 +9,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            value = try arguments.integer(0, 0...100)
+            value = try arguments.integer(0, 0...100, clampedWhenLenient: true)
         }
 
         var role: ThumborFilterRole { .encoding }

@@ -1,7 +1,8 @@
 import WICore
 
 extension ThumborFilters {
-    /// `proportion(X)`, 0 < X <= 1: the result scaled by X (truncated; skipped when a side would be 0).
+    /// `proportion(X)`, 0 < X <= 1: the result scaled by X (truncated; skipped when a side would be 0). Lenient:
+    /// another X is skipped, as thumbor's filter returns without resizing.
     struct Proportion: ThumborFilter {
         static let name = "proportion"
         var factor: Double

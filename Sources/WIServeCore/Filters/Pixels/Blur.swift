@@ -3,7 +3,9 @@ import WITransform
 
 extension ThumborFilters {
     /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and standard
-    /// deviation S (0 or absent: R); WITransform's `ConvolutionTransformer.gaussianBlur`.
+    /// deviation S (0 or absent: R); WITransform's `ConvolutionTransformer.gaussianBlur`. Lenient, as thumbor's
+    /// `apply_blur`: a radius above 150 is 150 while S (when absent) stays the radius asked, and S counts by its
+    /// size (up to 1,000, the transformer's limit).
     struct Blur: ThumborFilter {
         static let name = "blur"
         /// thumbor's MAX_RADIUS.
@@ -18,8 +20,16 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...2)
-            radius = try arguments.integer(0, 0...Self.maximumRadius)
-            sigma = arguments.count == 2 ? try arguments.real(1, 0...150) : 0
+            if arguments.strict {
+                radius = try arguments.integer(0, 0...Self.maximumRadius)
+                sigma = arguments.count == 2 ? try arguments.real(1, 0...150) : 0
+                return
+            }
+            // thumbor: sigma = sigma or radius, then radius = min(radius, 150); its Gaussian squares the sigma.
+            let asked = try arguments.integer(0, 0...Int.max)
+            let given = arguments.count == 2 ? abs(try arguments.real(1, -1e9...1e9)) : 0
+            radius = min(asked, Self.maximumRadius)
+            sigma = min(given == 0 && asked > Self.maximumRadius ? Double(asked) : given, 1000)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

@@ -3,7 +3,7 @@ import WITransform
 
 extension ThumborFilters {
     /// `brightness(N)`: N percent of 255 added to red, green and blue (thumbor's range is -100...100; up to
-    /// +-1000 is taken, and saturates as in thumbor).
+    /// +-1000 is taken, and saturates as in thumbor; lenient: beyond is +-1000, the same saturation).
     struct Brightness: ThumborFilter {
         static let name = "brightness"
         var amount: Int
@@ -12,7 +12,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            amount = try arguments.integer(0, -1000...1000)
+            amount = try arguments.integer(0, -1000...1000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
@@ -41,7 +41,7 @@ extension ThumborFilters {
         var description: String { "contrast(\(amount))" }
     }
 
-    /// `rgb(R,G,B)`: each channel's own `brightness`.
+    /// `rgb(R,G,B)`: each channel's own `brightness` (lenient: beyond +-1000 is +-1000).
     struct RGB: ThumborFilter {
         static let name = "rgb"
         var red: Int, green: Int, blue: Int
@@ -52,9 +52,9 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(3...3)
-            red = try arguments.integer(0, -1000...1000)
-            green = try arguments.integer(1, -1000...1000)
-            blue = try arguments.integer(2, -1000...1000)
+            red = try arguments.integer(0, -1000...1000, clampedWhenLenient: true)
+            green = try arguments.integer(1, -1000...1000, clampedWhenLenient: true)
+            blue = try arguments.integer(2, -1000...1000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import WebImage
+import WITestSupport
+@testable import WIServe
+@testable import WIServeCore
+
+/// thumbor's answers by default: filters it skips (an unknown name, arguments its patterns do not match, a value
+/// that makes it return) are skipped, values it clamps are clamped. Every expectation is thumbor 7.8's own answer on the same
+/// image (Tests/Fixtures/serve-lenient/make_reference.py): status, size, format, max-age and every pixel.
+@Suite struct ServeLenientFilterTests {
+    typealias H = ServeHarness
+
+    /// One line of the reference table.
+    struct Answer: Equatable, CustomStringConvertible {
+        var status: Int
+        var width = "-", height = "-", format = "-", maxAge = "-", pixels = "-"
+        var description: String { "\(status) \(width)x\(height) \(format) max-age \(maxAge) pixels \(pixels)" }
+    }
+
+    /// (configuration, path, thumbor's answer) from the reference table.
+    static func rows() throws -> [(String, String, Answer)] {
+        let text = try String(contentsOf: Fixtures.url("serve-lenient/thumbor-lenient-reference.tsv"), encoding: .utf8)
+        return try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            try #require(fields.count == 8, "\(line)")
+            return (fields[0], fields[1], Answer(status: try #require(Int(fields[2])), width: fields[3], height: fields[4],
+                                                 format: fields[5], maxAge: fields[6], pixels: fields[7]))
+        }
+    }
+
+    /// Our answer in the table's terms (the pixels' SHA-256 for PNG answers only, as thumbor's are compared).
+    static func answer(_ response: HummingbirdTesting.TestResponse) throws -> Answer {
+        guard response.status == .ok else { return Answer(status: response.status.code) }
+        let data = H.data(response)
+        let image = try H.image(response)
+        let format = ImageFormat.detect(data).identifier
+        let control = response.headers[.cacheControl] ?? ""
+        let maxAge = control.split(separator: "max-age=").last.map { String($0.prefix { $0.isNumber }) } ?? "-"
+        let pixels = try image.frame(at: 0).pixels
+        #expect(pixels.format == .rgba8)
+        return Answer(status: 200, width: "\(image.width)", height: "\(image.height)", format: format, maxAge: maxAge,
+                      pixels: format == "png" ? SHA256.hex(pixels.packedBytes()) : "-")
+    }
+
+    @Test func filtersAsThumborSkipsAndClampsThem() async throws {
+        let rows = try Self.rows().filter { $0.0 == "unsafe" }
+        #expect(rows.count == 32)
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            for (_, path, expected) in rows {
+                let response = try await client.execute(uri: "/unsafe/\(path)\(h.url("/stripes.png"))", method: .get)
+                #expect(try Self.answer(response) == expected, "\(path)")
+            }
+        }
+    }
+
+    @Test func strictRefusesWhatThumborSkips() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration { $0.strict = true }) { _, client in
+            for (path, reason) in [
+                ("blur(500)", "blur() argument 1 must be an integer in 0...150, got '500'"),
+                ("rotate(181)", "rotate() takes a multiple of 90 degrees, got 181"),
+                ("format(asdf)", "format() must be one of jpeg, png, webp, avif, gif, heic, got 'asdf'"),
+                ("proportion(10000)", "proportion() argument 1 must be a number in 0.0...1.0, got '10000'"),
+                ("focal()", "focal() takes 1 argument(s), got 0"),
+                ("sepia()", "unknown filter 'sepia'"),
+            ] {
+                let response = try await client.execute(uri: "/unsafe/filters:\(path)/\(h.url("/stripes.png"))", method: .get)
+                #expect(response.status == .badRequest && H.text(response) == reason + "\n", "\(path)")
+            }
+        }
+    }
+}
