@@ -34,9 +34,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
     @Option(help: "Most pixels of a source or result (width x height x frames).") var maxPixels = 50_000_000
     @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
-    @Option(help: "Most frames or pages of a source; larger animations are refused (413).") var maxFrames = 1_000
+    @Option(help: "Most frames or pages of a source; larger animations are refused (400; 413 with --strict).") var maxFrames = 1_000
     @Option(help: "Most filters in one URL; more is a 400.") var maxFilters = 32
-    @Flag(help: "A filter thumbor would skip or clamp is a 400 naming it (default: skipped or clamped, as thumbor does).")
+    @Flag(help: "A filter thumbor would skip or clamp is a 400 naming it; a bad signature is 403, a pixel limit 413 (default: thumbor's answers).")
     var strict = false
     @Option(help: "Seconds a failed source or a timed-out request is answered again from memory (0: off).") var failureTtl: Double = 10
     @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount

@@ -260,26 +260,31 @@ import WITestSupport
         }
     }
 
+    /// A bad or missing signature and an unsafe URL that is not allowed: thumbor's 400 (its handler's answer to
+    /// each), or 403 with `--strict`; the reason is the same.
     @Test func signaturesAndUnsafe() async throws {
         let h = try await ServeHarness()
         let signedPath = "100x100/\(h.url("/stripes.png"))"
         let signature = ThumborSignature(key: "k").sign(signedPath)
-        try await h.withServer(H.configuration { $0.allowUnsafe = false }) { _, client in
-            #expect(try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get).status == .ok)
-            let bad = try await client.execute(uri: "/\(ThumborSignature(key: "other").sign(signedPath))/\(signedPath)", method: .get)
-            #expect(bad.status == .forbidden)
-            #expect(H.text(bad) == "bad signature\n")
-            let unsafe = try await client.execute(uri: "/unsafe/\(signedPath)", method: .get)
-            #expect(unsafe.status == .forbidden)
-            #expect(H.text(unsafe) == "unsafe URLs are not allowed (start with --allow-unsafe)\n")
-            // The signature covers the whole path: changing the size breaks it.
-            let tampered = try await client.execute(uri: "/\(signature)/200x100/\(h.url("/stripes.png"))", method: .get)
-            #expect(tampered.status == .forbidden)
-        }
-        try await ServeHarness().withServer(H.configuration { $0.key = nil }) { _, client in
-            let response = try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get)
-            #expect(response.status == .forbidden)
-            #expect(H.text(response) == "signed URLs need a key (start with --key)\n")
+        for strict in [false, true] {
+            let refused: HTTPResponse.Status = strict ? .forbidden : .badRequest
+            try await h.withServer(H.configuration { $0.allowUnsafe = false; $0.strict = strict }, keepOrigin: true) { _, client in
+                #expect(try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get).status == .ok)
+                let bad = try await client.execute(uri: "/\(ThumborSignature(key: "other").sign(signedPath))/\(signedPath)", method: .get)
+                #expect(bad.status == refused)
+                #expect(H.text(bad) == "bad signature\n")
+                let unsafe = try await client.execute(uri: "/unsafe/\(signedPath)", method: .get)
+                #expect(unsafe.status == refused)
+                #expect(H.text(unsafe) == "unsafe URLs are not allowed (start with --allow-unsafe)\n")
+                // The signature covers the whole path: changing the size breaks it.
+                let tampered = try await client.execute(uri: "/\(signature)/200x100/\(h.url("/stripes.png"))", method: .get)
+                #expect(tampered.status == refused)
+            }
+            try await h.withServer(H.configuration { $0.key = nil; $0.strict = strict }, keepOrigin: !strict) { _, client in
+                let response = try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get)
+                #expect(response.status == refused)
+                #expect(H.text(response) == "signed URLs need a key (start with --key)\n")
+            }
         }
     }
 
@@ -309,12 +314,15 @@ import WITestSupport
             let scheme = try await client.execute(uri: "/unsafe/ftp://127.0.0.1/a.png", method: .get)
             #expect(scheme.status == .badRequest)
         }
-        // The pixel limit refuses a source before decoding it (400x200 = 80,000 pixels > 50,000).
+        // The pixel limit refuses a source before decoding it (400x200 = 80,000 pixels > 50,000): thumbor's 400
+        // (its engine cannot load it), 413 with --strict.
         let limited = try await ServeHarness()
-        try await limited.withServer(H.configuration { $0.maxPixels = 50_000 }) { _, client in
-            let response = try await client.execute(uri: "/unsafe/10x10/\(limited.url("/stripes.png"))", method: .get)
-            #expect(response.status == .contentTooLarge)
-            #expect(H.text(response) == "PNG: image exceeds the pixel limit\n")
+        for strict in [false, true] {
+            try await limited.withServer(H.configuration { $0.maxPixels = 50_000; $0.strict = strict }, keepOrigin: !strict) { _, client in
+                let response = try await client.execute(uri: "/unsafe/10x10/\(limited.url("/stripes.png"))", method: .get)
+                #expect(response.status == (strict ? .contentTooLarge : .badRequest))
+                #expect(H.text(response) == "PNG: image exceeds the pixel limit\n")
+            }
         }
     }
 

@@ -8,7 +8,8 @@ import WITestSupport
 @testable import WIServeCore
 
 /// thumbor's answers by default: filters it skips (an unknown name, arguments its patterns do not match, a value
-/// that makes it return) are skipped, values it clamps are clamped. Every expectation is thumbor 7.8's own answer on the same
+/// that makes it return) are skipped, values it clamps are clamped, a bad signature, an unsafe URL it does not
+/// allow and a source over the pixel limit are 400. Every expectation is thumbor 7.8's own answer on the same
 /// image (Tests/Fixtures/serve-lenient/make_reference.py): status, size, format, max-age and every pixel.
 @Suite struct ServeLenientFilterTests {
     typealias H = ServeHarness
@@ -71,6 +72,26 @@ import WITestSupport
                 let response = try await client.execute(uri: "/unsafe/filters:\(path)/\(h.url("/stripes.png"))", method: .get)
                 #expect(response.status == .badRequest && H.text(response) == reason + "\n", "\(path)")
             }
+        }
+    }
+
+    @Test func signatureAndPixelLimitAnswersAreThumbors() async throws {
+        let rows = try Self.rows().filter { $0.0 != "unsafe" }
+        #expect(rows.map(\.1) == ["signed", "bad-signature", "unsafe", "over-the-limit"])
+        let expected = Dictionary(uniqueKeysWithValues: rows.map { ($0.1, $0.2.status) })
+        let h = try await ServeHarness()
+        let image = h.url("/stripes.png")
+        try await h.withServer(H.configuration { $0.allowUnsafe = false }, keepOrigin: true) { _, client in
+            let signed = try await client.execute(uri: "/\(ThumborSignature(key: "k").sign(image))/\(image)", method: .get)
+            #expect(signed.status.code == expected["signed"])
+            let bad = try await client.execute(uri: "/\(ThumborSignature(key: "k").sign("other.png"))/\(image)", method: .get)
+            #expect(bad.status.code == expected["bad-signature"])
+            let unsafe = try await client.execute(uri: "/unsafe/\(image)", method: .get)
+            #expect(unsafe.status.code == expected["unsafe"])
+        }
+        try await h.withServer(H.configuration { $0.maxPixels = 30_000 }) { _, client in
+            let over = try await client.execute(uri: "/unsafe/\(image)", method: .get)
+            #expect(over.status.code == expected["over-the-limit"])
         }
     }
 }

@@ -317,7 +317,7 @@ public final class ImageService: Sendable {
         if let error = error as? ServeError {
             failure = error
         } else if let error = error as? ImageError {
-            failure = ServeError(error)
+            failure = ServeError(error, strict: configuration.strict)
         } else {
             var unexpected = ServeError(.internalError, "internal error")
             unexpected.detail = "\(error)"
@@ -330,15 +330,17 @@ public final class ImageService: Sendable {
         failureAnswer(for: error, method: input.method)
     }
 
-    /// 403 unless the URL is signed with the key, or is `unsafe/` and that is allowed.
+    /// 400 (thumbor's answer; 403 with `--strict`) unless the URL is signed with the key, or is `unsafe/` and
+    /// that is allowed.
     private func authorize(_ request: ThumborRequest) throws(ServeError) {
+        let refused: ServeError.Status = configuration.strict ? .forbidden : .badRequest
         if request.signature == "unsafe" {
-            guard configuration.allowUnsafe else { throw ServeError(.forbidden, "unsafe URLs are not allowed (start with --allow-unsafe)") }
+            guard configuration.allowUnsafe else { throw ServeError(refused, "unsafe URLs are not allowed (start with --allow-unsafe)") }
             return
         }
-        guard !signers.isEmpty else { throw ServeError(.forbidden, "signed URLs need a key (start with --key)") }
+        guard !signers.isEmpty else { throw ServeError(refused, "signed URLs need a key (start with --key)") }
         guard signers.contains(where: { $0.isValid(request.signature, for: request.signedPath) }) else {
-            throw ServeError(.forbidden, "bad signature")
+            throw ServeError(refused, "bad signature")
         }
     }
 
@@ -391,7 +393,7 @@ public final class ImageService: Sendable {
             result = try await parts.manager.loadImage(with: url, options: [.retryFailed, .transformAnimatedImage],
                                                        context: context)
         } catch {
-            let failure = ServeError(error)
+            let failure = ServeError(error, strict: configuration.strict)
             // The source's failures only: a transform that was refused (its output or memory) says nothing of
             // other variants of the source.
             if error.code != .cancelled, !progress.started.load(ordering: .relaxed) { failures.record(failure, for: failureKey) }
@@ -417,7 +419,7 @@ public final class ImageService: Sendable {
             }
             return (data, format, result.httpCacheInfo)
         } catch {
-            throw ServeError(error)
+            throw ServeError(error, strict: configuration.strict)
         }
     }
 
@@ -456,12 +458,12 @@ public final class ImageService: Sendable {
                 context[.httpCachePolicy] = configuration.originCachePolicy
                 context[.gateSlot] = slot
                 selectLoader(for: url, in: &context)
-                let manager = parts.manager
+                let manager = parts.manager, strict = configuration.strict
                 group.addTask { [context] in
                     do {
                         return (address, try await manager.loadImage(with: url, options: [.retryFailed], context: context).image)
                     } catch {
-                        let failure = (error as? ImageError).map(ServeError.init) ?? ServeError(.internalError, "internal error")
+                        let failure = (error as? ImageError).map { ServeError($0, strict: strict) } ?? ServeError(.internalError, "internal error")
                         // A missing watermark is a bad request (thumbor's 400), not a missing image.
                         let status = failure.status == .notFound ? .badRequest : failure.status
                         throw ServeError(status, "watermark \(address): \(failure.reason)")

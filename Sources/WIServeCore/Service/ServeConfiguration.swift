@@ -59,8 +59,9 @@ public struct ServeConfiguration: Sendable {
     /// The most filters one URL may name (default 32); more is a 400 before any work.
     public var maxFilters = 32
     /// `--strict`: a filter thumbor would skip or clamp (an unknown name, an argument it cannot parse, a value out
-    /// of range) is a 400 naming it. Default false: thumbor 7.8's answer (the filter skipped or its value
-    /// clamped, as thumbor does). docs/SERVE.md, "Strict".
+    /// of range) is a 400 naming it, a missing or bad signature and an unsafe URL that is not allowed are 403, and
+    /// a source or result over the pixel limit is 413. Default false: thumbor 7.8's answers (the filter skipped or
+    /// its value clamped, as thumbor does; 400 for the signature and the pixel limit). docs/SERVE.md, "Strict".
     public var strict = false
     /// The largest source body in bytes (default 32 MiB), refused while it streams in.
     public var maxSourceBytes: Int64 = 32 << 20

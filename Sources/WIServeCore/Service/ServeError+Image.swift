@@ -7,10 +7,11 @@ extension ServeError {
     /// as `detail` for the log only (it may name libraries, addresses or files the client has no business seeing,
     /// as imgproxy keeps its public and internal messages apart).
     ///
-    /// The origin's 404 stays 404, limits are 413, refused addresses and schemes 403, bad arguments and
-    /// undecodable sources 400, origin failures and decode workers that died 502, timeouts 504, cancelled or shut
-    /// down 503.
-    init(_ error: ImageError) {
+    /// The origin's 404 stays 404, the source's size limit is 413, the pixel and frame limits 400 as in thumbor
+    /// (whose PIL engine refuses an image over MAX_PIXELS as one it cannot load) or 413 when `strict`, refused
+    /// addresses and schemes 403, bad arguments and undecodable sources 400, origin failures and decode workers
+    /// that died 502, timeouts 504, cancelled or shut down 503.
+    init(_ error: ImageError, strict: Bool) {
         let origin = error.statusCode.map { "the origin answered \($0)" } ?? "the origin failed"
         let (status, reason): (Status, String) = switch error.code {
         case .badServerResponse where error.statusCode == 404 || error.statusCode == 410:
@@ -19,7 +20,7 @@ extension ServeError {
         case .invalidDownloadResponse, .networkError, .tooManyRedirects: (.badGateway, "the source could not be fetched")
         case .decoderCrashed: (.badGateway, "the source could not be decoded: its decoder failed")
         // The service's own limit texts: they say which limit, nothing internal.
-        case .pixelLimitExceeded: (.payloadTooLarge, error.message)
+        case .pixelLimitExceeded: (strict ? .payloadTooLarge : .badRequest, error.message)
         case .invalidArgument: (.badRequest, error.message)
         case .bodyTooLarge: (.payloadTooLarge, "the source is larger than the service accepts")
         case .addressNotAllowed: (.forbidden, "the source's address is not allowed")
