@@ -32,8 +32,9 @@ struct ThumborFilterArguments: Sendable {
     }
 
     /// Argument `index` as an integer in `range`; out of it, clamped into it when lenient and `clampedWhenLenient`.
+    /// Lenient, a leading `+` is refused, as thumbor's patterns refuse it.
     func integer(_ index: Int, _ range: ClosedRange<Int>, clampedWhenLenient: Bool = false) throws(ServeError) -> Int {
-        guard let value = Int(values[index]) else { throw outside(index, range) }
+        guard strict || !values[index].hasPrefix("+"), let value = Int(values[index]) else { throw outside(index, range) }
         if range.contains(value) { return value }
         guard !strict, clampedWhenLenient else { throw outside(index, range) }
         return min(max(value, range.lowerBound), range.upperBound)
@@ -43,13 +44,17 @@ struct ThumborFilterArguments: Sendable {
         failure("argument \(index + 1) must be an integer in \(range), got '\(values[index])'")
     }
 
-    /// Argument `index` as a finite number in `range`.
-    func real(_ index: Int, _ range: ClosedRange<Double>) throws(ServeError) -> Double {
-        guard let value = Double(values[index]), value.isFinite, range.contains(value) else {
-            throw failure("argument \(index + 1) must be a number in \(range), got '\(values[index])'")
-        }
-        return value
+    /// Argument `index` as a finite number in `range`; out of it, clamped into it when lenient and
+    /// `clampedWhenLenient`.
+    func real(_ index: Int, _ range: ClosedRange<Double>, clampedWhenLenient: Bool = false) throws(ServeError) -> Double {
+        guard let value = Double(values[index]), value.isFinite, range.contains(value) || (!strict && clampedWhenLenient)
+        else { throw failure("argument \(index + 1) must be a number in \(range), got '\(values[index])'") }
+        return min(max(value, range.lowerBound), range.upperBound)
     }
+
+    /// Whether argument `index` is digits alone: thumbor's PositiveNumber pattern, the only values a filter that
+    /// takes it clamps (a minus makes thumbor skip the filter).
+    func isUnsigned(_ index: Int) -> Bool { !values[index].isEmpty && values[index].allSatisfy { $0.isASCII && $0.isNumber } }
 
     /// Argument `index` as thumbor's boolean: `true`, `True` or `1`; `false`, `False` or `0`.
     func boolean(_ index: Int) throws(ServeError) -> Bool {

@@ -6,9 +6,12 @@ Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`):
     python3 make_reference.py > thumbor-lenient-reference.tsv
 It starts thumbor (Tests/Fixtures/thumbor_server.py) with its file loader over a temporary folder holding
 stripes.png, the 400x200 image of WITestSupport's ServeTestImages.stripes() (columns 0..<100 red, 100..<300 green,
-300..<400 blue, opaque), once per configuration, and asks for every path. Each line: the configuration, the path
-after the signature and before the image, thumbor's status, then for an image its width, height, format, the
-max-age of its Cache-Control and the SHA-256 of its pixels as straight RGBA8 (PNG answers only), else `-`.
+300..<400 blue, opaque), and pattern.png, the 24x16 RGBA pattern of ThumborReference.pattern() (serve-blur), once
+per configuration, and asks for every path. Each line: the configuration (`unsafe`: stripes.png; `pattern`:
+pattern.png; `differs`: pattern.png where WebImage knowingly answers otherwise, listed so the test notices when
+that changes; `signed`, `pixels`: the other thumbor configurations), the path after the signature and before the
+image, thumbor's status, then for an image its width, height, format, the max-age of its Cache-Control and the
+SHA-256 of its pixels as straight RGBA8 (PNG answers only), else `-`.
 """
 import base64
 import hashlib
@@ -25,6 +28,9 @@ from PIL import Image
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import thumbor_server  # noqa: E402  (Tests/Fixtures/thumbor_server.py)
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
+from make_reference import pattern  # noqa: E402  (serve-blur's 24x16 RGBA pattern)
+
 # Filters thumbor skips (its pattern does not match, or the value makes it return), clamps, or keeps with a value
 # out of WebImage's strict range; and lists it cuts at "):".
 FILTERS = [
@@ -33,7 +39,22 @@ FILTERS = [
     "focal()", "focal(abc)", "sepia()", "unknown_filter(1,2)", "format(jpeg):quality(101)", "brightness(5000)",
     "rgb(5000,-5000,0)", "noise(-1)", "saturation(nan)", "sharpen(2,1,yes)", "no_upscale(1)", "grayscale(1)",
     "max_age(-1)", "max_age(60):max_age(x)", "max_bytes(0)", "quality(80)x:grayscale()", "blur(2):sepia():rotate(90)",
-    "watermark(a.png,0,0)", "strip_exif(1):rotate(270)",
+    "watermark(a.png,0,0)", "strip_exif(1):rotate(270)", "quality(-5)", "format(jpeg):quality(-5)",
+    "rotate(99999999999999999990)", "rotate(+90)", "max_bytes(99999999999)",
+]
+
+# Values out of WebImage's strict ranges that thumbor computes with, on an image with every kind of level.
+PATTERN = [
+    "contrast(1500)", "contrast(5000)", "contrast(-5000)", "contrast(-150)", "saturation(500)", "saturation(-300.5)",
+    "colorize(2000,0,50,ff8000)", "noise(5000,3)", "noise(-1)", "brightness(5000)", "rgb(5000,-5000,7)",
+    "colorize(-1,0,0,ff8000)", "saturation(2000000)", "blur(2000)", "blur(3,-4000)",
+]
+
+# Where WebImage knowingly answers otherwise (docs/SERVE.md, "Strict"): thumbor fails with a 500, or computes
+# with arguments we skip the filter for.
+DIFFERS = [
+    "sharpen(500,1,true)", "curve([(255,0),(0,255)],[],[],[])", "round_corner(8|4,255,0,0)", "fill(zzz)",
+    "background_color(zzz)", "convolution(1;2;1;2,2)", "round_corner(8,300,0,0)",
 ]
 
 KEY = "k"
@@ -63,11 +84,16 @@ def main():
     stripes.paste((255, 0, 0, 255), (0, 0, 100, 200))
     stripes.paste((0, 0, 255, 255), (300, 0, 400, 200))
     stripes.save(os.path.join(folder, "stripes.png"))
+    Image.frombytes("RGBA", (24, 16), pattern()).save(os.path.join(folder, "pattern.png"))
     print("# configuration\tpath\tstatus\twidth\theight\tformat\tmax-age\tRGBA8 SHA-256 of thumbor 7.8's answer")
     with thumbor_server.running(folder) as port:
         for filters in FILTERS:
             path = f"filters:{filters}/" if filters else ""
             print(f"unsafe\t{path}\t{fetch(port, f'unsafe/{path}stripes.png')}")
+        for kind, filters_list in (("pattern", PATTERN), ("differs", DIFFERS)):
+            for filters in filters_list:
+                path = f"filters:{filters}/"
+                print(f"{kind}\t{path}\t{fetch(port, f'unsafe/{path}pattern.png')}")
     with thumbor_server.running(folder, f"SECURITY_KEY = '{KEY}'\nALLOW_UNSAFE_URL = False\n") as port:
         print(f"signed\tsigned\t{fetch(port, sign('stripes.png') + '/stripes.png')}")
         print(f"signed\tbad-signature\t{fetch(port, sign('other.png') + '/stripes.png')}")

@@ -11,7 +11,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            seconds = try arguments.integer(0, 0...Self.maximum, clampedWhenLenient: !arguments[0].hasPrefix("-"))
+            seconds = try arguments.integer(0, 0...Self.maximum, clampedWhenLenient: arguments.isUnsigned(0))
         }
 
         var role: ThumborFilterRole { .answer }

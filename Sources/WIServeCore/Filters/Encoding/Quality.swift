@@ -9,7 +9,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            value = try arguments.integer(0, 0...100, clampedWhenLenient: true)
+            value = try arguments.integer(0, 0...100, clampedWhenLenient: arguments.isUnsigned(0))
         }
 
         var role: ThumborFilterRole { .encoding }

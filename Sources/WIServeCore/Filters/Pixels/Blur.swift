@@ -5,7 +5,7 @@ extension ThumborFilters {
     /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and standard
     /// deviation S (0 or absent: R); WITransform's `ConvolutionTransformer.gaussianBlur`. Lenient, as thumbor's
     /// `apply_blur`: a radius above 150 is 150 while S (when absent) stays the radius asked, and S counts by its
-    /// size (up to 1,000, the transformer's limit).
+    /// size (up to 1,000,000, the transformer's limit: past it the kernel is a box in either case).
     struct Blur: ThumborFilter {
         static let name = "blur"
         /// thumbor's MAX_RADIUS.
@@ -29,7 +29,7 @@ extension ThumborFilters {
             let asked = try arguments.integer(0, 0...Int.max)
             let given = arguments.count == 2 ? abs(try arguments.real(1, -1e9...1e9)) : 0
             radius = min(asked, Self.maximumRadius)
-            sigma = min(given == 0 && asked > Self.maximumRadius ? Double(asked) : given, 1000)
+            sigma = min(given == 0 && asked > Self.maximumRadius ? Double(asked) : given, 1_000_000)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

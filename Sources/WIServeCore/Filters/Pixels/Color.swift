@@ -3,6 +3,7 @@ import WITransform
 
 extension ThumborFilters {
     /// `saturation(X)`: colour scaled by X around the pixel's perceived brightness (0: grey, 1: unchanged).
+    /// Lenient: up to +-1000000 as thumbor computes it, beyond that +-1000000.
     struct Saturation: ThumborFilter {
         static let name = "saturation"
         var change: Double
@@ -11,7 +12,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            change = try arguments.real(0, -100...100)
+            change = try arguments.real(0, arguments.strict ? -100...100 : -1_000_000...1_000_000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

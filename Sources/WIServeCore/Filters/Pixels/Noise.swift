@@ -3,7 +3,7 @@ import WITransform
 
 extension ThumborFilters {
     /// `noise(AMOUNT[,SEED])`: a random offset per pixel (WITransform's `NoiseTransformer`; without a seed, a
-    /// random one).
+    /// random one). Lenient: any amount up to thumbor's C `int`.
     struct Noise: ThumborFilter {
         static let name = "noise"
         var amount: Int
@@ -17,7 +17,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...2)
-            amount = try arguments.integer(0, 0...1000)
+            amount = try arguments.integer(0, arguments.strict ? 0...1000 : 0...Int(Int32.max))
             seed = arguments.count == 2 ? try arguments.integer(1, 0...Int(Int32.max)) : 0
         }
 

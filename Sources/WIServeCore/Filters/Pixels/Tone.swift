@@ -22,7 +22,8 @@ extension ThumborFilters {
         var description: String { "brightness(\(amount))" }
     }
 
-    /// `contrast(N)`: red, green and blue moved away from (N > 0) or towards (N < 0) 128.
+    /// `contrast(N)`: red, green and blue moved away from (N > 0) or towards (N < 0) 128. Lenient: up to
+    /// +-10000 as thumbor computes it, beyond that +-10000 (every level but 128 is 0 or 255 either way).
     struct Contrast: ThumborFilter {
         static let name = "contrast"
         var amount: Int
@@ -31,7 +32,7 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            amount = try arguments.integer(0, -1000...1000)
+            amount = try arguments.integer(0, arguments.strict ? -1000...1000 : -10_000...10_000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
@@ -65,6 +66,7 @@ extension ThumborFilters {
     }
 
     /// `colorize(R%,G%,B%,RRGGBB)`: each channel moved that many percent of the way to the fill colour's.
+    /// Lenient: up to 1000000 percent as thumbor computes it, beyond that 1000000 (the same clamped levels).
     struct Colorize: ThumborFilter {
         static let name = "colorize"
         var red: Int, green: Int, blue: Int
@@ -81,9 +83,10 @@ extension ThumborFilters {
                 throw arguments.failure("argument 4 must be a colour as RRGGBB, got '\(hex)'")
             }
             fill = RGBAColor(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
-            red = try arguments.integer(0, 0...1000)
-            green = try arguments.integer(1, 0...1000)
-            blue = try arguments.integer(2, 0...1000)
+            let range = arguments.strict ? 0...1000 : 0...1_000_000
+            red = try arguments.integer(0, range, clampedWhenLenient: arguments.isUnsigned(0))
+            green = try arguments.integer(1, range, clampedWhenLenient: arguments.isUnsigned(1))
+            blue = try arguments.integer(2, range, clampedWhenLenient: arguments.isUnsigned(2))
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

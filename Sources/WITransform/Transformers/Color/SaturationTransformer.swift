@@ -16,9 +16,10 @@ import WICore
 public struct SaturationTransformer: ImageTransformer, Hashable {
     public let change: Double
 
-    /// Throws `.invalidArgument` unless `change` is a finite number in -100...100.
+    /// Throws `.invalidArgument` unless `change` is a finite number in -1000000...1000000 (thumbor's single-precision
+    /// arithmetic stays within an integer's range there).
     public init(change: Double) throws(ImageError) {
-        try ArgumentCheck.within(change, -100...100, "saturation")
+        try ArgumentCheck.within(change, -1_000_000...1_000_000, "saturation")
         self.change = change
     }
 

@@ -60,9 +60,10 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
         return ToneTablesTransformer(table, table, table, name: "brightness,\(percent)")
     }
 
-    /// Stretches (or flattens) levels around the middle grey (thumbor's `contrast(N)`); -1000...1000.
+    /// Stretches (or flattens) levels around the middle grey (thumbor's `contrast(N)`); -10000...10000, where
+    /// thumbor's integer arithmetic holds (past about +-1250 every level but 128 is 0 or 255).
     public static func contrast(_ percent: Int) throws(ImageError) -> ToneTablesTransformer {
-        try ArgumentCheck.within(percent, -1000...1000, "contrast")
+        try ArgumentCheck.within(percent, -10_000...10_000, "contrast")
         let factor = (percent + 100) * (percent + 100) / 100
         let table = Self.table { factor * ($0 - 128) / 100 + 128 }
         return ToneTablesTransformer(table, table, table, name: "contrast,\(percent)")
@@ -78,12 +79,12 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
     }
 
     /// Moves each channel that many percent of the way toward `color`'s (thumbor's `colorize(R,G,B,COLOR)`);
-    /// 0...1000 percent (past 100 overshoots, clamped).
+    /// 0...1000000 percent (past 100 overshoots, clamped).
     public static func colorize(red: Int, green: Int, blue: Int, toward color: RGBAColor) throws(ImageError)
         -> ToneTablesTransformer
     {
         for (value, name) in [(red, "red percent"), (green, "green percent"), (blue, "blue percent")] {
-            try ArgumentCheck.within(value, 0...1000, name)
+            try ArgumentCheck.within(value, 0...1_000_000, name)
         }
         func toward(_ target: UInt8, by percent: Int) -> [UInt8] {
             Self.table { value in

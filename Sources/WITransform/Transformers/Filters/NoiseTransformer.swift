@@ -14,14 +14,14 @@ import WICore
 ///
 /// Thread safety: an immutable value; safe to use from any thread at once (each frame gets a generator of its own).
 public struct NoiseTransformer: ImageTransformer, Hashable {
-    /// The width of the offsets' range in 8-bit levels, 0...1000 (0 changes nothing).
+    /// The width of the offsets' range in 8-bit levels, 0...2147483647 (thumbor's C `int`; 0 changes nothing).
     public let amount: Int
     /// The generator's seed (1...UInt32.max).
     public let seed: UInt32
 
-    /// Throws `.invalidArgument` unless `amount` is in 0...1000 and `seed` is not 0.
+    /// Throws `.invalidArgument` unless `amount` is in 0...2147483647 and `seed` is not 0.
     public init(amount: Int, seed: UInt32) throws(ImageError) {
-        try ArgumentCheck.within(amount, 0...1000, "noise amount")
+        try ArgumentCheck.within(amount, 0...Int(Int32.max), "noise amount")
         guard seed != 0 else { throw ArgumentCheck.invalid("noise seed", "be at least 1", "0") }
         (self.amount, self.seed) = (amount, seed)
     }
