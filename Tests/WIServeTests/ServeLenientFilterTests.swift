@@ -51,7 +51,7 @@ import WITestSupport
 
     @Test func filtersAsThumborSkipsAndClampsThem() async throws {
         let rows = try Self.rows()
-        #expect(rows.count(where: { $0.0 == "unsafe" }) == 37 && rows.count(where: { $0.0 == "pattern" }) == 15)
+        #expect(rows.count(where: { $0.0 == "unsafe" }) == 37 && rows.count(where: { $0.0 == "pattern" }) == 22)
         let h = try await ServeHarness()
         let pattern = try H.coders.encode(Image(pixels: try ThumborReference.pattern(width: 24, height: 16)), as: .png,
                                           options: EncodeOptions())

@@ -90,7 +90,8 @@ import WICore
                     F.MaxAge(F.MaxAge.maximum)])
         #expect(lenient("quality(80)x:grayscale()") == [F.Quality(80)])
         // thumbor's PositiveNumber takes no sign: a negative quality is skipped, not clamped; nor does Number take "+".
-        #expect(lenient("quality(-5):rotate(+90):contrast(50000):colorize(2000000,0,5,ff8000):saturation(-3e7):noise(5000)")
+        #expect(lenient("quality(-5):rotate(+90):contrast(50000):colorize(2000000,0,5,ff8000):"
+                        + "saturation(-30000000):saturation(1e3):noise(5000)")
                 == [F.Contrast(10_000), F.Colorize(red: 1_000_000, green: 0, blue: 5, fill: RGBAColor(red: 255, green: 128, blue: 0)),
                     F.Saturation(-1_000_000), F.Noise(amount: 5000, seed: 0)])
         #expect(lenient("rotate(99999999999999999990):blur(3,-4000)") == [F.Rotate(270), F.Blur(radius: 3, sigma: 4000)])

@@ -45,11 +45,20 @@ struct ThumborFilterArguments: Sendable {
     }
 
     /// Argument `index` as a finite number in `range`; out of it, clamped into it when lenient and
-    /// `clampedWhenLenient`.
+    /// `clampedWhenLenient`. Lenient, only thumbor's DecimalNumber is a number (`-`, digits, one `.`: no
+    /// exponent, no `+`, no `inf`).
     func real(_ index: Int, _ range: ClosedRange<Double>, clampedWhenLenient: Bool = false) throws(ServeError) -> Double {
-        guard let value = Double(values[index]), value.isFinite, range.contains(value) || (!strict && clampedWhenLenient)
+        guard strict || Self.isDecimal(values[index]), let value = Double(values[index]), value.isFinite,
+              range.contains(value) || (!strict && clampedWhenLenient)
         else { throw failure("argument \(index + 1) must be a number in \(range), got '\(values[index])'") }
         return min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    /// thumbor's DecimalNumber: an optional `-`, digits with at most one `.`, at least one digit.
+    private static func isDecimal(_ text: String) -> Bool {
+        let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        return body.contains { $0.isASCII && $0.isNumber } && body.filter { $0 == "." }.count <= 1
+            && body.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." }
     }
 
     /// Whether argument `index` is digits alone: thumbor's PositiveNumber pattern, the only values a filter that

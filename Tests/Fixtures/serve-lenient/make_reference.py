@@ -47,7 +47,8 @@ FILTERS = [
 PATTERN = [
     "contrast(1500)", "contrast(5000)", "contrast(-5000)", "contrast(-150)", "saturation(500)", "saturation(-300.5)",
     "colorize(2000,0,50,ff8000)", "noise(5000,3)", "noise(-1)", "brightness(5000)", "rgb(5000,-5000,7)",
-    "colorize(-1,0,0,ff8000)", "saturation(2000000)", "blur(2000)", "blur(3,-4000)",
+    "colorize(-1,0,0,ff8000)", "saturation(2000000)", "blur(2000)", "blur(3,-4000)", "saturation(1e3)",
+    "saturation(+2)", "blur(2,0x1p3)", "blur(2,-9999999)", "blur(2,10000000)", "blur(2,1e7)", "blur(99999999)",
 ]
 
 # Where WebImage knowingly answers otherwise (docs/SERVE.md, "Strict"): thumbor fails with a 500, or computes

@@ -5,7 +5,7 @@ extension ThumborFilters {
     /// `blur(R)` or `blur(R,S)`: thumbor's Gaussian blur of integer radius R (the kernel's half width) and standard
     /// deviation S (0 or absent: R); WITransform's `ConvolutionTransformer.gaussianBlur`. Lenient, as thumbor's
     /// `apply_blur`: a radius above 150 is 150 while S (when absent) stays the radius asked, and S counts by its
-    /// size (up to 1,000,000, the transformer's limit: past it the kernel is a box in either case).
+    /// size (up to 1e150, the transformer's limit; thumbor's bytes change with every sigma, so none is clamped).
     struct Blur: ThumborFilter {
         static let name = "blur"
         /// thumbor's MAX_RADIUS.
@@ -27,9 +27,9 @@ extension ThumborFilters {
             }
             // thumbor: sigma = sigma or radius, then radius = min(radius, 150); its Gaussian squares the sigma.
             let asked = try arguments.integer(0, 0...Int.max)
-            let given = arguments.count == 2 ? abs(try arguments.real(1, -1e9...1e9)) : 0
+            let given = arguments.count == 2 ? abs(try arguments.real(1, -1e150...1e150)) : 0
             radius = min(asked, Self.maximumRadius)
-            sigma = min(given == 0 && asked > Self.maximumRadius ? Double(asked) : given, 1_000_000)
+            sigma = given == 0 && asked > Self.maximumRadius ? Double(asked) : given
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {

@@ -113,7 +113,8 @@ extension ThumborFilters {
             var curves: [[ThumborCurvePoint]] = []
             for (index, argument) in arguments.values.enumerated() {
                 guard let points = ThumborCurvePoint.list(argument) else {
-                    throw arguments.failure("argument \(index + 1) must be points [(x,y),...] with x rising from 0 to 255 and y in 0...255, got '\(argument)'")
+                    throw arguments.failure("argument \(index + 1) must be points [(x,y),...] with x rising from 0 to 255 "
+                                            + "and y in 0...255, got '\(argument)'")
                 }
                 curves.append(points)
             }
@@ -126,7 +127,8 @@ extension ThumborFilters {
         }
 
         var description: String {
-            "curve(all: \(String(reflecting: all)), red: \(String(reflecting: red)), green: \(String(reflecting: green)), blue: \(String(reflecting: blue)))"
+            "curve(all: \(String(reflecting: all)), red: \(String(reflecting: red)), "
+                + "green: \(String(reflecting: green)), blue: \(String(reflecting: blue)))"
         }
     }
 }

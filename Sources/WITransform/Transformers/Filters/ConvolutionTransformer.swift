@@ -59,10 +59,10 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
     /// thumbor's `blur(radius, sigma)`: a Gaussian of `2 x radius + 1` taps with standard deviation `sigma`
     /// (`radius` when 0), normalized, across the rows, then down the columns (computed as thumbor computes it: the
     /// same powers of e, divisions and order). Unlike `BlurTransformer`, the window ends at `radius` and each pass
-    /// is truncated to whole levels. `radius` 1...1000, `sigma` 0...1000000.
+    /// is truncated to whole levels. `radius` 1...1000, `sigma` 0...1e150 (its square stays finite).
     public static func gaussianBlur(radius: Int, sigma: Double = 0) throws(ImageError) -> ConvolutionTransformer {
         try ArgumentCheck.within(radius, 1...1000, "blur radius")
-        try ArgumentCheck.within(sigma, 0...1_000_000, "blur sigma")
+        try ArgumentCheck.within(sigma, 0...1e150, "blur sigma")
         let kernel = gaussianKernel(radius: radius, sigma: sigma)
         return ConvolutionTransformer(passes: [Kernel(weights: kernel, columns: kernel.count), Kernel(weights: kernel, columns: 1)],
                                       name: "gaussian,\(radius),\(TransformerKey.number(sigma))")
