@@ -73,6 +73,23 @@ import WITestSupport
         }
     }
 
+    /// A skipped filter is served as thumbor serves it, and named in a debug line for the operator.
+    @Test func skippedFiltersAreLoggedAtDebug() async throws {
+        let h = try await ServeHarness()
+        let log = CapturingLogHandler.Store()
+        var logger = CapturingLogHandler.logger(log)
+        logger.logLevel = .debug
+        try await h.withServer(H.configuration(), logger: logger) { _, client in
+            let path = "/unsafe/filters:sepia():blur(2.5):quality(90):rotate(45)/\(h.url("/stripes.png"))"
+            let response = try await client.execute(uri: path, method: .get)
+            #expect(response.status == .ok)
+            let skipped = log.all.filter { $0.message == "filters skipped as thumbor skips them" }
+            #expect(skipped.count == 1 && skipped.first?.level == .debug)
+            #expect(skipped.first?.metadata["skipped"] == "sepia():blur(2.5):rotate(45)")
+            #expect(skipped.first?.metadata["path"] == path)
+        }
+    }
+
     @Test func strictRefusesWhatThumborSkips() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration { $0.strict = true }) { _, client in

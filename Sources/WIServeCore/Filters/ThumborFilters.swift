@@ -17,14 +17,20 @@ enum ThumborFilters {
     /// Parses `NAME(ARGS):NAME(ARGS)...`. Strict (`--strict`): an unknown filter, a bad argument or a malformed
     /// list is a 400 naming it. Otherwise thumbor's way: the list is cut at each `):`, and a piece whose filter is
     /// unknown or whose arguments the filter does not take is skipped (text after a piece's closing parenthesis is
-    /// ignored, as thumbor's prefix match ignores it). More than `ThumborWatermark.maximumPerRequest` watermarks
-    /// is a 400 either way (each is a load).
-    static func parseList(_ text: Substring, strict: Bool) throws(ServeError) -> [any ThumborFilter] {
-        let filters = strict ? try strictList(text) : lenientList(text)
+    /// ignored, as thumbor's prefix match ignores it), and named in `skipped` as written. More than
+    /// `ThumborWatermark.maximumPerRequest` watermarks is a 400 either way (each is a load).
+    static func parseList(_ text: Substring, strict: Bool, skipped: inout [String]) throws(ServeError) -> [any ThumborFilter] {
+        let filters = strict ? try strictList(text) : lenientList(text, skipped: &skipped)
         if filters.count(where: { $0 is Watermark }) > ThumborWatermark.maximumPerRequest {
             throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
         }
         return filters
+    }
+
+    /// `parseList(_:strict:skipped:)` without the skipped pieces.
+    static func parseList(_ text: Substring, strict: Bool) throws(ServeError) -> [any ThumborFilter] {
+        var skipped: [String] = []
+        return try parseList(text, strict: strict, skipped: &skipped)
     }
 
     /// One filter from its name and arguments; an unknown name is a 400.
@@ -53,14 +59,17 @@ enum ThumborFilters {
         return filters
     }
 
-    private static func lenientList(_ text: Substring) -> [any ThumborFilter] {
+    private static func lenientList(_ text: Substring, skipped: inout [String]) -> [any ThumborFilter] {
         var filters: [any ThumborFilter] = []
         let pieces = text.split(separator: "):", omittingEmptySubsequences: false)
         for (index, piece) in pieces.enumerated() {
             let piece = index == pieces.count - 1 ? piece : Substring(piece + ")")
             guard let open = piece.firstIndex(of: "("), let (_, arguments) = Self.arguments(after: open, in: piece),
                   let filter = try? parse(name: String(piece[..<open]), arguments: arguments, strict: false)
-            else { continue }
+            else {
+                skipped.append(String(piece))
+                continue
+            }
             filters.append(filter)
         }
         return filters

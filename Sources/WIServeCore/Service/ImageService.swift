@@ -207,6 +207,11 @@ public final class ImageService: Sendable {
     package func answer(thumbor input: ServeRequest) async -> ServeResponse {
         do {
             let request = try ThumborRequest.parse(path: input.path, strict: configuration.strict)
+            if !request.skippedFilters.isEmpty {
+                // thumbor's leniency hides a client's typo: the operator sees it at debug (--strict answers 400).
+                logger.debug("filters skipped as thumbor skips them",
+                             metadata: ["path": "\(input.path)", "skipped": "\(request.skippedFilters.joined(separator: ":"))"])
+            }
             try authorize(request)
             guard request.filters.count <= configuration.maxFilters else {
                 throw ServeError(.badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")

@@ -52,6 +52,8 @@ struct ThumborRequest: Sendable {
     var smart = false
     /// The filters in URL order (`ThumborFilters`).
     var filters: [any ThumborFilter] = []
+    /// The filters the URL names that were skipped as thumbor skips them (not with `strict`), as written.
+    var skippedFilters: [String] = []
 
     /// The seconds of the last `max_age()` filter, if any (thumbor applies filters in order: the last one wins).
     var maxAge: Int? { filters.of(ThumborFilters.MaxAge.self).last?.seconds }
@@ -125,7 +127,7 @@ struct ThumborRequest: Sendable {
             // The filter list ends at the first ")/" (thumbor's own rule).
             guard let close = whole.firstRange(of: ")/") else { return nil }
             let list = whole[whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
-            filters = try ThumborFilters.parseList(list, strict: strict)
+            filters = try ThumborFilters.parseList(list, strict: strict, skipped: &skippedFilters)
             whole = whole[close.upperBound...]
             return 7
         }
