@@ -102,7 +102,10 @@ struct ThumborFilterContext {
     var filled = false
 
     /// Refuses an output of `size` past the pixel limit (1005).
-    func checkLimit(_ size: PixelSize) throws(ImageError) {
+    func checkLimit(_ size: PixelSize) throws(ImageError) { try Self.checkLimit(size, pixelLimit: pixelLimit) }
+
+    /// Refuses an output of `size` past `pixelLimit` (1005).
+    static func checkLimit(_ size: PixelSize, pixelLimit: Int) throws(ImageError) {
         let (area, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard !overflow, area <= pixelLimit else {
             throw ImageError(.pixelLimitExceeded, "the output \(size) exceeds the pixel limit of \(pixelLimit) pixels")

@@ -103,7 +103,7 @@ struct ThumborTransformer: ImageTransformer {
     }
 
     private func checkLimit(_ size: PixelSize) throws(ImageError) {
-        try ThumborFilterContext(fitIn: request.fitIn, box: size, watermarks: [:], pixelLimit: pixelLimit).checkLimit(size)
+        try ThumborFilterContext.checkLimit(size, pixelLimit: pixelLimit)
     }
 
     /// `smart/`: the content-aware crop instead of the alignment (after the manual crop, if any).
