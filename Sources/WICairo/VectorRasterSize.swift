@@ -6,6 +6,15 @@ package struct VectorRasterSize: Equatable {
     package var pixels: PixelSize
     /// Whether a thumbnail box or byte limit chose the size (the image is flagged `.thumbnail`).
     package var isThumbnail: Bool
+    /// Device pixels per document unit, across and down: the scale to draw the document at. At the natural size it
+    /// is `scaleFactor` both ways, so a fractional size (16.07 units) is drawn at its own scale into the canvas
+    /// rounded up (17 pixels, the last row partly covered), as rsvg-convert and pdftoppm do, not stretched to
+    /// fill it; a thumbnail box or byte limit fills the canvas exactly (each side's pixels over its units).
+    package var drawingScale: (x: Double, y: Double)
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.pixels == b.pixels && a.isThumbnail == b.isThumbnail && a.drawingScale == b.drawingScale
+    }
 
     /// The size for a document `natural` units wide and high (CSS pixels, PDF points), by the options' rules:
     /// a thumbnail box is filled exactly, the aspect fitted inside it (scaled up
@@ -37,6 +46,9 @@ package struct VectorRasterSize: Equatable {
         }
         pixels = size
         self.isThumbnail = isThumbnail
+        drawingScale = isThumbnail
+            ? (Double(size.width) / natural.width, Double(size.height) / natural.height)
+            : (scale, scale)
     }
 
     /// Whole pixels, at least 1x1; `.pixelLimitExceeded` beyond what an `Int` or cairo (32767 a side) holds.

@@ -32,7 +32,7 @@ struct PDFRendering {
         try options.checkPixelLimit(size.pixels)
         let canvas = try CairoCanvas(size: size.pixels, premultiplied: options.premultipliedAlpha)
         canvas.fillWhite()
-        canvas.scale(x: Double(size.pixels.width) / natural.width, y: Double(size.pixels.height) / natural.height)
+        canvas.scale(x: size.drawingScale.x, y: size.drawingScale.y)
         page.render(on: canvas.context)
         if let error = canvas.drawingError { throw error }
         return (try canvas.finish(), size.isThumbnail)

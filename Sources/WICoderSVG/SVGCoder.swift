@@ -11,10 +11,12 @@ import WICairo
 /// The output size: with a thumbnail box (`thumbnailPixelSize`), the box filled exactly, the document's aspect
 /// fitted inside it (scaled up or down: a vector has no resolution to exceed) or stretched to it when
 /// `preserveAspectRatio` is false; without one, the document's intrinsic size at 96 dpi (CSS pixels) times
-/// `scaleFactor`, rounded up to whole pixels. `scaleDownLimitBytes` then caps either (aspect kept). A missing or
-/// relative width or height follows from the other and the viewBox's aspect (or equals the other without a
-/// viewBox); a document with neither gets `defaultLongSide` pixels on its long side (times `scaleFactor`), with its
-/// viewBox's aspect, or a square without one. Images carry `Image.Flags.vector`, and `.thumbnail` when a box or
+/// `scaleFactor`, rounded up to whole pixels, and drawn at that scale (a fractional size is not stretched to the
+/// rounded canvas: its last column or row is partly covered, as rsvg-convert draws it). `scaleDownLimitBytes` then
+/// caps either (aspect kept). A missing or relative width or height follows from the other and the viewBox's aspect
+/// (or equals the other without a viewBox); a document with neither takes its viewBox's size (`viewBox='0 0 24 24'`
+/// is 24x24 pixels, as in rsvg-convert, libvips and CoreSVG); one with no viewBox either is a square of
+/// `defaultLongSide` pixels (times `scaleFactor`). Images carry `Image.Flags.vector`, and `.thumbnail` when a box or
 /// byte limit chose the size. Straight alpha is cairo's premultiplied colour undone with rounding,
 /// round(c * 255 / a), exactly as rsvg-convert writes its PNGs.
 ///
@@ -33,7 +35,8 @@ import WICairo
 public struct SVGCoder: ImageCoder {
     /// The largest document parsed, in bytes (default 16 MiB).
     public var maxDocumentBytes: Int
-    /// The long side in pixels of a document with no intrinsic size (default 512).
+    /// The side in pixels of a document with no width, height or viewBox (default 512): such a document has no
+    /// size of its own (rsvg-convert measures the drawing's extents instead).
     public var defaultLongSide: Int
 
     /// A coder with the given limits; values under 1 become 1.

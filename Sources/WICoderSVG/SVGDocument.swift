@@ -34,11 +34,13 @@ final class SVGDocument {
     deinit { rsvg.g_object_unref(handle) }
 
     /// What the root element says about the document's size: width and height in CSS pixels where they are
-    /// absolute lengths (not percentages, em or ex), and the viewBox's aspect (width / height).
+    /// absolute lengths (not percentages, em or ex), and the viewBox's size in user units (CSS pixels).
     struct Dimensions {
         var width: Double?
         var height: Double?
-        var aspect: Double?
+        var viewBox: (width: Double, height: Double)?
+        /// The viewBox's width / height.
+        var aspect: Double? { viewBox.map { $0.width / $0.height } }
     }
 
     var dimensions: Dimensions {
@@ -56,7 +58,7 @@ final class SVGDocument {
             result.height = hasHeight != 0 ? Self.pixels(heightLength) : nil
         }
         if hasViewBox != 0, let w = Self.usable(viewBox.width), let h = Self.usable(viewBox.height) {
-            result.aspect = w / h
+            result.viewBox = (w, h)
         }
         return result
     }

@@ -20,7 +20,7 @@ struct SVGRendering {
         let size = try VectorRasterSize(natural: natural, options: options)
         try options.checkPixelLimit(size.pixels)
         let canvas = try CairoCanvas(size: size.pixels, premultiplied: options.premultipliedAlpha)
-        canvas.scale(x: Double(size.pixels.width) / natural.width, y: Double(size.pixels.height) / natural.height)
+        canvas.scale(x: size.drawingScale.x, y: size.drawingScale.y)
         try document.render(on: canvas.context, viewport: natural)
         if let error = canvas.drawingError { throw error }
         return Image(pixels: try canvas.finish(), format: .svg, scale: options.scaleFactor,
@@ -28,8 +28,10 @@ struct SVGRendering {
     }
 
     /// The intrinsic size in CSS pixels. A missing (or relative) width or height follows from the other and the
-    /// viewBox's aspect, or equals the other without a viewBox; with neither, the coder's default long side and
-    /// the viewBox's aspect (a square without one).
+    /// viewBox's aspect, or equals the other without a viewBox; with neither, the viewBox's own size (user units are
+    /// CSS pixels), as rsvg-convert, libvips and CoreSVG size such documents; with no viewBox either, a square of
+    /// the coder's `defaultLongSide` (rsvg-convert would measure the drawing's extents, which a decoder that
+    /// must size its canvas before drawing cannot do cheaply, and which changes with the content).
     private func naturalSize(of document: SVGDocument) -> (width: Double, height: Double) {
         let d = document.dimensions
         switch (d.width, d.height) {
@@ -37,8 +39,9 @@ struct SVGRendering {
         case let (width?, nil): return (width, width / (d.aspect ?? 1))
         case let (nil, height?): return (height * (d.aspect ?? 1), height)
         case (nil, nil):
-            let long = Double(coder.defaultLongSide), aspect = d.aspect ?? 1
-            return aspect >= 1 ? (long, long / aspect) : (long * aspect, long)
+            if let viewBox = d.viewBox { return viewBox }
+            let side = Double(coder.defaultLongSide)
+            return (side, side)
         }
     }
 }

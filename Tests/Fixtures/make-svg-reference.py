@@ -4,13 +4,20 @@ SVG fixture, as the straight-alpha RGBA8 bytes' SHA-256 (read back with Pillow).
 
 Rows: file, box, width, height, sha256. box "-" is the natural size, WxH the document fitted inside that box with
 its aspect kept, rounded. The natural size follows SVGCoder's documented rule, computed here from the root
-element's attributes: width and height in CSS pixels at 96 dpi (rounded up); a missing or relative one from the
-other and the viewBox's aspect; neither: 512 on the long side with the viewBox's aspect. Where the file lacks an
-absolute width or height, rsvg-convert renders a copy whose root carries that natural size (rsvg-convert's own
-fallback for such files is the drawing's bounding box, not the viewBox); the size asked for goes to rsvg-convert
-as -w/-h, which stretches the document to exactly that size.
+element's attributes: width and height in CSS pixels at 96 dpi; a missing or relative one from the other and the
+viewBox's aspect; neither: the viewBox's size; no viewBox either: a 512 px square. At the natural size rsvg-convert
+is given no size: it draws at the natural scale into a canvas rounded up, and the script checks that canvas is the
+size the rule gives. Where the rule is not rsvg-convert's own (one side and no viewBox; no size and no viewBox:
+rsvg-convert measures the drawing's extents), it renders a copy whose root carries the natural size. In a box,
+the size asked for goes to rsvg-convert as -w/-h, which stretches the document to exactly that size.
+rsvg-convert reads each document from standard input, with no base file, so that it resolves no external reference
+(images, CSS, `<use>`/`<tref>` of other files) either: SVGCoder never does (svg/librsvg/svg11-struct-use-01-t.svg
+refers to three other files; rendered from its path rsvg-convert would load them, 30.3 dB away).
 resvg/ fixtures are asked for at 300x300 (the size of resvg's own reference PNGs beside them); peers/ fixtures at
-their natural size and in a 128x128 box. weserv-giant.svg is left out: rsvg-convert refuses it (over 32767 px).
+their natural size and in a 128x128 box; librsvg/ fixtures (Adwaita icons with fractional sizes, W3C SVG 1.1
+tests sized by their viewBox alone, with markers, patterns and text) at their natural size and in a 64x64 box. weserv-giant.svg is left out: rsvg-convert refuses it (over 32767 px).
+
+Text is drawn with DejaVu alone, as in `make test`: the script sets FONTCONFIG_FILE to fontconfig/fonts.conf here.
 
 Run from anywhere: python3 Tests/Fixtures/make-svg-reference.py
 """
@@ -27,6 +34,7 @@ import xml.etree.ElementTree as ElementTree
 from PIL import Image
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+os.environ["FONTCONFIG_FILE"] = os.path.join(HERE, "fontconfig", "fonts.conf")
 
 
 UNITS = {"": 1, "px": 1, "in": 96, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 96 / 72, "pc": 16}
@@ -53,17 +61,18 @@ def natural(root):
         return (width, width / (aspect or 1)), False
     if height:
         return (height * (aspect or 1), height), False
-    ratio = aspect or 1
-    long = DEFAULT_LONG_SIDE
-    return ((long, long / ratio) if ratio >= 1 else (long * ratio, long)), False
+    if aspect:
+        return (box[2], box[3]), True
+    return (DEFAULT_LONG_SIDE, DEFAULT_LONG_SIDE), False
 
 
-def render(path, size):
-    """rsvg-convert's rendering at `size` (ints), of a copy carrying the natural size when the file lacks it."""
+def render(path, size, natural_size):
+    """rsvg-convert's rendering at `size` (ints), of a copy carrying the natural size when the file lacks it:
+    at its own size (`natural_size`, which must then be `size`) or stretched to `size`."""
     text = open(path, encoding="utf-8").read()
     root = ElementTree.fromstring(text.encode())
     (width, height), own = natural(root)
-    with tempfile.NamedTemporaryFile("w", suffix=".svg", encoding="utf-8") as copy:
+    with tempfile.TemporaryFile("w+", suffix=".svg", encoding="utf-8") as copy:
         if not own:
             tag = re.search(r"<svg\b[^>]*>", text)
             opening = re.sub(r"\s(width|height)\s*=\s*(\"[^\"]*\"|'[^']*')", "", tag.group(0))
@@ -71,9 +80,11 @@ def render(path, size):
             text = text[:tag.start()] + opening + text[tag.end():]
         copy.write(text)
         copy.flush()
-        command = ["rsvg-convert", "--dpi-x", "96", "--dpi-y", "96", "-f", "png",
-                   "-w", str(size[0]), "-h", str(size[1]), copy.name]
-        png = subprocess.run(command, check=True, capture_output=True).stdout
+        copy.seek(0)
+        command = ["rsvg-convert", "--dpi-x", "96", "--dpi-y", "96", "-f", "png"]
+        if not natural_size:
+            command += ["-w", str(size[0]), "-h", str(size[1])]
+        png = subprocess.run(command, stdin=copy, check=True, capture_output=True).stdout
     image = Image.open(io.BytesIO(png)).convert("RGBA")
     assert image.size == tuple(size), (path, image.size, size)
     return hashlib.sha256(image.tobytes()).hexdigest()
@@ -88,7 +99,7 @@ def fit(natural, box):
 
 def main():
     rows = ["# file\tbox\twidth\theight\tsha256 (straight RGBA8 from rsvg-convert 2.54; make-svg-reference.py)"]
-    for folder, boxes in (("resvg", [(300, 300)]), ("peers", [None, (128, 128)])):
+    for folder, boxes in (("resvg", [(300, 300)]), ("peers", [None, (128, 128)]), ("librsvg", [None, (64, 64)])):
         for name in sorted(os.listdir(os.path.join(HERE, "svg", folder))):
             if not name.endswith(".svg") or name == "weserv-giant.svg":
                 continue
@@ -97,7 +108,7 @@ def main():
             for box in boxes:
                 pixels = (math.ceil(size[0]), math.ceil(size[1])) if box is None else fit(size, box)
                 label = "-" if box is None else f"{box[0]}x{box[1]}"
-                rows.append(f"svg/{folder}/{name}\t{label}\t{pixels[0]}\t{pixels[1]}\t{render(path, pixels)}")
+                rows.append(f"svg/{folder}/{name}\t{label}\t{pixels[0]}\t{pixels[1]}\t{render(path, pixels, box is None)}")
     with open(os.path.join(HERE, "svg-reference.tsv"), "w") as out:
         out.write("\n".join(rows) + "\n")
     print(f"{len(rows) - 1} rows", file=sys.stderr)

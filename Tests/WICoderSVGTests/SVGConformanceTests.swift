@@ -35,7 +35,7 @@ import WITestSupport
     }
 
     @Test func theTableCoversEveryFixture() {
-        #expect(Self.rows.count == 74)
-        #expect(Set(Self.rows.map(\.file)).count == 59)
+        #expect(Self.rows.count == 88)
+        #expect(Set(Self.rows.map(\.file)).count == 66)
     }
 }

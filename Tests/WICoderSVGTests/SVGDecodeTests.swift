@@ -36,17 +36,52 @@ import WITestSupport
         #expect(try SVGCoder().decode(Self.svg("width='30'"), options: .init()).size == PixelSize(width: 30, height: 30))
     }
 
-    @Test func withoutASizeTheDefaultLongSideApplies() throws {
+    /// A document sized by its viewBox alone (or with percentages) is the viewBox's size, as rsvg-convert, libvips
+    /// and CoreSVG size it; a fractional viewBox rounds up, a tiny one is at least 1x1.
+    @Test func withoutASizeTheViewBoxsSizeApplies() throws {
         #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 200 100'"), options: .init()).size
-                == PixelSize(width: 512, height: 256))
-        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 100 400'"), options: .init()).size
-                == PixelSize(width: 128, height: 512))
+                == PixelSize(width: 200, height: 100))
+        #expect(try SVGCoder().decode(Self.svg("viewBox='-5 -5 100 400'"), options: .init()).size
+                == PixelSize(width: 100, height: 400))
+        #expect(try SVGCoder().decode(Self.svg("width='100%' height='50%' viewBox='0 0 30 20'"), options: .init()).size
+                == PixelSize(width: 30, height: 20))
+        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 10.5 16.07'"), options: .init()).size
+                == PixelSize(width: 11, height: 17))
+        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 0.3 0.2'"), options: .init()).size
+                == PixelSize(width: 1, height: 1))
+        #expect(try SVGCoder(defaultLongSide: 100).decode(Self.svg("viewBox='0 0 200 100'"),
+                                                         options: .init(scaleFactor: 2)).size
+                == PixelSize(width: 400, height: 200))
+    }
+
+    /// With no width, height or viewBox the document has no size of its own: a `defaultLongSide` square.
+    @Test func withNeitherTheDefaultSquareApplies() throws {
         #expect(try SVGCoder().decode(Self.svg(""), options: .init()).size == PixelSize(width: 512, height: 512))
         #expect(try SVGCoder().decode(Self.svg("width='100%' height='50%'"), options: .init()).size
                 == PixelSize(width: 512, height: 512))
-        #expect(try SVGCoder(defaultLongSide: 100).decode(Self.svg("viewBox='0 0 200 100'"),
-                                                         options: .init(scaleFactor: 2)).size
-                == PixelSize(width: 200, height: 100))
+        #expect(try SVGCoder(defaultLongSide: 100).decode(Self.svg(""), options: .init(scaleFactor: 2)).size
+                == PixelSize(width: 200, height: 200))
+    }
+
+    /// A fractional size is drawn at its own scale into the canvas rounded up, not stretched to fill it: a
+    /// 10.5x16.25 blue rect covers columns 0-9 and rows 0-15 wholly, half of column 10 and a quarter of row 16.
+    @Test func aFractionalSizeIsDrawnAtItsNaturalScale() throws {
+        let data = Self.svg("width='10.5' height='16.25'", "<rect width='10.5' height='16.25' fill='#00f'/>")
+        for options in [DecodeOptions(), DecodeOptions(scaleFactor: 2)] {
+            let image = try SVGCoder().decode(data, options: options)
+            let s = options.scaleFactor
+            #expect(image.size == PixelSize(width: Int((10.5 * s).rounded(.up)), height: Int((16.25 * s).rounded(.up))))
+            let last = (x: image.size.width - 1, y: image.size.height - 1)
+            #expect(image.pixels.color(x: last.x - 1, y: last.y - 1).alpha == 255)
+            if s == 1 {
+                #expect(image.pixels.color(x: 10, y: 0).alpha == 128)
+                #expect(image.pixels.color(x: 0, y: 16).alpha == 64)
+                #expect(image.pixels.color(x: 10, y: 16).alpha == 32)
+            } else {
+                #expect(image.pixels.color(x: 20, y: 0).alpha == 255)   // 21 x 32.5: whole column, half row
+                #expect(image.pixels.color(x: 0, y: 32).alpha == 128)
+            }
+        }
     }
 
     @Test func aThumbnailBoxIsFilledUpOrDown() throws {
