@@ -20,6 +20,9 @@ import WICairo
 /// byte limit chose the size. Straight alpha is cairo's premultiplied colour undone with rounding,
 /// round(c * 255 / a), exactly as rsvg-convert writes its PNGs.
 ///
+/// A gzip-compressed document (`.svgz`, or SVG whose `Content-Encoding: gzip` was lost) is inflated first, with
+/// `maxDocumentBytes` as the limit of what it inflates to (`.documentTooLarge` past it, checked as it inflates).
+///
 /// No file or network access: the document is parsed from memory with no base file or URI, so librsvg resolves
 /// no external reference (`<image href="file:...">`, `http:` hrefs, `<use>` of another file, CSS `@import`);
 /// only `data:` URLs inside the document load. Documents over `maxDocumentBytes` are refused before parsing, and
@@ -48,7 +51,7 @@ public struct SVGCoder: ImageCoder {
     public var decodingFormats: [ImageFormat] { [.svg] }
 
     /// Whether the bytes start like an SVG document (`ImageFormat.detect`: an `<svg` root after an optional BOM,
-    /// XML declaration, comments and doctype).
+    /// XML declaration, comments and doctype, plain or gzip-compressed).
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .svg }
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
@@ -56,7 +59,26 @@ public struct SVGCoder: ImageCoder {
             throw ImageError(.documentTooLarge,
                              "the SVG document is \(data.count) bytes, over the limit of \(maxDocumentBytes)")
         }
-        return try SVGRendering(coder: self, options: options).render(data)
+        let rendering = SVGRendering(coder: self, options: options)
+        guard data.starts(with: [0x1F, 0x8B]) else { return try rendering.render(data) }
+        return try rendering.render(Data(try inflated(data)))
+    }
+
+    /// A `.svgz` document inflated here, at most `maxDocumentBytes`, before librsvg sees it: librsvg would inflate
+    /// it itself, with no limit (a few KiB of gzip can inflate to gigabytes).
+    private func inflated(_ data: Data) throws(ImageError) -> [UInt8] {
+        let result: Result<[UInt8], Gzip.Failure> = data.withUnsafeBytes { raw in
+            Result { () throws(Gzip.Failure) in
+                try Gzip.inflate(raw.bindMemory(to: UInt8.self), limit: maxDocumentBytes)
+            }
+        }
+        switch result {
+        case .success(let bytes): return bytes
+        case .failure(.exceedsLimit(let limit)):
+            throw ImageError(.documentTooLarge, "the gzip-compressed SVG document inflates to over \(limit) bytes")
+        case .failure(.malformed(let reason)):
+            throw ImageError(.badImageData, "gzip-compressed SVG: \(reason)")
+        }
     }
 }
 

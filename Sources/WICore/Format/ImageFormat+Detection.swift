@@ -10,7 +10,8 @@ extension ImageFormat {
     /// JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a`/`GIF89a`; RIFF....WEBP; TIFF `II*\0`/`MM\0*`; BMP `BM`
     /// with a known DIB header size; ICO `00 00 01 00` and CUR `00 00 02 00` with at least one directory entry whose
     /// data starts after the directory; `%PDF-`; SVG when the root element is `<svg` (after an optional BOM, XML
-    /// declaration, processing instructions, comments and doctype); HEIC, HEIF and AVIF by the ftyp box's major and
+    /// declaration, processing instructions, comments and doctype), also inside a gzip member (`.svgz`: `1F 8B 08`
+    /// whose first 16 KiB inflated are such a document; only that much is inflated); HEIC, HEIF and AVIF by the ftyp box's major and
     /// compatible brands; JPEG XL as a bare codestream (`FF 0A`) or in its container (the 12-byte `JXL `
     /// signature box).
     public static func detect(_ data: Data) -> ImageFormat {
@@ -41,6 +42,10 @@ extension ImageFormat {
         }
         if let format = iconFormat(b) { return format }
         if SVGSniffer.startsWithSVGRoot(b) { return .svg }
+        if Gzip.isGzip(b) {   // .svgz: the first 16 KiB it inflates to, at most, are sniffed
+            let inner = Gzip.prefix(b, count: SVGSniffer.scanLimit)
+            if inner.withUnsafeBufferPointer(SVGSniffer.startsWithSVGRoot) { return .svg }
+        }
         return .undefined
     }
 
