@@ -8,11 +8,15 @@ import WICore
 /// Decodes and encodes TIFF with libtiff, reading from and writing to memory (never a temporary file).
 ///
 /// Decodes strip and tile layouts, contiguous or planar samples of 1-16 bits, grey (MinIsBlack and MinIsWhite),
-/// palette, RGB, CMYK (converted to RGB as Pillow does), JPEG-compressed YCbCr, with associated or unassociated
+/// palette, RGB, CMYK (converted to RGB as Pillow does), CIE L*a*b* (8 or 16 bits, CIELab or ICCLab; converted to
+/// sRGB with a D50 white, as Pillow's LittleCMS transform), JPEG-compressed YCbCr, with associated or unassociated
 /// alpha, and every compression Debian's libtiff has (none, LZW, Deflate, PackBits, JPEG, CCITT RLE/G3/G4, ...).
-/// Other layouts (uncompressed YCbCr, CIELab, LogLuv...) go through libtiff's RGBA interface (8-bit only); float
-/// samples are refused with `.badImageData`. 16-bit samples give `.rgba16` when `keep16Bit` asks. The Orientation
-/// tag is applied like EXIF orientation; the ICC profile and XMP are kept as metadata.
+/// Grey and RGB also with 32-bit integer or 32/64-bit floating-point samples, reduced as the reference decoders do:
+/// unsigned 32-bit integers keep their top 16 bits, signed ones are clipped to 0...65535 (Pillow's "I"); floating
+/// point is clipped to 0...255 and truncated (Pillow's "F" to "L", libvips' cast), so data in 0...1 is black.
+/// Other layouts (uncompressed YCbCr, LogLuv...) go through libtiff's RGBA interface (8-bit only). 16-bit samples
+/// (and 32-bit integers) give `.rgba16` when `keep16Bit` asks. The Orientation tag is applied like EXIF
+/// orientation; the ICC profile and XMP are kept as metadata.
 ///
 /// A thumbnail decode reads one strip (or row of tiles) at a time and box-reduces it by the largest integer factor
 /// that keeps the target covered, then resamples the rest: no full-size bitmap. The pixel limit counts every page
@@ -21,7 +25,9 @@ import WICore
 ///
 /// Pages: `decode` gives the first page unless `decodesAllPages` is set (and `firstFrameOnly` is not), then every
 /// page of the main IFD chain becomes a frame of the first page's size (other sizes drawn at the top left, clipped,
-/// on transparent); `makeAnimatedDecoder` gives the pages one at a time. Pages show 0.1 s each as frames.
+/// on transparent); `makeAnimatedDecoder` gives the pages one at a time. Pages show 0.1 s each as frames. The pages
+/// are the main IFD chain's, each counted once: a chain that loops back (to the first page, to itself, to any
+/// earlier page) ends there, as Pillow's n_frames counts it (libtiff remembers the offsets it has read).
 ///
 /// Encodes every frame as a page (the first only with `firstFrameOnly`) of 8-bit RGB, or RGBA with unassociated
 /// alpha when a frame is not opaque, compressed with LZW or Deflate and the horizontal predictor, with the image's

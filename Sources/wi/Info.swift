@@ -35,6 +35,10 @@ struct Info: ParsableCommand {
 
     func run() throws {
         let coders = WebImage.makeCoders()
+        // Every page of a TIFF is a frame here, as the reference decoders count them (Pillow's n_frames, libvips'
+        // n-pages); the library's default decodes the first page of a document.
+        coders.removeCoders { $0 is TIFFCoder }
+        coders.addCoder(TIFFCoder(decodesAllPages: true))
         if let dumpRGBA {
             try FileManager.default.createDirectory(atPath: dumpRGBA, withIntermediateDirectories: true)
         }

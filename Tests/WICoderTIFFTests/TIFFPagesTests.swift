@@ -19,6 +19,25 @@ import WITestSupport
         }
     }
 
+    /// Every page counts once, however the directory chain loops: back to the first page (Pillow's
+    /// multipage_multiple_frame_loop.tiff), to itself (multipage_single_frame_loop.tiff), or from the third page
+    /// back to the second (gen-ifd-loop-to-second.tif, crafted by make-tiff-loop-fixture.py); Pillow's n_frames
+    /// agree (tiff-reference.tsv). A reader following the offsets alone would never end.
+    @Test(arguments: [("pillow-multipage.tiff", 3), ("pillow-multipage_multiple_frame_loop.tiff", 2),
+                      ("pillow-multipage_single_frame_loop.tiff", 1), ("gen-ifd-loop-to-second.tif", 3)])
+    func everyPageCountsOnceWhateverTheChain(file: String, pages: Int) throws {
+        let data = tiffData(file)
+        #expect(try TIFFCoder().makeAnimatedDecoder(data, options: .init()).frameCount == pages)
+        let all = try TIFFCoder(decodesAllPages: true).decode(data, options: .init())
+        #expect(all.frameCount == pages)
+        #expect(all.flags == [])
+        #expect(throws: ImageError.self) { try TIFFCoder().decodePage(pages, of: data, options: .init()) }
+        let decoder = try TIFFCoder().makeAnimatedDecoder(data, options: .init())
+        for index in (0..<pages).reversed() {
+            #expect(try decoder.frame(at: index) == all.frames[index].pixels)
+        }
+    }
+
     @Test func pagesOfOtherSizesSitTopLeftOnTheFirstPagesCanvas() throws {
         let data = tiffData("gen-pages-sizes.tif")
         let image = try TIFFCoder(decodesAllPages: true).decode(data, options: .init())

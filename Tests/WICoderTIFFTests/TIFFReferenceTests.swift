@@ -13,8 +13,10 @@ import WITestSupport
 @Suite struct TIFFReferenceTests {
     /// JPEG-in-TIFF: Debian's libjpeg-turbo 2.1.5 against Pillow's bundled 3.x (IDCT and upsampling differ slightly).
     static let jpegMinimumPSNR = 40.0
-    /// CIELab: libtiff's RGBA interface (TIFFCIELabToRGB, D65, sRGB-like display) against Pillow's lab2rgb.
-    static let labMinimumPSNR = 20.0
+    /// CIELab: our D50 L*a*b* to sRGB against Pillow's LittleCMS transform (8-bit tables): 48.1-51.7 dB, measured
+    /// 2026-11-28 (libtiff's RGBA interface, D65 and its own display, was 24-32 dB; libvips, also D65, is 31-47 dB
+    /// from Pillow).
+    static let labMinimumPSNR = 45.0
 
     /// Pillow decodes this fuzzed 157x151 16-bit file by reading its strips back to back from the first offset; its
     /// StripByteCounts are garbage (1296891946...), which libtiff will not read past, so rows 25 on are padded.
@@ -49,9 +51,10 @@ import WITestSupport
     }
 
     @Test func theTableCoversTheLayouts() {
-        #expect(TIFFReference.all.count == 56)
+        #expect(TIFFReference.all.count == 66)
         #expect(TIFFReference.all.filter(\.byPSNR).map(\.file)
-                == ["ColorCheckerCalculator-lab.tif", "extract-jpeg.tiff", "jpeg-planar-rgba-clusterfuzz.tif"])
+                == ["ColorCheckerCalculator-lab.tif", "extract-jpeg.tiff", "jpeg-planar-rgba-clusterfuzz.tif",
+                    "pillow-hopper.Lab.tif", "pillow-lab-green.tif", "pillow-lab-red.tif", "pillow-lab.tif"])
         #expect(TIFFReference.all.filter(\.pillowOriented).map(\.file) == ["gen-orientation6.tif"])
         let compressions = Set(TIFFReference.all.map(\.compression))
         // none, CCITT RLE, G3, G4, LZW, JPEG, Deflate, PackBits

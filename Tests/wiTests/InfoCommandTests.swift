@@ -39,6 +39,26 @@ import WITestSupport
         #expect(result.stderr.split(separator: "\n").count == 2)   // one readable line per failure
     }
 
+    /// Issue 40's formats as the reference decoders see them: every TIFF page a frame (Pillow's n_frames, looping
+    /// chains counted once), an SVG sized by its viewBox alone (rsvg-convert's size), a gzip-compressed SVG, and a
+    /// gzip bomb refused with 1030.
+    @Test func framesAndSizesAsTheReferencesSeeThem() throws {
+        let files = ["tiff/pillow-multipage.tiff", "tiff/gen-ifd-loop-to-second.tif",
+                     "tiff/pillow-multipage_multiple_frame_loop.tiff", "tiff/emptyexiftag-3pages.tif",
+                     "svg/peers/sdwebimage-TestImage.svg", "svg/svgz/librsvg-gnome-cool.svgz", "svg/svgz/crafted-bomb.svgz"]
+        let result = try CommandRunner.run(wi, ["info", "--json"] + files.map { Fixtures.url($0).path })
+        #expect(result.status == 1)   // the bomb
+        let objects = try result.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
+        #expect(objects.map { $0["frames"] as? Int } == [3, 3, 2, 3, 1, 1, nil])
+        #expect(objects.map { $0["format"] as? String } == ["tiff", "tiff", "tiff", "tiff", "svg", "svg", "svg"])
+        #expect(objects.map { $0["width"] as? Int } == [10, 10, 10, 6, 131, 530, nil])
+        #expect(objects.map { $0["height"] as? Int } == [10, 10, 10, 4, 76, 634, nil])
+        #expect(objects[0]["durations_ms"] as? [Int] == [100, 100, 100])
+        #expect((objects[6]["error"] as? String)?.hasPrefix("1030: ") == true)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         #expect(try CommandRunner.run(wi, ["info"]).status == 2)
         #expect(try CommandRunner.run(wi, ["info", "--no-such-flag", "x.png"]).status == 2)

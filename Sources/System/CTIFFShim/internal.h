@@ -38,6 +38,9 @@ struct wi_tiff_reader {
     int alpha_sample;           // index of the alpha sample, -1 when none
     int invert;                 // MinIsWhite
     int cmyk;
+    int lab;                    // 0, or the Photometric of CIE L*a*b* samples (CIELAB 8: a*, b* signed; ICCLAB 9)
+    uint16_t value_bits;        // the depth samples are reduced from: bits_per_sample, 16 for 32-bit integers, 8
+                                // for floating point (see wi_sample)
     uint16_t *colormap[3];      // palette: libtiff-owned, 1 << bits entries each
     uint8_t *scratch;           // raw rows: per used plane, band_height rows of `row_bytes`
     size_t scratch_size;

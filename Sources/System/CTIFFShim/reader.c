@@ -135,23 +135,47 @@ static int wi_choose_direct(wi_tiff_reader *reader, uint16_t extra_count, const 
                             int has_extra_tag) {
     wi_tiff_page *page = &reader->page;
     uint16_t bits = page->bits_per_sample;
-    if (reader->sample_format != SAMPLEFORMAT_UINT || bits < 1 || bits > 16) return 0;
+    uint16_t format = reader->sample_format;
+    if (format == SAMPLEFORMAT_UINT && bits >= 1 && bits <= 16) {
+        reader->value_bits = bits;
+    } else if ((format == SAMPLEFORMAT_UINT || format == SAMPLEFORMAT_INT) && bits == 32) {
+        reader->value_bits = 16;  // unsigned: the top 16 bits; signed: clipped to 0...65535 (Pillow's "I")
+    } else if (format == SAMPLEFORMAT_IEEEFP && (bits == 32 || bits == 64)) {
+        reader->value_bits = 8;   // clipped to 0...255 and truncated (Pillow's "F" to "L", libvips' cast)
+    } else {
+        return 0;
+    }
+    // Palette indices, CMYK, YCbCr and Lab only as the integer samples they are defined with.
+    int wide = bits > 16;
     switch (page->photometric) {
-    case PHOTOMETRIC_MINISWHITE: reader->invert = 1; reader->color_samples = 1; break;
+    case PHOTOMETRIC_MINISWHITE:
+        // Pillow reads floating-point grey as is whatever the Photometric says (its "F" modes never invert).
+        reader->invert = format != SAMPLEFORMAT_IEEEFP;
+        reader->color_samples = 1;
+        break;
     case PHOTOMETRIC_MINISBLACK: reader->color_samples = 1; break;
     case PHOTOMETRIC_RGB: reader->color_samples = 3; break;
+    case PHOTOMETRIC_CIELAB:
+    case PHOTOMETRIC_ICCLAB:
+        // Converted here (D50 L*a*b* to sRGB, as Pillow's LittleCMS transform does); libtiff's RGBA interface
+        // assumes a D65 white and its own display, 24-32 dB away.
+        if ((bits != 8 && bits != 16) || format != SAMPLEFORMAT_UINT) return 0;
+        reader->lab = page->photometric;
+        reader->color_samples = 3;
+        break;
     case PHOTOMETRIC_YCBCR:
         // JPEG-compressed YCbCr: libjpeg converts to RGB (JPEGCOLORMODE_RGB, set by the caller).
         if (page->compression != COMPRESSION_JPEG || bits != 8) return 0;
         reader->color_samples = 3;
         break;
     case PHOTOMETRIC_PALETTE:
-        if (page->samples_per_pixel < 1 || bits > 8) return 0;
+        if (page->samples_per_pixel < 1 || bits > 8 || format != SAMPLEFORMAT_UINT) return 0;
         if (TIFFGetField(reader->tif, TIFFTAG_COLORMAP, &reader->colormap[0], &reader->colormap[1],
                          &reader->colormap[2]) != 1) return 0;
         reader->color_samples = 1;
         break;
     case PHOTOMETRIC_SEPARATED: {
+        if (wide) return 0;
         uint16_t inkset = INKSET_CMYK;
         TIFFGetFieldDefaulted(reader->tif, TIFFTAG_INKSET, &inkset);
         if (inkset != INKSET_CMYK) return 0;
@@ -252,6 +276,8 @@ wi_tiff_status wi_tiff_reader_select_page(wi_tiff_reader *reader, int index, int
     reader->unpremultiply = 0;
     reader->invert = 0;
     reader->cmyk = 0;
+    reader->lab = 0;
+    reader->value_bits = 0;
     reader->colormap[0] = reader->colormap[1] = reader->colormap[2] = NULL;
     uint16_t extra_count = 0;
     uint16_t *extra_types = NULL;
@@ -306,7 +332,8 @@ wi_tiff_status wi_tiff_reader_select_page(wi_tiff_reader *reader, int index, int
     }
     if (page->band_height > page->height) page->band_height = page->height;
     page->band_count = (page->height + page->band_height - 1) / page->band_height;
-    page->can_output16 = page->direct && page->bits_per_sample > 8 && page->photometric != PHOTOMETRIC_PALETTE;
+    page->can_output16 = page->direct && reader->value_bits > 8 && page->photometric != PHOTOMETRIC_PALETTE &&
+                         !reader->lab;
     reader->output16 = want16 && page->can_output16;
     if (want_straight && page->direct && !reader->output16 && page->alpha == WI_TIFF_ALPHA_PREMULTIPLIED) {
         reader->unpremultiply = 1;

@@ -1,19 +1,52 @@
 // The direct path's sample unpacker: 1-16-bit unsigned samples of grey (MinIsBlack/MinIsWhite), palette, RGB
-// (and JPEG YCbCr that libjpeg already turned into RGB) and CMYK, contiguous or one plane per sample, into RGBA rows.
+// (and JPEG YCbCr that libjpeg already turned into RGB), CMYK and CIE L*a*b*, and 32-bit integer and 32/64-bit
+// floating-point grey and RGB, contiguous or one plane per sample, into RGBA rows.
 //
 // Reductions follow the reference decoder (Pillow): n-bit samples (n < 8) scale by 255 / (2^n - 1), more than 8 bits
 // keep the top 8 (v >> (n - 8)), palette entries keep the high byte, CMYK converts with Pillow's cmyk2rgb. 16-bit
-// output keeps 16-bit samples and scales 9-15-bit ones to 0...65535. Alpha is copied as stored (straight or
-// associated: the Swift side knows which), or associated alpha is divided out as Pillow's rgba2rgbA does.
+// output keeps 16-bit samples and scales 9-15-bit ones to 0...65535. 32-bit samples become 16-bit ones: unsigned
+// ones keep their top 16 bits (v >> 16, the rule above; libvips clips them to 0...255 instead, which turns a
+// full-range picture white, and Pillow reads them as signed), signed ones are clipped to 0...65535 (Pillow's "I",
+// as refdecode reduces it; such files hold 16-bit values, Pillow's own "I" TIFFs); floating-point samples are clipped
+// to 0...255 and truncated, NaN as 0 (Pillow's "F" to "L", libvips' cast to uchar): data in 0...1 comes out black,
+// as there. L*a*b* (8 or 16 bits) converts to sRGB with a D50 white (ICC's PCS), as Pillow's LittleCMS transform.
+// Alpha is copied as stored (straight or associated: the Swift side knows which), or associated alpha is divided
+// out as Pillow's rgba2rgbA does.
+#include <math.h>
 #include <string.h>
 #include "internal.h"
 
-static inline uint32_t wi_sample(const uint8_t *row, size_t index, uint16_t bits) {
+static inline uint32_t wi_float8(double value) {
+    if (!(value > 0)) return 0;  // NaN too
+    return value >= 255.0 ? 255u : (uint32_t)value;
+}
+
+/// Sample `index` of a row, as a value of `reader->value_bits` bits (see the top of the file for 32/64 bits).
+static inline uint32_t wi_sample(const uint8_t *row, size_t index, uint16_t bits, uint16_t format) {
     if (bits == 8) return row[index];
     if (bits == 16) {
         uint16_t value;
         memcpy(&value, row + index * 2, 2);  // libtiff has already swapped to host order
         return value;
+    }
+    if (bits == 32) {
+        uint32_t raw;
+        memcpy(&raw, row + index * 4, 4);
+        if (format == SAMPLEFORMAT_IEEEFP) {
+            float value;
+            memcpy(&value, &raw, 4);
+            return wi_float8(value);
+        }
+        if (format == SAMPLEFORMAT_INT) {
+            int32_t value = (int32_t)raw;
+            return value < 0 ? 0u : value > 65535 ? 65535u : (uint32_t)value;
+        }
+        return raw >> 16;  // unsigned: the top 16 bits, as every deeper unsigned sample is reduced
+    }
+    if (bits == 64) {
+        double value;
+        memcpy(&value, row + index * 8, 8);
+        return wi_float8(value);
     }
     size_t bit = index * bits;
     const uint8_t *p = row + (bit >> 3);
@@ -35,6 +68,41 @@ static inline uint32_t wi_to16(uint32_t value, uint16_t bits) {
     return (value * 65535u + max / 2) / max;
 }
 
+/// An sRGB-encoded byte for a linear value (clipped to 0...1).
+static inline uint32_t wi_srgb8(double linear) {
+    if (!(linear > 0)) return 0;
+    if (linear >= 1) return 255;
+    double encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1.0 / 2.4) - 0.055;
+    return (uint32_t)(encoded * 255.0 + 0.5);
+}
+
+static inline double wi_lab_inverse(double t) {
+    const double delta = 6.0 / 29.0;
+    return t > delta ? t * t * t : 3.0 * delta * delta * (t - 4.0 / 29.0);
+}
+
+/// L*a*b* samples of `bits` bits (CIELAB: a*, b* two's complement; ICCLAB: offset by half the range) to sRGB:
+/// L*a*b* to XYZ under D50, then the Bradford-adapted D50 sRGB matrix and the sRGB curve.
+static void wi_lab_to_rgb8(int photometric, const uint32_t *s, uint16_t bits, uint32_t *rgb) {
+    double range = bits == 16 ? 65535.0 : 255.0;
+    double l = s[0] * 100.0 / range;
+    double a, b;
+    if (photometric == PHOTOMETRIC_CIELAB) {
+        a = bits == 16 ? (int16_t)s[1] / 256.0 : (int8_t)s[1];
+        b = bits == 16 ? (int16_t)s[2] / 256.0 : (int8_t)s[2];
+    } else {
+        a = bits == 16 ? ((double)s[1] - 32768.0) / 256.0 : (double)s[1] - 128.0;
+        b = bits == 16 ? ((double)s[2] - 32768.0) / 256.0 : (double)s[2] - 128.0;
+    }
+    double fy = (l + 16.0) / 116.0;
+    double x = 0.9642 * wi_lab_inverse(fy + a / 500.0);
+    double y = wi_lab_inverse(fy);
+    double z = 0.8249 * wi_lab_inverse(fy - b / 200.0);
+    rgb[0] = wi_srgb8(3.1338561 * x - 1.6168667 * y - 0.4906146 * z);
+    rgb[1] = wi_srgb8(-0.9787684 * x + 1.9161415 * y + 0.0334540 * z);
+    rgb[2] = wi_srgb8(0.0719453 * x - 0.2289914 * y + 1.4052427 * z);
+}
+
 /// Pillow's cmyk2rgb: nk = max - k; channel = nk - c * nk / max (rounded like MULDIV255).
 static inline uint32_t wi_cmyk8(uint32_t c, uint32_t k) {
     uint32_t nk = 255u - k;
@@ -53,7 +121,7 @@ static inline uint32_t wi_cmyk16(uint32_t c, uint32_t k) {
 /// Returns 0 when the row is not one of them (the general loop then unpacks it). Same values as the general loop.
 static int wi_unpack_row_fast(const wi_tiff_reader *reader, const uint8_t *row, uint8_t *out) {
     const wi_tiff_page *page = &reader->page;
-    if (reader->output16 || reader->colormap[0] != NULL || reader->cmyk) return 0;
+    if (reader->output16 || reader->colormap[0] != NULL || reader->cmyk || reader->lab) return 0;
     uint32_t width = page->width;
     size_t spp = page->samples_per_pixel;
     if (reader->color_samples == 1 && reader->alpha_sample < 0 && spp == 1) {
@@ -138,7 +206,9 @@ void wi_tiff_unpack_rows(const wi_tiff_reader *reader, const uint8_t *const *pla
                          size_t stride) {
     if (rows == 1 && wi_unpack_row_fast(reader, planes[0], out)) return;
     const wi_tiff_page *page = &reader->page;
-    uint16_t bits = page->bits_per_sample;
+    uint16_t raw_bits = page->bits_per_sample;
+    uint16_t format = reader->sample_format;
+    uint16_t bits = reader->value_bits;  // what the samples are reduced from, as read by wi_sample
     uint32_t max = (1u << bits) - 1u;
     int separate = page->planar == PLANARCONFIG_SEPARATE;
     size_t spp = page->samples_per_pixel;
@@ -152,13 +222,14 @@ void wi_tiff_unpack_rows(const wi_tiff_reader *reader, const uint8_t *const *pla
         for (uint32_t x = 0; x < page->width; x++) {
             uint32_t s[5] = {0, 0, 0, 0, 0};
             for (int c = 0; c < colors; c++) {
-                s[c] = separate ? wi_sample(planes[c] + 0, x, bits) : wi_sample(planes[0], (size_t)x * spp + c, bits);
+                s[c] = separate ? wi_sample(planes[c], x, raw_bits, format)
+                                : wi_sample(planes[0], (size_t)x * spp + c, raw_bits, format);
             }
             uint32_t a = 0;
             int has_alpha = alpha >= 0;
             if (has_alpha) {
-                a = separate ? wi_sample(planes[alpha_plane], x, bits)
-                             : wi_sample(planes[0], (size_t)x * spp + (size_t)alpha, bits);
+                a = separate ? wi_sample(planes[alpha_plane], x, raw_bits, format)
+                             : wi_sample(planes[0], (size_t)x * spp + (size_t)alpha, raw_bits, format);
             }
             uint32_t red, green, blue, opacity;
             if (reader->output16) {
@@ -182,7 +253,13 @@ void wi_tiff_unpack_rows(const wi_tiff_reader *reader, const uint8_t *const *pla
                 row16[4 * x + 3] = (uint16_t)opacity;
                 continue;
             }
-            if (reader->colormap[0] != NULL) {
+            if (reader->lab) {
+                uint32_t rgb[3];
+                wi_lab_to_rgb8(reader->lab, s, bits, rgb);
+                red = rgb[0];
+                green = rgb[1];
+                blue = rgb[2];
+            } else if (reader->colormap[0] != NULL) {
                 uint32_t index = s[0];
                 red = reader->colormap[0][index] >> 8;
                 green = reader->colormap[1][index] >> 8;
