@@ -9,7 +9,9 @@ import WITestSupport
     static let files = ["gen-tiled-assoc-alpha.tif", "gen-planar-rgb16-lzw.tif", "gen-palette4-packbits.tif",
                         "gen-cmyk-tiled-deflate.tif", "fax4.tiff", "ccitt3_2d.tiff", "extract-jpeg.tiff",
                         "jpeg-planar-rgba-clusterfuzz.tif", "BigTIFFLong8Tiles.tif", "emptyexiftag-3pages.tif",
-                        "ColorCheckerCalculator-lab.tif", "alpha_predictor.tiff"]
+                        "ColorCheckerCalculator-lab.tif", "alpha_predictor.tiff", "pillow-10ct_32bit_128.tiff",
+                        "gen-float64-grey.tif", "pillow-16_bit_binary_pgm.tiff", "pillow-hopper.Lab.tif",
+                        "gen-ifd-loop-to-second.tif"]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {
