@@ -40,6 +40,7 @@ struct HEIFEncoding {
         let thumbnail = try makeThumbnail(pixels, icc: image.metadata.iccProfile)
         var metadata = image.metadata
         metadata.exif = metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: .up) }
+        metadata.xmp = metadata.xmp.map { ImageCoding.XMPReader.replacingOrientation(in: $0, with: .up) }
 
         let quality = Int((min(1, max(0, options.quality)) * 100).rounded())
         let first = try write(source, thumbnail: thumbnail, quality: quality, metadata: metadata)

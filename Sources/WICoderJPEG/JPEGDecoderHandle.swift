@@ -74,7 +74,9 @@ final class JPEGDecoderHandle {
         let info = wi_jpeg_decoder_info(decoder)!.pointee
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
         metadata = readMetadata()
-        orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up
+        // EXIF's orientation, else the XMP packet's tiff:Orientation (as Pillow's getexif() falls back to it).
+        orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:))
+            ?? metadata.xmp.flatMap(ImageCoding.XMPReader.orientation(in:)) ?? .up
         try options.checkPixelLimit(storedSize)
         let swaps = orientation.swapsDimensions
         let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize

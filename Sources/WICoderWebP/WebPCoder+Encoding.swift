@@ -24,6 +24,7 @@ extension WebPCoder {
         }
         var metadata = image.metadata
         metadata.exif = metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        metadata.xmp = metadata.xmp.map { ImageCoding.XMPReader.replacingOrientation(in: $0, with: image.orientation) }
         let settings = configuration
         let encodeAt = { (quality: Double) throws(ImageError) -> Data in
             let config = try WebPPictureEncoder.config(quality: quality, lossless: options.lossless, settings)

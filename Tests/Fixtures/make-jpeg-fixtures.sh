@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the generated JPEG fixtures (Tests/Fixtures/jpeg/hat-*.jpg, Tests/Fixtures/jpeg/ycck.jpg and
 # Tests/Fixtures/jpeg-orientation/*.jpg) from files in the shared corpus. Run from the project root with ../shared
-# present. Needs libjpeg-turbo-progs (cjpeg, jpegtran; Debian 12: 2.1.5), a C compiler with libjpeg-dev, and
-# python3 with Pillow.
+# present. Needs libjpeg-turbo-progs (cjpeg, jpegtran; Debian 12: 2.1.5), a C compiler with libjpeg-dev,
+# libimage-exiftool-perl (exiftool) and python3 with Pillow.
 set -euo pipefail
 CORPUS=../shared/corpus
 OUT=Tests/Fixtures
@@ -41,4 +41,20 @@ for n in range(1, 9):
     im.load()
     im.save(os.path.join(dst, f'Landscape_{n}.jpg'), quality=92, subsampling='4:2:0', exif=exif)
 PY
+
+# 4. Orientation in XMP only, as in SDWebImage's TestJFIF.jpg (4032x3024, 2.5 MB, so not copied): a JFIF APP0, an
+#    EXIF block whose IFD0 is empty (IFD1 holds a thumbnail) and an XMP packet saying tiff:Orientation 3. Built with
+#    exiftool (libimage-exiftool-perl) around Landscape_3.jpg's pixels (the stored image upside down); exiftool
+#    rewrites metadata only, so the scan data are that file's. Then the same with EXIF orientation 1 kept and an XMP
+#    orientation of 6 added to Landscape_1.jpg: EXIF wins (as in Pillow's getexif, which reads XMP only without it).
+python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.thumbnail((40, 40)); im.save(sys.argv[2], quality=80)' \
+  "$OUT/jpeg-orientation/Landscape_3.jpg" "$tmp/thumb.jpg"
+exiftool -q -all= -o "$tmp/bare3.jpg" "$OUT/jpeg-orientation/Landscape_3.jpg"
+rm -f "$OUT/jpeg-orientation/xmp-only-3.jpg" "$OUT/jpeg-orientation/xmp-6-exif-1.jpg"
+exiftool -q -o "$tmp/xmp3.jpg" -n -XMP-tiff:Orientation=3 "-ThumbnailImage<=$tmp/thumb.jpg" "$tmp/bare3.jpg"
+exiftool -q -o "$tmp/xmp3b.jpg" -IFD0:XResolution= -IFD0:YResolution= -IFD0:ResolutionUnit= -IFD0:YCbCrPositioning= \
+  "$tmp/xmp3.jpg"
+exiftool -q -o "$OUT/jpeg-orientation/xmp-only-3.jpg" -JFIF:ResolutionUnit=inches -JFIF:XResolution=300 \
+  -JFIF:YResolution=300 "$tmp/xmp3b.jpg"
+exiftool -q -o "$OUT/jpeg-orientation/xmp-6-exif-1.jpg" -n -XMP-tiff:Orientation=6 "$OUT/jpeg-orientation/Landscape_1.jpg"
 ls -l "$OUT"/jpeg/hat-*.jpg "$OUT/jpeg/ycck.jpg" "$OUT"/jpeg-orientation/*.jpg

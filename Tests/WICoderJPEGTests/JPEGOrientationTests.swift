@@ -29,6 +29,44 @@ import WITestSupport
         }
     }
 
+    /// Orientation in XMP only, laid out as SDWebImage's TestJFIF.jpg (JFIF, EXIF with an empty IFD0 and a
+    /// thumbnail, XMP tiff:Orientation 3; built with exiftool around Landscape_3.jpg's scan data, see
+    /// make-jpeg-fixtures.sh): applied as SDWebImage's test expects (Down) and as Pillow's getexif() reads it, and
+    /// the XMP packet is kept in `metadata.xmp`.
+    @Test func anXMPOnlyOrientationIsApplied() throws {
+        let data = Fixtures.data("jpeg-orientation/xmp-only-3.jpg")
+        let raw = try JPEGCoder().decode(data, options: .init(applyOrientation: false))
+        #expect(raw.orientation == .down)
+        let exif = try #require(raw.metadata.exif)
+        #expect(ImageCoding.ExifReader.orientation(in: exif) == nil)
+        let xmp = try #require(raw.metadata.xmp)
+        #expect(String(decoding: xmp, as: UTF8.self).contains("<tiff:Orientation>3</tiff:Orientation>"))
+        #expect(ImageCoding.XMPReader.orientation(in: xmp) == .down)
+        let image = try JPEGCoder().decode(data, options: .init())
+        #expect(image.orientation == .up)
+        #expect(image.metadata.xmp == xmp)
+        // The same scan data as Landscape_3.jpg, which says 3 in its EXIF: the same upright pixels.
+        let exifThree = try JPEGCoder().decode(Fixtures.data("jpeg-orientation/Landscape_3.jpg"), options: .init())
+        #expect(image.pixels == exifThree.pixels)
+        #expect(psnr(image.pixels, Self.upright.pixels) > 29)
+        #expect(psnr(raw.pixels, Self.upright.pixels) < 20)   // ignoring the XMP leaves it upside down
+        // Incremental decoding reads the same header.
+        let decoder = try #require(JPEGCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()))
+        _ = try decoder.append(data)
+        let incremental = try decoder.finish()
+        #expect(incremental.orientation == .up && incremental.pixels == image.pixels)
+    }
+
+    /// EXIF's orientation, when there is one, wins over the XMP's (Landscape_1.jpg's EXIF says 1; exiftool added an
+    /// XMP tiff:Orientation of 6): upright as stored, as Pillow reads it.
+    @Test func exifOrientationWinsOverXMP() throws {
+        let data = Fixtures.data("jpeg-orientation/xmp-6-exif-1.jpg")
+        let image = try JPEGCoder().decode(data, options: .init())
+        #expect(ImageCoding.XMPReader.orientation(in: try #require(image.metadata.xmp)) == .right)
+        #expect(image.size == PixelSize(width: 225, height: 150))
+        #expect(image.pixels == Self.upright.pixels)
+    }
+
     @Test func thumbnailOfARotatedFileFitsTheBoxUpright() throws {
         // Stored 480x640 with orientation 6: displayed 640x480.
         let data = Fixtures.data("jpeg/right-orientation.jpg")

@@ -119,6 +119,43 @@ import WITestSupport
     }
 }
 
+extension ServeMetadataTests {
+    /// A photo whose orientation is in its XMP alone (SDWebImage's TestJFIF.jpg layout, jpeg-orientation/
+    /// xmp-only-3.jpg): answered upright, and the XMP packet goes with the EXIF by default. Kept
+    /// (`--keep-metadata`, WebP: the encoder that writes XMP), its tiff:Orientation says 1, so that no reader of the
+    /// XMP (Pillow's getexif, Apple's ImageIO) turns the upright pixels again.
+    @Test func anXMPOrientationIsAppliedAndThePacketStripped() async throws {
+        let h = try await ServeHarness()
+        let source = Fixtures.data("jpeg-orientation/xmp-only-3.jpg")
+        h.origin.route("/xmp.jpg") { _ in WITestServer.TestResponse(body: source, contentType: "image/jpeg") }
+        let upright = try H.coders.decode(source, options: DecodeOptions())
+        #expect(upright.orientation == .up && upright.metadata.xmp != nil)
+        try await h.withServer(H.configuration()) { _, client in
+            for name in ["jpeg", "png", "webp"] {
+                let response = try await client.execute(uri: "/unsafe/filters:format(\(name))/\(h.url("/xmp.jpg"))",
+                                                        method: .get)
+                #expect(response.status == .ok)
+                #expect(H.data(response).range(of: Data("http://ns.adobe.com/xap".utf8)) == nil, "\(name)")
+                let image = try H.image(response)
+                #expect(image.metadata.xmp == nil && image.metadata.exif == nil, "\(name)")
+                #expect(image.size == PixelSize(width: 225, height: 150), "\(name)")
+                if name == "png" { #expect(image.pixels == upright.pixels) }
+            }
+        }
+        let kept = try await ServeHarness()   // a harness serves one server
+        kept.origin.route("/xmp.jpg") { _ in WITestServer.TestResponse(body: source, contentType: "image/jpeg") }
+        try await kept.withServer(H.configuration { $0.keepMetadata = true }) { _, client in
+            let response = try await client.execute(uri: "/unsafe/filters:format(webp)/\(kept.url("/xmp.jpg"))",
+                                                    method: .get)
+            #expect(response.status == .ok)
+            let webp = try H.image(response)
+            let xmp = try #require(webp.metadata.xmp)
+            #expect(ImageCoding.XMPReader.orientation(in: xmp) == .up)
+            #expect(xmp.count == upright.metadata.xmp?.count)
+        }
+    }
+}
+
 @Suite struct MetadataPrivacyTests {
     @Test func copyrightBlockHoldsExactlyTheTwoFields() throws {
         let exif = try #require(try ServeMetadataTests.source().metadata.exif)
