@@ -11,7 +11,7 @@ import WITestSupport
                         "jpeg-planar-rgba-clusterfuzz.tif", "BigTIFFLong8Tiles.tif", "emptyexiftag-3pages.tif",
                         "ColorCheckerCalculator-lab.tif", "alpha_predictor.tiff", "pillow-10ct_32bit_128.tiff",
                         "gen-float64-grey.tif", "pillow-16_bit_binary_pgm.tiff", "pillow-hopper.Lab.tif",
-                        "gen-ifd-loop-to-second.tif"]
+                        "gen-ifd-loop-to-second.tif", "gen-lab16-cielab.tif"]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {

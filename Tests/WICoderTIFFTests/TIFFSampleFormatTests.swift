@@ -71,4 +71,15 @@ import WITestSupport
         let green = try TIFFCoder().decode(tiffData("pillow-lab-green.tif"), options: .init()).pixels.color(x: 5, y: 5)
         #expect(green == RGBAColor(red: 0, green: 152, blue: 117))                  // Pillow's exactly
     }
+
+    /// The same L*a*b* values as 16-bit CIELab and as 8-bit ICCLab (make-tiff-crafted-fixtures.py; Pillow reads
+    /// neither) give exactly the pixels of Pillow's 8-bit CIELab hopper.Lab.tif.
+    @Test func labSixteenBitAndICCLabEncodeTheSameColours() throws {
+        let reference = try TIFFCoder().decode(tiffData("pillow-hopper.Lab.tif"), options: .init())
+        for file in ["gen-lab16-cielab.tif", "gen-icclab8.tif"] {
+            let image = try TIFFCoder().decode(tiffData(file), options: .init(keep16Bit: true))
+            #expect(image.pixels.format == .rgba8, "\(file)")   // L*a*b* converts to 8-bit sRGB
+            #expect(image.pixels == reference.pixels, "\(file)")
+        }
+    }
 }
