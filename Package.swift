@@ -90,7 +90,7 @@ let package = Package(
         // libtiff's tag calls are variadic and its message handlers take a va_list, which Swift cannot host.
         .target(name: "CTIFFShim", dependencies: ["CTIFF"], path: "Sources/System/CTIFFShim"),
         // Tables of the heavy libraries' functions, bound with dlsym when their format is first met (WICore's
-        // `SharedLibrary`; docs/ARCHITECTURE.md, "Codec libraries opened on first use"): a process that meets none
+        // `SharedLibrary`; docs/decisions/0025-codec-libraries-opened-on-first-use.md): a process that meets none
         // of these formats loads none of them, once linked with --as-needed (`make demo`, the README's install line).
         .target(name: "CCairoShim", dependencies: ["CCairo"], path: "Sources/System/CCairoShim"),
         .target(name: "CRsvgShim", dependencies: ["CRsvg"], path: "Sources/System/CRsvgShim"),

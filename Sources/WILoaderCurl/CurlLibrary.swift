@@ -4,7 +4,7 @@ import WICore
 
 /// The libcurl this plugin uses, opened (`dlopen`) when a curl loader starts its first http(s) load or the version
 /// is asked for, not when the process starts: a process that never loads a URL over the network never maps libcurl
-/// and the TLS, HTTP/2, SSH and LDAP libraries it depends on (docs/ARCHITECTURE.md, "Codec libraries opened on first use").
+/// and the TLS, HTTP/2, SSH and LDAP libraries it depends on (docs/decisions/0025-codec-libraries-opened-on-first-use.md).
 ///
 /// Thread safety: read-only after the first use, which Swift runs once; safe from any thread.
 public enum CurlLibrary {

@@ -8,8 +8,9 @@ import Darwin
 /// library's shim bound (`Sources/System/C*Shim`: one field per function, typed from the library's own header).
 ///
 /// The heavy codec libraries (librsvg, poppler-glib, cairo, libheif, libjxl) are opened this way, so a process that
-/// never meets their formats never loads them and their dependencies (docs/ARCHITECTURE.md, "Codec libraries
-/// opened on first use"). A coder keeps one instance in a `static let`, which Swift initialises once, under a lock.
+/// never meets their formats never loads them and their dependencies
+/// (docs/decisions/0025-codec-libraries-opened-on-first-use.md). A coder keeps one instance in a `static let`, which
+/// Swift initialises once, under a lock.
 /// A library or function that cannot be found is `ImageError` 1004 (`.unsupportedFormat`): the format cannot be
 /// handled in this process, and a coders manager tries its next coder.
 ///

@@ -16,7 +16,7 @@ public struct ServeConfiguration: Sendable {
     /// The port to listen on (default 8888, thumbor's); 0 picks a free one.
     public var port = 8888
     /// The thumbor security keys (`--key`, repeatable): a URL signed with any of them is accepted, so a new key
-    /// can be added before the old one is dropped (docs/ARCHITECTURE.md, "Key rotation"); the first is the one
+    /// can be added before the old one is dropped (docs/decisions/0051-key-rotation.md); the first is the one
     /// the service would sign with. Empty: every signed URL is refused (only `unsafe/` could work).
     public var keys: [String] = []
     /// The first of `keys` (the signing key); setting it replaces the first key, nil removes them all.
