@@ -146,7 +146,8 @@ let package = Package(
         .target(name: "WICoderJXL", dependencies: ["WICore", "CJXLShim"]),
         .target(name: "WICoderTIFF", dependencies: ["WICore", "CTIFFShim"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
-        .target(name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "WebImage",
             dependencies: [
@@ -219,7 +220,8 @@ let package = Package(
         ),
         // A decode worker with test-only coders that crash, hang, allocate without bound or make forbidden system
         // calls, for the isolation tests.
-        .executableTarget(name: "wi-hostile-worker", dependencies: ["WebImage", "WIIsolation"], path: "Tests/HostileWorker"),
+        .executableTarget(
+            name: "wi-hostile-worker", dependencies: ["WebImage", "WIIsolation"], path: "Tests/HostileWorker"),
         // A helper the Redis tests start as three processes loading the same URLs through the single-flight loader.
         .executableTarget(name: "wi-redis-fleet", dependencies: ["WICacheRedis"], path: "Tests/RedisFleet"),
 
@@ -229,7 +231,9 @@ let package = Package(
         .target(name: "ExampleSettings", dependencies: ["WebImage", "WIServeCore"], path: "Examples/ExampleSettings"),
         .executableTarget(
             name: "hummingbird-app",
-            dependencies: ["ExampleSettings", "WebImage", "WIServe", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "ExampleSettings", "WebImage", "WIServe", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Examples/HummingbirdApp", exclude: ["README.md"]
         ),
         .executableTarget(
@@ -272,7 +276,8 @@ let package = Package(
         .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
         .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
-        .testTarget(name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
+        .testTarget(
+            name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),
         .testTarget(name: "WICoderPDFTests", dependencies: ["WICoderPDF", "WITestSupport"]),
         .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJXLTests", dependencies: ["WICoderJXL", "WICoderPNG", "WITestSupport"]),
@@ -315,13 +320,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
+        .testTarget(
+            name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Shared settings, as the Swift server packages set them: every existential spelled `any` (the C shims and system
 // modules have no Swift to set).
-for target in package.targets where target.type != .system && !(target.name.first == "C" && target.name.dropFirst().first?.isUppercase == true) {
+for target in package.targets
+where target.type != .system && !(target.name.first == "C" && target.name.dropFirst().first?.isUppercase == true) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
 }

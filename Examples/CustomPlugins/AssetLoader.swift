@@ -23,8 +23,10 @@ public struct AssetLoader: ImageLoader {
 
     public func canLoad(_ url: URL) -> Bool { url.scheme == "asset" }
 
-    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
+    public func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation {
         let operation = Operation(completion: completion)
         let path = request.url.absoluteString.dropFirst("asset:".count)
         let file = root.appendingPathComponent(String(path)).standardizedFileURL

@@ -34,7 +34,8 @@ public struct NetpbmCoder: ImageCoder {
         let sampleBytes = header.maxValue > 255 ? 2 : 1
         let needed = header.width * header.height * header.depth * sampleBytes
         guard bytes.count - header.dataOffset >= needed else {
-            throw ImageError(.badImageData, "Netpbm: \(needed) bytes of pixels expected, \(bytes.count - header.dataOffset) present")
+            throw ImageError(
+                .badImageData, "Netpbm: \(needed) bytes of pixels expected, \(bytes.count - header.dataOffset) present")
         }
         var pixels = try PixelBuffer(width: header.width, height: header.height, format: .rgba8, zeroed: false)
         try pixels.withUnsafeMutableBytes { out in
@@ -46,18 +47,20 @@ public struct NetpbmCoder: ImageCoder {
             }
             for index in 0..<(header.width * header.height) {
                 let samples = (0..<header.depth).map { _ in sample() }
-                let rgba: [Int] = switch header.depth {
-                case 1: [samples[0], samples[0], samples[0], 255]
-                case 2: [samples[0], samples[0], samples[0], samples[1]]
-                case 3: samples + [255]
-                default: Array(samples.prefix(4))
-                }
+                let rgba: [Int] =
+                    switch header.depth {
+                    case 1: [samples[0], samples[0], samples[0], 255]
+                    case 2: [samples[0], samples[0], samples[0], samples[1]]
+                    case 3: samples + [255]
+                    default: Array(samples.prefix(4))
+                    }
                 for channel in 0..<4 { out[index * 4 + channel] = UInt8(rgba[channel]) }
             }
         }
         let finished = try options.finish(pixels, orientation: .up)
-        return Image(pixels: finished.pixels, format: .netpbm, scale: options.scaleFactor,
-                     flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)
+        return Image(
+            pixels: finished.pixels, format: .netpbm, scale: options.scaleFactor,
+            flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { format == .netpbm }
@@ -66,14 +69,17 @@ public struct NetpbmCoder: ImageCoder {
         guard format == .netpbm else { throw ImageError(.unsupportedFormat, "NetpbmCoder writes Netpbm only") }
         let pixels = try image.pixels.converted(to: .rgba8)
         let opaque = pixels.isOpaque
-        let header = opaque
+        let header =
+            opaque
             ? "P6\n\(pixels.width) \(pixels.height)\n255\n"
             : "P7\nWIDTH \(pixels.width)\nHEIGHT \(pixels.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
         var output = Data(header.utf8)
         let packed = pixels.packedBytes()
         if opaque {
             output.reserveCapacity(output.count + pixels.width * pixels.height * 3)
-            for index in stride(from: 0, to: packed.count, by: 4) { output.append(contentsOf: packed[index..<index + 3]) }
+            for index in stride(from: 0, to: packed.count, by: 4) {
+                output.append(contentsOf: packed[index..<index + 3])
+            }
         } else {
             output.append(contentsOf: packed)
         }
@@ -87,7 +93,9 @@ struct NetpbmHeader {
     var dataOffset = 0
 
     static func parse(_ bytes: [UInt8]) throws(ImageError) -> NetpbmHeader {
-        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P") else { throw ImageError(.badImageData, "Netpbm: no magic") }
+        guard bytes.count >= 3, bytes[0] == UInt8(ascii: "P") else {
+            throw ImageError(.badImageData, "Netpbm: no magic")
+        }
         var header = NetpbmHeader()
         var position = 2
         func token() -> String? {
@@ -133,7 +141,7 @@ struct NetpbmHeader {
         guard (1...4).contains(header.depth), header.maxValue <= 65535, header.width > 0, header.height > 0 else {
             throw ImageError(.badImageData, "Netpbm: unsupported depth \(header.depth) or maxval \(header.maxValue)")
         }
-        header.dataOffset = position + 1   // exactly one whitespace byte ends the header
+        header.dataOffset = position + 1  // exactly one whitespace byte ends the header
         guard header.dataOffset <= bytes.count else { throw ImageError(.badImageData, "Netpbm: truncated header") }
         return header
     }

@@ -32,8 +32,9 @@ public struct ExampleSettings: Sendable {
         var loading = CurlImageLoader.Configuration()
         loading.addressPolicy = .publicOnly()
         let coders = WebImage.makeCoders()
-        return ImageManager(cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: coders),
-                            loader: try CurlImageLoader(configuration: loading), coders: coders)
+        return ImageManager(
+            cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: coders),
+            loader: try CurlImageLoader(configuration: loading), coders: coders)
     }
 
     /// Avatar `id` as a `size` x `size` WebP: nil for an id that is not letters and digits (the app's 404); a size
@@ -42,7 +43,8 @@ public struct ExampleSettings: Sendable {
         guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
         guard (16...512).contains(size) else { throw ImageError(.invalidArgument, "size must be in 16...512") }
         guard let source = URL(string: avatarSource.replacingOccurrences(of: "{id}", with: id)) else { return nil }
-        return ImageRoute(source: source, transformer: try .resize(width: size, height: size, mode: .aspectFill),
-                          format: .webp)
+        return ImageRoute(
+            source: source, transformer: try .resize(width: size, height: size, mode: .aspectFill),
+            format: .webp)
     }
 }

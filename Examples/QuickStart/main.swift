@@ -15,7 +15,8 @@ var context = ImageContext()
 context[.thumbnailPixelSize] = PixelSize(width: 256, height: 256)
 do {
     let result = try await manager.loadImage(with: url, context: context)
-    print("\(result.image.format) \(result.image.width)x\(result.image.height), \(result.image.frameCount) frame(s), from \(result.cacheType)")
+    let image = result.image
+    print("\(image.format) \(image.width)x\(image.height), \(image.frameCount) frame(s), from \(result.cacheType)")
 } catch {
     print("failed: \(error)")
 }

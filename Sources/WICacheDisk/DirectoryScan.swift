@@ -44,8 +44,10 @@ struct DirectoryScan {
         }
     }
 
-    private mutating func add(_ name: UnsafeRawBufferPointer, _ cName: UnsafePointer<CChar>, fd: Int32,
-                              staleSeconds: Double?) {
+    private mutating func add(
+        _ name: UnsafeRawBufferPointer, _ cName: UnsafePointer<CChar>, fd: Int32,
+        staleSeconds: Double?
+    ) {
         var status = stat()
         if name.first == UInt8(ascii: ".") {
             if name.starts(with: Self.sidecarPrefix) {
@@ -53,8 +55,9 @@ struct DirectoryScan {
             } else if name.starts(with: Self.httpSidecarPrefix) {
                 httpSidecars.insert(EntryName(UnsafeRawBufferPointer(rebasing: name[Self.httpSidecarPrefix.count...])))
             } else if let staleSeconds, name.starts(with: Self.temporaryPrefix),
-                      fstatat(fd, cName, &status, AT_SYMLINK_NOFOLLOW) == 0,
-                      Double(status.st_mtim.tv_sec) < staleSeconds, unlinkat(fd, cName, 0) == 0 {
+                fstatat(fd, cName, &status, AT_SYMLINK_NOFOLLOW) == 0,
+                Double(status.st_mtim.tv_sec) < staleSeconds, unlinkat(fd, cName, 0) == 0
+            {
                 removedTemporaryFiles += 1
             }
             return

@@ -32,7 +32,8 @@ extension DiskCache {
 
     /// The HTTP validators and freshness stored with the entry for `key`, or nil (none, or unreadable).
     public func httpCacheInfo(forKey key: String) -> HTTPCacheInfo? {
-        attribute(Self.httpAttributeName, sidecar: httpSidecarPath, forKey: key).flatMap(HTTPCacheInfo.init(serialized:))
+        attribute(Self.httpAttributeName, sidecar: httpSidecarPath, forKey: key).flatMap(
+            HTTPCacheInfo.init(serialized:))
     }
 
     /// Replaces the HTTP cache info of the entry for `key` (a 304 renewed it), keeping its bytes and date. Throws
@@ -41,16 +42,18 @@ extension DiskCache {
         try setAttribute(Self.httpAttributeName, sidecar: httpSidecarPath, info.serialized(), forKey: key)
     }
 
-
     /// Writes the HTTP sidecar of entry `name` (file systems without extended attributes).
     func writeHTTPSidecar(_ info: HTTPCacheInfo, name: EntryName) throws(ImageError) {
-        _ = try EntryFiles.write(info.serialized(), directory: directory, name: EntryFiles.httpSidecarPrefix + name.string,
-                                 date: configuration.now(), durable: configuration.durableWrites,
-                                 temporaryNames: temporaryNames)
+        _ = try EntryFiles.write(
+            info.serialized(), directory: directory, name: EntryFiles.httpSidecarPrefix + name.string,
+            date: configuration.now(), durable: configuration.durableWrites,
+            temporaryNames: temporaryNames)
     }
 
     /// The HTTP sidecar file of entry `name`.
-    func httpSidecarPath(_ name: EntryName) -> String { name.path(prefix: directoryPrefix + EntryFiles.httpSidecarPrefix) }
+    func httpSidecarPath(_ name: EntryName) -> String {
+        name.path(prefix: directoryPrefix + EntryFiles.httpSidecarPrefix)
+    }
 
     // MARK: Attributes
 
@@ -78,17 +81,20 @@ extension DiskCache {
 
     /// Sets (nil: removes) attribute `attribute` of the entry for `key`, or its `sidecar` file where the file
     /// system has no extended attributes. Throws `.diskEntryNotFound` when there is no entry.
-    private func setAttribute(_ attribute: String, sidecar: (EntryName) -> String, _ data: Data?,
-                              forKey key: String) throws(ImageError) {
+    private func setAttribute(
+        _ attribute: String, sidecar: (EntryName) -> String, _ data: Data?,
+        forKey key: String
+    ) throws(ImageError) {
         let name = entryName(forKey: key)
         let path = name.path(prefix: directoryPrefix)
         guard EntryFiles.status(path) != nil else { throw POSIX.error("extended data", path, errno: ENOENT) }
         if !state.withLock({ $0.usesSidecars }) {
-            let result: Int32 = if let data {
-                data.withUnsafeBytes { setxattr(path, attribute, $0.baseAddress, $0.count, 0) }
-            } else {
-                removexattr(path, attribute)
-            }
+            let result: Int32 =
+                if let data {
+                    data.withUnsafeBytes { setxattr(path, attribute, $0.baseAddress, $0.count, 0) }
+                } else {
+                    removexattr(path, attribute)
+                }
             if result == 0 || (data == nil && errno == ENODATA) { return }
             guard errno == ENOTSUP || errno == EOPNOTSUPP else { throw POSIX.fail("setxattr", path) }
             state.withLock { $0.usesSidecars = true }
@@ -96,8 +102,9 @@ extension DiskCache {
         let file = sidecar(name)
         if let data {
             let slash = file.lastIndex(of: "/").map { file.index(after: $0) } ?? file.startIndex
-            _ = try EntryFiles.write(data, directory: directory, name: String(file[slash...]), date: configuration.now(),
-                                     durable: configuration.durableWrites, temporaryNames: temporaryNames)
+            _ = try EntryFiles.write(
+                data, directory: directory, name: String(file[slash...]), date: configuration.now(),
+                durable: configuration.durableWrites, temporaryNames: temporaryNames)
         } else {
             try EntryFiles.remove(file)
         }
@@ -124,6 +131,8 @@ struct HTTPAttributeWriter {
     /// A file system that turns out to have no extended attributes keeps the entry without the info.
     func write(fd: Int32) throws(ImageError) {
         let result = bytes.withUnsafeBytes { fsetxattr(fd, DiskCache.httpAttributeName, $0.baseAddress, $0.count, 0) }
-        if result != 0 && errno != ENOTSUP && errno != EOPNOTSUPP { throw POSIX.fail("fsetxattr", DiskCache.httpAttributeName) }
+        if result != 0 && errno != ENOTSUP && errno != EOPNOTSUPP {
+            throw POSIX.fail("fsetxattr", DiskCache.httpAttributeName)
+        }
     }
 }

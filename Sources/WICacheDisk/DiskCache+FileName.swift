@@ -63,7 +63,7 @@ extension DiskCache {
     static func asciiExtension(of key: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer.SubSequence? {
         var end = key.count
         for (i, byte) in key.enumerated() {
-            if byte >= 0x80 { return nil }   // a combining mark could join a "." into another Character
+            if byte >= 0x80 { return nil }  // a combining mark could join a "." into another Character
             if (byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")) && end == key.count { end = i }
         }
         var start = 0
@@ -82,7 +82,7 @@ extension DiskCache {
         let ext = key[(dot + 1)..<end]
         if ext.contains(UInt8(ascii: "%")) { return nil }
         if ext.contains(where: { $0 == UInt8(ascii: ":") || $0 == 0 }) {
-            return nil   // rare: the general path filters them
+            return nil  // rare: the general path filters them
         }
         return ext.count > maxFileExtensionLength ? key[0..<0] : ext
     }

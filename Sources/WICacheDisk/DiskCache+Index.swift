@@ -28,7 +28,7 @@ extension DiskCache {
             return state.staleMisses > max(256, index.count) && state.seenGeneration != nil ? nil : .unknown
         }
         if let answer { return answer }
-        rebuildIndex(onlyIfMissing: state.withLock { $0.index == nil })   // first use, or time to rescan
+        rebuildIndex(onlyIfMissing: state.withLock { $0.index == nil })  // first use, or time to rescan
         return state.withLock { classify(name, in: $0) }
     }
 
@@ -108,8 +108,9 @@ extension DiskCache {
 
     /// The index entry for a file status, per the configuration's accounting and expiry date.
     func indexEntry(_ status: EntryStatus) -> DiskIndex.Entry {
-        DiskIndex.Entry(size: configuration.sizeAccounting == .allocated ? status.allocatedSize : status.logicalSize,
-                        date: configuration.expiryDate == .access ? status.accessed : status.modified)
+        DiskIndex.Entry(
+            size: configuration.sizeAccounting == .allocated ? status.allocatedSize : status.logicalSize,
+            date: configuration.expiryDate == .access ? status.accessed : status.modified)
     }
 
     /// Temporary files last modified before this instant belong to a writer that died.
@@ -123,13 +124,15 @@ extension DiskCache {
     func extraDirectory(containing name: EntryName) -> String? {
         let paths = configuration.additionalReadOnlyPaths
         guard !paths.isEmpty else { return nil }
-        let listings = state.withLock { $0.extraNames } ?? {
-            let listings = paths.map { path in
-                Set(((try? DirectoryScan(path, staleBefore: nil))?.entries ?? []).map(\.name))
-            }
-            state.withLock { $0.extraNames = listings }
-            return listings
-        }()
+        let listings =
+            state.withLock { $0.extraNames }
+            ?? {
+                let listings = paths.map { path in
+                    Set(((try? DirectoryScan(path, staleBefore: nil))?.entries ?? []).map(\.name))
+                }
+                state.withLock { $0.extraNames = listings }
+                return listings
+            }()
         return zip(paths, listings).first { $0.1.contains(name) }?.0
     }
 

@@ -49,8 +49,9 @@ extension DiskCache {
         guard errno == EXDEV else { throw POSIX.fail("rename", destination) }
         guard let (data, status) = try EntryFiles.read(source, touch: nil) else { return }
         let directory = POSIX.parent(of: destination)
-        _ = try EntryFiles.write(data, directory: directory, name: POSIX.lastComponent(of: destination),
-                                 date: status.modified, durable: false, temporaryNames: TemporaryNames())
+        _ = try EntryFiles.write(
+            data, directory: directory, name: POSIX.lastComponent(of: destination),
+            date: status.modified, durable: false, temporaryNames: TemporaryNames())
         try EntryFiles.remove(source)
     }
 

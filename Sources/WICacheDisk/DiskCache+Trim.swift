@@ -58,7 +58,8 @@ extension DiskCache {
                 index = current
                 listing = index.entries.map { ($0.key, $0.value) }
             } else {
-                let scan = try DirectoryScan(directory, staleBefore: now.addingTimeInterval(-configuration.staleTemporaryFileAge))
+                let scan = try DirectoryScan(
+                    directory, staleBefore: now.addingTimeInterval(-configuration.staleTemporaryFileAge))
                 index = DiskIndex(capacity: scan.entries.count)
                 listing = []
                 listing.reserveCapacity(scan.entries.count)
@@ -78,7 +79,8 @@ extension DiskCache {
             let expires = cutoff.map { cutoff in listing.contains { $0.entry.date < cutoff } } ?? false
             // Positions in `listing`, oldest first (expired entries are its head); sorted once, and only when
             // something goes.
-            let dated = expires || (limit > 0 && index.totalSize > limit)
+            let dated =
+                expires || (limit > 0 && index.totalSize > limit)
                 ? listing.indices.sorted { listing[$0].entry.date < listing[$1].entry.date } : []
             // The victims, chosen oldest first: the expired ones, then as many as the size target needs.
             var victims: [Int] = []
@@ -192,10 +194,14 @@ extension DiskCache {
         -> any DispatchSourceTimer
     {
         let source = DispatchSource.makeTimerSource(queue: queue)
-        let nanoseconds = max(1, Int(interval.components.seconds * 1_000_000_000
-            + interval.components.attoseconds / 1_000_000_000))
-        source.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-                        leeway: .nanoseconds(nanoseconds / 10))
+        let nanoseconds = max(
+            1,
+            Int(
+                interval.components.seconds * 1_000_000_000
+                    + interval.components.attoseconds / 1_000_000_000))
+        source.schedule(
+            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+            leeway: .nanoseconds(nanoseconds / 10))
         source.setEventHandler { _ = try? owner.cache?.trim(wait: false) }
         source.resume()
         return source

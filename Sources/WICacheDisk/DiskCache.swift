@@ -107,7 +107,8 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
         try POSIX.makeDirectories(self.directory)
         lockFile = open(self.directory + "/" + Self.lockFileName, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         generation = SharedGeneration(path: self.directory + "/" + Self.generationFileName)
-        let sidecars = configuration.extendedDataStorage == .sidecar
+        let sidecars =
+            configuration.extendedDataStorage == .sidecar
             || (lockFile >= 0 && !Self.supportsExtendedAttributes(fd: lockFile))
         state = Mutex(State(index: nil, seenGeneration: nil, extraNames: nil, usesSidecars: sidecars))
         let owner = WeakCache()
@@ -187,16 +188,18 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
         let prepare = sidecars ? nil : httpCacheInfo.map { HTTPAttributeWriter(bytes: $0.serialized()) }
         let status: EntryStatus
         do {
-            status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites, temporaryNames: temporaryNames,
-                                          prepare: prepare)
+            status = try EntryFiles.write(
+                data, directory: directory, name: fileName, date: date,
+                durable: configuration.durableWrites, temporaryNames: temporaryNames,
+                prepare: prepare)
         } catch {
             // The directory itself went away (removed by hand, or moved): recreate it once.
             guard error.code == .diskEntryNotFound else { throw error }
             try POSIX.makeDirectories(directory)
-            status = try EntryFiles.write(data, directory: directory, name: fileName, date: date,
-                                          durable: configuration.durableWrites, temporaryNames: temporaryNames,
-                                          prepare: prepare)
+            status = try EntryFiles.write(
+                data, directory: directory, name: fileName, date: date,
+                durable: configuration.durableWrites, temporaryNames: temporaryNames,
+                prepare: prepare)
         }
         if sidecars {
             try? EntryFiles.remove(sidecarPath(name))
@@ -211,7 +214,9 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
             }
             Self.change(name, indexEntry(status), in: &state)
             // Without an index the total is unknown: the queued trim builds the index and checks.
-            guard limit > 0, configuration.trimsWhenOverLimit, !state.trimPending, state.index.map({ $0.totalSize > limit }) ?? true else { return false }
+            guard limit > 0, configuration.trimsWhenOverLimit, !state.trimPending,
+                state.index.map({ $0.totalSize > limit }) ?? true
+            else { return false }
             state.trimPending = true
             return true
         }
@@ -244,7 +249,9 @@ public final class DiskCache: DataCaching, ShutdownCapable, @unchecked Sendable 
 
     /// `store(_:forKey:)`, with a failed write dropped (and logged as a warning).
     public func setData(_ data: Data, forKey key: String) {
-        do throws(ImageError) { try store(data, forKey: key) } catch { warn("a disk cache write failed", key: key, error) }
+        do throws(ImageError) { try store(data, forKey: key) } catch {
+            warn("a disk cache write failed", key: key, error)
+        }
     }
 
     /// `store(_:httpCacheInfo:forKey:)`, with a failed write dropped (and logged as a warning).

@@ -81,8 +81,10 @@ enum EntryFiles {
     /// Writes `data` to `directory/name` atomically: a temporary file in the same directory, written, dated `date`
     /// (access and modification), given the HTTP cache info attribute by `prepare`, optionally fsync'd, then
     /// renamed over the final name.
-    static func write(_ data: Data, directory: String, name: String, date: Date, durable: Bool,
-                      temporaryNames: TemporaryNames, prepare: HTTPAttributeWriter? = nil)
+    static func write(
+        _ data: Data, directory: String, name: String, date: Date, durable: Bool,
+        temporaryNames: TemporaryNames, prepare: HTTPAttributeWriter? = nil
+    )
         throws(ImageError) -> EntryStatus
     {
         let temporary = directory + "/" + temporaryPrefix + temporaryNames.next()
@@ -94,7 +96,9 @@ enum EntryFiles {
             let failure = data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in
                 var written = 0
                 while written < buffer.count {
-                    let count = POSIX.retrying { Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written) }
+                    let count = POSIX.retrying {
+                        Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                    }
                     if count < 0 { return errno }
                     written += count
                 }

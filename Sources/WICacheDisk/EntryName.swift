@@ -20,7 +20,8 @@ struct EntryName: Hashable, Sendable {
     /// The name whose UTF-8 bytes are `bytes`.
     init(_ bytes: UnsafeRawBufferPointer) {
         if bytes.count == 32 || (bytes.count > 33 && bytes[32] == UInt8(ascii: ".")),
-           let digest = MD5.Digest(hex: UnsafeRawBufferPointer(rebasing: bytes[0..<32])) {
+            let digest = MD5.Digest(hex: UnsafeRawBufferPointer(rebasing: bytes[0..<32]))
+        {
             self.init(digest: digest, extension: String(decoding: bytes[min(33, bytes.count)...], as: UTF8.self))
         } else {
             self.init(otherName: String(decoding: bytes, as: UTF8.self))
@@ -45,13 +46,15 @@ struct EntryName: Hashable, Sendable {
     /// `prefix` followed by the file name, built in one allocation.
     func path(prefix: String) -> String {
         guard isHashName else { return prefix + rest }
-        var prefix = prefix, ext = rest
+        var prefix = prefix
+        var ext = rest
         return prefix.withUTF8 { head in
             ext.withUTF8 { tail in
                 let length = head.count + 32 + (tail.isEmpty ? 0 : 1 + tail.count)
                 return String(unsafeUninitializedCapacity: length) { buffer in
                     let out = UnsafeMutableRawBufferPointer(buffer)
-                    UnsafeMutableRawBufferPointer(rebasing: out[0..<head.count]).copyMemory(from: UnsafeRawBufferPointer(head))
+                    UnsafeMutableRawBufferPointer(rebasing: out[0..<head.count]).copyMemory(
+                        from: UnsafeRawBufferPointer(head))
                     digest.writeHex(to: UnsafeMutableRawBufferPointer(rebasing: out[head.count..<head.count + 32]))
                     if !tail.isEmpty {
                         out[head.count + 32] = UInt8(ascii: ".")

@@ -12,15 +12,16 @@ import Glibc
 enum POSIX {
     /// The error for a failed call `operation` on `path` with the errno value `code`.
     static func error(_ operation: String, _ path: String, errno code: Int32) -> ImageError {
-        let kind: ImageError.Code = switch code {
-        case ENOSPC, EDQUOT: .diskFull
-        case EACCES, EPERM: .diskPermissionDenied
-        case EROFS: .diskReadOnly
-        case EISDIR: .diskEntryNotAFile
-        case ENOTDIR, EEXIST: .diskInvalidDirectory
-        case ENOENT: .diskEntryNotFound
-        default: .diskIOFailed
-        }
+        let kind: ImageError.Code =
+            switch code {
+            case ENOSPC, EDQUOT: .diskFull
+            case EACCES, EPERM: .diskPermissionDenied
+            case EROFS: .diskReadOnly
+            case EISDIR: .diskEntryNotAFile
+            case ENOTDIR, EEXIST: .diskInvalidDirectory
+            case ENOENT: .diskEntryNotFound
+            default: .diskIOFailed
+            }
         let reason = String(cString: strerror(code))
         let underlying = POSIXErrorCode(rawValue: code).map { POSIXError($0) }
         return ImageError(kind, "\(operation) \(path): \(reason)", underlying: underlying)

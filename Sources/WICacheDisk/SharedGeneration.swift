@@ -23,7 +23,8 @@ final class SharedGeneration: @unchecked Sendable {
         guard fstat(fd, &status) == 0 else { return nil }
         if status.st_size < length && ftruncate(fd, off_t(length)) != 0 { return nil }
         guard let address = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
-              address != MAP_FAILED else { return nil }
+            address != MAP_FAILED
+        else { return nil }
         word = address.bindMemory(to: Atomic<UInt64>.self, capacity: 1)
     }
 

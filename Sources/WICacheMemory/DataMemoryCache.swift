@@ -46,7 +46,9 @@ public final class DataMemoryCache: DataCaching, Sendable {
             clock += 1
             order.append((clock, key))
             if order.count - head > 4 * (entries.count + 16) {
-                order = order[head...].filter { entries[$0.key]?.stamp == $0.stamp || $0.key == key && $0.stamp == clock }
+                order = order[head...].filter {
+                    entries[$0.key]?.stamp == $0.stamp || $0.key == key && $0.stamp == clock
+                }
                 head = 0
             }
             return clock

@@ -48,11 +48,12 @@ extension MemoryCache {
         /// that each shard's share of the limits still holds the largest admitted entry and 64 images.
         public var shardCount: Int?
 
-        public init(costLimit: Int = Int(min(ProcessInfo.processInfo.physicalMemory / 4, UInt64(Int.max))),
-                    countLimit: Int = .max, maxEntryCostRatio: Double = 0.1, evictionPolicy: EvictionPolicy = .tinyLFU,
-                    usesWeakTier: Bool = true, timeToLive: Duration? = nil, pressureTrimRatio: Double = 0.5,
-                    shardCount: Int? = nil)
-        {
+        public init(
+            costLimit: Int = Int(min(ProcessInfo.processInfo.physicalMemory / 4, UInt64(Int.max))),
+            countLimit: Int = .max, maxEntryCostRatio: Double = 0.1, evictionPolicy: EvictionPolicy = .tinyLFU,
+            usesWeakTier: Bool = true, timeToLive: Duration? = nil, pressureTrimRatio: Double = 0.5,
+            shardCount: Int? = nil
+        ) {
             self.costLimit = costLimit
             self.countLimit = countLimit
             self.maxEntryCostRatio = maxEntryCostRatio

@@ -38,8 +38,9 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     /// A cache with the default configuration on `ContinuousClock`, trimming on the events of `pressureSource` if
     /// given.
     public convenience init(pressureSource: (any MemoryPressureSource)? = nil) {
-        self.init(configuration: Configuration(), clock: ContinuousClock(), pressureSource: pressureSource,
-                  keySecret: KeyHash.randomSecret())
+        self.init(
+            configuration: Configuration(), clock: ContinuousClock(), pressureSource: pressureSource,
+            keySecret: KeyHash.randomSecret())
     }
 
     /// A cache on `ContinuousClock`, trimming on the events of `pressureSource` if given.
@@ -54,32 +55,38 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     /// A cache whose time to live runs on `clock` (tests pass a manual clock).
     ///
     /// Throws `.invalidArgument` when `configuration.validate()` does.
-    public convenience init<C: Clock>(configuration: Configuration, clock: C,
-                                      pressureSource: (any MemoryPressureSource)? = nil) throws(ImageError)
-        where C.Duration == Duration
-    {
+    public convenience init<C: Clock>(
+        configuration: Configuration, clock: C,
+        pressureSource: (any MemoryPressureSource)? = nil
+    ) throws(ImageError)
+    where C.Duration == Duration {
         try configuration.validate()
-        self.init(configuration: configuration, clock: clock, pressureSource: pressureSource,
-                  keySecret: KeyHash.randomSecret())
+        self.init(
+            configuration: configuration, clock: clock, pressureSource: pressureSource,
+            keySecret: KeyHash.randomSecret())
     }
 
     /// A cache whose key hashes use `keySecret` (tests fix it, so that which keys share a shard, an index run or a
     /// sketch counter is the same in every run). `configuration` must be valid (`validate()`); callers check it.
-    init<C: Clock>(configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)?,
-                   keySecret: KeyHash.Secret) where C.Duration == Duration
-    {
+    init<C: Clock>(
+        configuration: Configuration, clock: C, pressureSource: (any MemoryPressureSource)?,
+        keySecret: KeyHash.Secret
+    ) where C.Duration == Duration {
         self.configuration = configuration
         self.keySecret = keySecret
         let origin = clock.now
         now = { Self.nanoseconds(origin.duration(to: clock.now)) }
         let shardCount = configuration.resolvedShardCount
-        let cost = max(0, configuration.costLimit), count = max(0, configuration.countLimit)
+        let cost = max(0, configuration.costLimit)
+        let count = max(0, configuration.countLimit)
         limits = Mutex((cost, count))
         let maxEntry = Self.maxEntryCost(costLimit: cost, ratio: configuration.maxEntryCostRatio)
         shards = (0..<shardCount).map { index in
-            Shard(ShardState(policy: configuration.evictionPolicy, usesWeakTier: configuration.usesWeakTier,
-                             costLimit: Self.share(of: cost, shard: index, of: shardCount),
-                             countLimit: Self.share(of: count, shard: index, of: shardCount), maxEntryCost: maxEntry))
+            Shard(
+                ShardState(
+                    policy: configuration.evictionPolicy, usesWeakTier: configuration.usesWeakTier,
+                    costLimit: Self.share(of: cost, shard: index, of: shardCount),
+                    countLimit: Self.share(of: count, shard: index, of: shardCount), maxEntryCost: maxEntry))
         }
         shardReferences = shards.map { Unmanaged.passUnretained($0) }
         shardMask = shardCount - 1
@@ -201,7 +208,9 @@ public final class MemoryCache: MemoryImageCaching, ShutdownCapable, Sendable {
     /// Runs `body` on the lock of the shard that `hash` picks, without retaining the shard (the cache owns it for
     /// longer than any call), so that threads on different shards share no reference count.
     @inline(__always)
-    private func withShard<Result: Sendable>(_ hash: UInt64, _ body: (inout sending ShardState) -> sending Result) -> Result {
+    private func withShard<Result: Sendable>(_ hash: UInt64, _ body: (inout sending ShardState) -> sending Result)
+        -> Result
+    {
         shardReferences[Int(truncatingIfNeeded: hash) & shardMask]._withUnsafeGuaranteedRef { $0.state.withLock(body) }
     }
 

@@ -76,10 +76,12 @@ extension RedisCache {
             if let timeToLive, timeToLive <= .zero {
                 throw ArgumentCheck.invalid("timeToLive", "be positive", "\(timeToLive)")
             }
-            for (name, value, lowest) in [("connectTimeout", connectTimeout, Duration.milliseconds(1)),
-                                          ("commandTimeout", commandTimeout, .milliseconds(1)),
-                                          ("reconnectDelay", reconnectDelay, .zero),
-                                          ("maxReconnectDelay", maxReconnectDelay, .zero)]
+            for (name, value, lowest) in [
+                ("connectTimeout", connectTimeout, Duration.milliseconds(1)),
+                ("commandTimeout", commandTimeout, .milliseconds(1)),
+                ("reconnectDelay", reconnectDelay, .zero),
+                ("maxReconnectDelay", maxReconnectDelay, .zero),
+            ]
             where !(lowest...day).contains(value) {
                 throw ArgumentCheck.invalid(name, "be in \(lowest)...\(day)", "\(value)")
             }

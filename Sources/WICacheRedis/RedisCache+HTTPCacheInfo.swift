@@ -24,7 +24,8 @@ extension RedisCache {
             try? remove(forKey: key)
             return
         }
-        let info = httpCacheInfo.map { httpCacheInfoCommand($0, forKey: key) }
+        let info =
+            httpCacheInfo.map { httpCacheInfoCommand($0, forKey: key) }
             ?? ["UNLINK", httpCacheInfoKey(forKey: key)].map { Data($0.utf8) }
         _ = try? pool.withConnection { connection throws(ImageError) in
             try connection.pipeline([setCommand(data, forKey: key), info])

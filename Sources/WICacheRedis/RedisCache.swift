@@ -67,7 +67,8 @@ public final class RedisCache: DataCaching, ShutdownCapable, Sendable {
     public func store(_ data: Data, forKey key: String, timeToLive: Duration? = nil) throws(ImageError) {
         guard data.count <= configuration.maxEntrySize else {
             try remove(forKey: key)
-            throw ImageError(.redisEntryTooLarge, "\(data.count) bytes exceed the \(configuration.maxEntrySize)-byte cap")
+            throw ImageError(
+                .redisEntryTooLarge, "\(data.count) bytes exceed the \(configuration.maxEntrySize)-byte cap")
         }
         _ = try execute(setCommand(data, forKey: key, timeToLive: timeToLive)).isOK()
     }

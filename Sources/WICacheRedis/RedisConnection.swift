@@ -27,7 +27,8 @@ final class RedisConnection: @unchecked Sendable {
     /// Connects, sets the command timeout and TCP keep-alive, then authenticates and selects the database.
     init(_ configuration: RedisCache.Configuration) throws(ImageError) {
         let connectTimeout = Self.timeval(configuration.connectTimeout)
-        guard let context = redisConnectWithTimeout(configuration.host, Int32(configuration.port), connectTimeout) else {
+        guard let context = redisConnectWithTimeout(configuration.host, Int32(configuration.port), connectTimeout)
+        else {
             throw ImageError(.redisUnavailable, "hiredis could not allocate a context")
         }
         self.context = context
@@ -79,14 +80,18 @@ final class RedisConnection: @unchecked Sendable {
     /// Sends `commands` in one write and reads their replies in order: one round trip.
     func pipeline(_ commands: [[Data]]) throws(ImageError) -> [RedisReply] {
         for arguments in commands {
-            let status = Self.withArgv(arguments) { count, argv, lengths in redisAppendCommandArgv(context, count, argv, lengths) }
+            let status = Self.withArgv(arguments) { count, argv, lengths in
+                redisAppendCommandArgv(context, count, argv, lengths)
+            }
             guard status == REDIS_OK else { throw failure("queueing \(Self.name(of: arguments))") }
         }
         var replies: [RedisReply] = []
         replies.reserveCapacity(commands.count)
         for arguments in commands {
             var raw: UnsafeMutableRawPointer?
-            guard Self.withoutSIGPIPE({ redisGetReply(context, &raw) }) == REDIS_OK, let raw else { throw failure("reading \(Self.name(of: arguments))") }
+            guard Self.withoutSIGPIPE({ redisGetReply(context, &raw) }) == REDIS_OK, let raw else {
+                throw failure("reading \(Self.name(of: arguments))")
+            }
             replies.append(Self.reply(raw.assumingMemoryBound(to: redisReply.self)))
             freeReplyObject(raw)
         }
@@ -98,9 +103,13 @@ final class RedisConnection: @unchecked Sendable {
     private func failure(_ doing: String) -> ImageError {
         let code = errno
         let kind = context.pointee.err
-        lastFailureWasClosedConnection = kind == REDIS_ERR_EOF || (kind == REDIS_ERR_IO && (code == ECONNRESET || code == EPIPE))
-        let text = withUnsafeBytes(of: context.pointee.errstr) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let timedOut = kind == REDIS_ERR_IO && (code == EAGAIN || code == EWOULDBLOCK || code == ETIMEDOUT || code == EINPROGRESS)
+        lastFailureWasClosedConnection =
+            kind == REDIS_ERR_EOF || (kind == REDIS_ERR_IO && (code == ECONNRESET || code == EPIPE))
+        let text = withUnsafeBytes(of: context.pointee.errstr) {
+            String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let timedOut =
+            kind == REDIS_ERR_IO && (code == EAGAIN || code == EWOULDBLOCK || code == ETIMEDOUT || code == EINPROGRESS)
         return ImageError(.redisUnavailable, "\(doing): \(timedOut ? "timed out (\(text))" : text)")
     }
 
@@ -109,7 +118,9 @@ final class RedisConnection: @unchecked Sendable {
     /// the bytes are not copied a second time.
     private static func reply(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
         let value = reply.pointee
-        func text() -> String { value.str.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: value.len), as: UTF8.self) } ?? "" }
+        func text() -> String {
+            value.str.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: value.len), as: UTF8.self) } ?? ""
+        }
         switch value.type {
         case REDIS_REPLY_STRING:
             guard let bytes = value.str else { return .string(Data()) }
@@ -136,13 +147,17 @@ final class RedisConnection: @unchecked Sendable {
             offsets.append(joined.count)
             joined.append(contentsOf: argument)
         }
-        joined.append(0)   // never empty, so the base address exists
+        joined.append(0)  // never empty, so the base address exists
         let lengths = arguments.map(\.count)
         return joined.withUnsafeBytes { bytes in
             let base = bytes.baseAddress!
-            var pointers: [UnsafePointer<CChar>?] = offsets.map { base.advanced(by: $0).assumingMemoryBound(to: CChar.self) }
+            var pointers: [UnsafePointer<CChar>?] = offsets.map {
+                base.advanced(by: $0).assumingMemoryBound(to: CChar.self)
+            }
             return lengths.withUnsafeBufferPointer { lengths in
-                pointers.withUnsafeMutableBufferPointer { argv in body(Int32(arguments.count), argv.baseAddress!, lengths.baseAddress!) }
+                pointers.withUnsafeMutableBufferPointer { argv in
+                    body(Int32(arguments.count), argv.baseAddress!, lengths.baseAddress!)
+                }
             }
         }
     }
@@ -162,7 +177,7 @@ final class RedisConnection: @unchecked Sendable {
         let wasPending = sigismember(&pending, SIGPIPE) == 1
         let result = body()
         if !wasPending {
-            let code = errno   // keep hiredis's errno for `failure`
+            let code = errno  // keep hiredis's errno for `failure`
             sigpending(&pending)
             if sigismember(&pending, SIGPIPE) == 1 {
                 var noWait = timespec()
@@ -174,7 +189,9 @@ final class RedisConnection: @unchecked Sendable {
         return result
     }
 
-    private static func name(of arguments: [Data]) -> String { arguments.first.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    private static func name(of arguments: [Data]) -> String {
+        arguments.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     private static func timeval(_ duration: Duration) -> Glibc.timeval {
         let (seconds, attoseconds) = duration.components

@@ -79,7 +79,7 @@ final class RedisConnectionPool: Sendable {
             defer { state.idle.removeAll() }
             return state.idle
         }
-        _ = dropped   // closed here, outside the lock
+        _ = dropped  // closed here, outside the lock
     }
 
     /// Connections opened or tried so far.
@@ -91,16 +91,18 @@ final class RedisConnectionPool: Sendable {
     /// Whether the tier is in an outage (failing fast until its retry time).
     var isInOutage: Bool { state.withLock { $0.outageStart != nil } }
 
-    private func use<T>(_ connection: RedisConnection, trial: Bool, reused: Bool, _ body: (RedisConnection) throws(ImageError) -> T) throws(ImageError) -> T {
+    private func use<T>(
+        _ connection: RedisConnection, trial: Bool, reused: Bool, _ body: (RedisConnection) throws(ImageError) -> T
+    ) throws(ImageError) -> T {
         do {
             let result = try body(connection)
             checkin(connection)
             return result
         } catch {
             if !connection.isBroken {
-                checkin(connection)   // an error reply: the connection is fine
+                checkin(connection)  // an error reply: the connection is fine
             } else if !(reused && connection.lastFailureWasClosedConnection) {
-                fail(error, trial: trial)   // (a reused connection found closed is retried by the caller)
+                fail(error, trial: trial)  // (a reused connection found closed is retried by the caller)
             }
             throw error
         }
@@ -114,7 +116,8 @@ final class RedisConnectionPool: Sendable {
             if state.outageStart != nil {
                 let now = ContinuousClock.now
                 guard now >= state.retryAt else {
-                    return .refused("Redis at \(address) is unavailable (\(state.lastError)); next try in \(state.retryAt - now)")
+                    return .refused(
+                        "Redis at \(address) is unavailable (\(state.lastError)); next try in \(state.retryAt - now)")
                 }
                 // This caller tries; the others keep failing fast until it reports back.
                 state.retryAt = now + state.delay
@@ -132,7 +135,7 @@ final class RedisConnectionPool: Sendable {
             state.idle.append(connection)
             return nil
         }
-        _ = surplus   // closed here, outside the lock
+        _ = surplus  // closed here, outside the lock
     }
 
     /// Records a transport failure: starts an outage (warning once), or after a failed reconnection try doubles
@@ -145,7 +148,8 @@ final class RedisConnectionPool: Sendable {
                 state.outageStart = now
                 state.delay = configuration.reconnectDelay
                 state.retryAt = now + state.delay
-                warning = "WICacheRedis: Redis at \(address) is unavailable (\(error.message)); the tier reports misses "
+                warning =
+                    "WICacheRedis: Redis at \(address) is unavailable (\(error.message)); the tier reports misses "
                     + "and drops writes until it is back (next try in \(state.delay))"
             } else if trial {
                 state.delay = min(state.delay * 2, configuration.maxReconnectDelay)
@@ -157,9 +161,11 @@ final class RedisConnectionPool: Sendable {
         }
         _ = dropped
         if let warning {
-            configuration.logger.warning("\(warning)", metadata: [
-                "redis.address": "\(address)", "webimage.error.code": "\(error.code.rawValue)",
-            ])
+            configuration.logger.warning(
+                "\(warning)",
+                metadata: [
+                    "redis.address": "\(address)", "webimage.error.code": "\(error.code.rawValue)",
+                ])
             configuration.warningHandler?(warning)
         }
     }

@@ -54,9 +54,11 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
 
     /// Wraps `loader`; `keyFor` turns a URL into the cache key when a request carries none (nil: load without a
     /// lease). Blocking Redis calls run on `ioPool` (nil: a pool of the loader's own, ended by `shutdown()`).
-    public init(wrapping loader: any ImageLoader, redis: RedisCache, leaseDuration: Duration = .seconds(10),
-                pollInterval: Duration = .milliseconds(20), maxWait: Duration? = nil, ioPool: WorkerPool? = nil,
-                keyFor: @escaping @Sendable (URL) -> String? = { $0.absoluteString }) {
+    public init(
+        wrapping loader: any ImageLoader, redis: RedisCache, leaseDuration: Duration = .seconds(10),
+        pollInterval: Duration = .milliseconds(20), maxWait: Duration? = nil, ioPool: WorkerPool? = nil,
+        keyFor: @escaping @Sendable (URL) -> String? = { $0.absoluteString }
+    ) {
         wrapped = loader
         self.redis = redis
         self.leaseDuration = leaseDuration
@@ -80,8 +82,10 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
         wrapped.shouldBlockFailedURL(url, error: error)
     }
 
-    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
+    public func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation {
         let operation = SingleFlightOperation(completion)
         let revalidation = request.isConditional
         let plain = wrapped.identity(of: request) == wrapped.identity(of: request.plain)
@@ -94,8 +98,10 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     }
 
     /// Takes the lease, or waits for the entry, or gives up waiting.
-    private func run(_ request: ImageLoading.Request, key: String, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     operation: SingleFlightOperation) async {
+    private func run(
+        _ request: ImageLoading.Request, key: String, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        operation: SingleFlightOperation
+    ) async {
         let (redis, duration) = (self.redis, leaseDuration)
         let deadline = ContinuousClock.now + maxWait
         while !operation.isCancelled {
@@ -122,8 +128,10 @@ public final class RedisSingleFlightLoader: ImageLoader, ShutdownCapable, Sendab
     }
 
     /// Loads through the wrapped loader; with a lease, stores the bytes and releases the lease before finishing.
-    private func startOrigin(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                             operation: SingleFlightOperation, lease: (key: String, token: String)?) {
+    private func startOrigin(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        operation: SingleFlightOperation, lease: (key: String, token: String)?
+    ) {
         let (redis, ioPool) = (self.redis, self.ioPool)
         let inner = wrapped.load(request, events: events) { result in
             guard let lease else { return operation.finish(result) }
@@ -183,7 +191,7 @@ final class SingleFlightOperation: ImageLoading.Operation, Sendable {
         }
         task?.cancel()
         if let inner {
-            inner.cancel()   // its completion releases any lease, then finishes with 2002
+            inner.cancel()  // its completion releases any lease, then finishes with 2002
         } else {
             completion.call(.failure(ImageError(.cancelled, "cancelled")))
         }

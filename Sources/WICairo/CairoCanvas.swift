@@ -26,12 +26,14 @@ package final class CairoCanvas {
         guard stride >= size.width * 4 else {
             throw ImageError(.pixelLimitExceeded, "cairo cannot make a \(size) ARGB32 surface")
         }
-        var buffer = try PixelBuffer(width: size.width, height: size.height, format: premultiplied ? .premultipliedRGBA8 : .rgba8,
-                                     bytesPerRow: stride, zeroed: true)
+        var buffer = try PixelBuffer(
+            width: size.width, height: size.height, format: premultiplied ? .premultipliedRGBA8 : .rgba8,
+            bytesPerRow: stride, zeroed: true)
         let base = try buffer.withUnsafeMutableBytes { $0.baseAddress! }
-        guard let surface = cairo.cairo_image_surface_create_for_data(
-            base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height),
-            Int32(stride))
+        guard
+            let surface = cairo.cairo_image_surface_create_for_data(
+                base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(size.width), Int32(size.height),
+                Int32(stride))
         else { throw ImageError(.outOfMemory, "cairo_image_surface_create_for_data failed") }
         guard cairo.cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             let message = CairoLibrary.describe(cairo.cairo_surface_status(surface), cairo)
@@ -76,7 +78,7 @@ package final class CairoCanvas {
     /// canvas afterwards does nothing.
     package func finish() throws(ImageError) -> PixelBuffer {
         cairo.cairo_surface_flush(surface)
-        cairo.cairo_surface_finish(surface)   // cairo never touches the memory again
+        cairo.cairo_surface_finish(surface)  // cairo never touches the memory again
         try CairoPixels.convertARGB32(&buffer)
         return buffer
     }

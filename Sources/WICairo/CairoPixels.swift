@@ -12,7 +12,9 @@ package enum CairoPixels {
     /// decode's time (more than librsvg's own drawing on mostly transparent logos).
     package static func convertARGB32(_ buffer: inout PixelBuffer) throws(ImageError) {
         let straight = !buffer.format.isPremultiplied
-        let width = buffer.width, height = buffer.height, rowBytes = buffer.bytesPerRow
+        let width = buffer.width
+        let height = buffer.height
+        let rowBytes = buffer.bytesPerRow
         try buffer.withUnsafeMutableBytes { bytes in
             guard let base = bytes.baseAddress else { return }
             reciprocals.withUnsafeBufferPointer { table in
@@ -27,7 +29,9 @@ package enum CairoPixels {
                             words[x] = 0
                             continue
                         }
-                        var r = word >> 16 & 0xFF, g = word >> 8 & 0xFF, b = word & 0xFF
+                        var r = word >> 16 & 0xFF
+                        var g = word >> 8 & 0xFF
+                        var b = word & 0xFF
                         if straight && a != 255 {
                             let reciprocal = table[Int(a)]
                             r = unpremultiply(r, alpha: a, reciprocal: reciprocal)

@@ -31,8 +31,10 @@ package struct VectorRasterSize: Equatable {
             if !options.preserveAspectRatio && box.width > 0 && box.height > 0 {
                 size = box
             } else {
-                let ratios = [box.width > 0 ? Double(box.width) / natural.width : nil,
-                              box.height > 0 ? Double(box.height) / natural.height : nil].compactMap { $0 }
+                let ratios = [
+                    box.width > 0 ? Double(box.width) / natural.width : nil,
+                    box.height > 0 ? Double(box.height) / natural.height : nil,
+                ].compactMap { $0 }
                 let ratio = ratios.min() ?? 1
                 size = try Self.whole(natural.width * ratio, natural.height * ratio, rounding: .toNearestOrAwayFromZero)
                 if box.width > 0 { size.width = min(size.width, box.width) }
@@ -46,7 +48,8 @@ package struct VectorRasterSize: Equatable {
         }
         pixels = size
         self.isThumbnail = isThumbnail
-        drawingScale = isThumbnail
+        drawingScale =
+            isThumbnail
             ? (Double(size.width) / natural.width, Double(size.height) / natural.height)
             : (scale, scale)
     }
@@ -55,7 +58,8 @@ package struct VectorRasterSize: Equatable {
     private static func whole(_ width: Double, _ height: Double, rounding: FloatingPointRoundingRule)
         throws(ImageError) -> PixelSize
     {
-        let w = width.rounded(rounding), h = height.rounded(rounding)
+        let w = width.rounded(rounding)
+        let h = height.rounded(rounding)
         guard w.isFinite, h.isFinite, w < 1e9, h < 1e9 else {
             throw ImageError(.pixelLimitExceeded, "a raster size of \(width)x\(height) pixels is out of range")
         }

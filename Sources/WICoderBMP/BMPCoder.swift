@@ -46,7 +46,8 @@ public struct BMPCoder: ImageCoder {
         let decoded = try ByteReader.read(data) { (reader) throws(ImageError) -> IconDecoder.Decoded in
             switch format {
             case .bmp: return try decodeBMP(reader, options: options)
-            case .ico, .cur: return try IconDecoder(reader: reader, data: data, pngCoder: pngCoder).decode(options: options)
+            case .ico, .cur:
+                return try IconDecoder(reader: reader, data: data, pngCoder: pngCoder).decode(options: options)
             default: throw ImageError(.unsupportedFormat, "BMPCoder: not a BMP, ICO or CUR file")
             }
         }
@@ -54,17 +55,23 @@ public struct BMPCoder: ImageCoder {
         var flags: Image.Flags = finished.isThumbnail ? [.thumbnail] : []
         if !decoded.complete { flags.insert(.incomplete) }
         var metadata = ImageMetadata()
-        metadata.cursorHotspot = decoded.hotspot.map { Self.scaled($0, from: decoded.pixels.size, to: finished.pixels.size) }
-        return Image(pixels: finished.pixels, format: format, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: flags, decodeOptions: options, metadata: metadata)
+        metadata.cursorHotspot = decoded.hotspot.map {
+            Self.scaled($0, from: decoded.pixels.size, to: finished.pixels.size)
+        }
+        return Image(
+            pixels: finished.pixels, format: format, scale: options.scaleFactor,
+            orientation: finished.orientation, flags: flags, decodeOptions: options, metadata: metadata)
     }
 
     /// A hotspot moved with its pixels from `source` to `target` size, kept inside the image.
-    static func scaled(_ point: ImageCoding.PixelPoint, from source: PixelSize, to target: PixelSize) -> ImageCoding.PixelPoint {
+    static func scaled(_ point: ImageCoding.PixelPoint, from source: PixelSize, to target: PixelSize)
+        -> ImageCoding.PixelPoint
+    {
         guard source != target else {
             return ImageCoding.PixelPoint(x: min(point.x, source.width - 1), y: min(point.y, source.height - 1))
         }
-        let x = point.x * target.width / source.width, y = point.y * target.height / source.height
+        let x = point.x * target.width / source.width
+        let y = point.y * target.height / source.height
         return ImageCoding.PixelPoint(x: min(max(0, x), target.width - 1), y: min(max(0, y), target.height - 1))
     }
 

@@ -31,7 +31,8 @@ enum BMPEncoder {
         let pixels = try prepared(source, box: box, resampler: options.effectiveResampler)
         let entry: [UInt8]
         if let pngCoder, pngCoder.canEncode(to: .png) {
-            let png = try pngCoder.encode(Image(pixels: pixels), as: .png, options: EncodeOptions(quality: options.quality))
+            let png = try pngCoder.encode(
+                Image(pixels: pixels), as: .png, options: EncodeOptions(quality: options.quality))
             entry = [UInt8](png)
         } else {
             entry = try dibBytes(pixels, alpha: true, forIcon: true)
@@ -41,7 +42,7 @@ enum BMPEncoder {
         appendU16(&out, 0)
         appendU16(&out, 1)
         appendU16(&out, 1)
-        out.append(UInt8(truncatingIfNeeded: pixels.width))   // 256 is written as 0
+        out.append(UInt8(truncatingIfNeeded: pixels.width))  // 256 is written as 0
         out.append(UInt8(truncatingIfNeeded: pixels.height))
         out += [0, 0]
         appendU16(&out, 1)
@@ -53,7 +54,8 @@ enum BMPEncoder {
     }
 
     /// The pixels scaled into `box` (aspect kept, never up) as straight RGBA8.
-    private static func prepared(_ source: PixelBuffer, box: PixelSize?, resampler: any ImageResampler) throws(ImageError)
+    private static func prepared(_ source: PixelBuffer, box: PixelSize?, resampler: any ImageResampler)
+        throws(ImageError)
         -> PixelBuffer
     {
         var pixels = source
@@ -67,7 +69,8 @@ enum BMPEncoder {
     /// A DIB: a 40-byte header and 24-bit BGR rows when opaque, a V4 header (BI_BITFIELDS with an alpha mask) and
     /// BGRA rows otherwise; for icons, a 40-byte header with doubled height, BGRA rows and the AND mask.
     private static func dibBytes(_ pixels: PixelBuffer, alpha: Bool, forIcon: Bool) throws(ImageError) -> [UInt8] {
-        let width = pixels.width, height = pixels.height
+        let width = pixels.width
+        let height = pixels.height
         let bitCount = alpha ? 32 : 24
         let rowBytes = ((width * bitCount + 31) / 32) * 4
         let maskStride = forIcon ? ((width + 31) / 32) * 4 : 0
@@ -83,16 +86,16 @@ enum BMPEncoder {
         appendU32(&out, UInt32(forIcon ? height * 2 : height))
         appendU16(&out, 1)
         appendU16(&out, UInt16(bitCount))
-        appendU32(&out, headerSize == 108 ? 3 : 0)             // BI_BITFIELDS for the V4 header, else BI_RGB
+        appendU32(&out, headerSize == 108 ? 3 : 0)  // BI_BITFIELDS for the V4 header, else BI_RGB
         appendU32(&out, UInt32(imageBytes))
-        appendU32(&out, 2835)                                    // 72 dpi
+        appendU32(&out, 2835)  // 72 dpi
         appendU32(&out, 2835)
         appendU32(&out, 0)
         appendU32(&out, 0)
         if headerSize == 108 {
             for mask: UInt32 in [0x00FF_0000, 0x0000_FF00, 0x0000_00FF, 0xFF00_0000] { appendU32(&out, mask) }
-            appendU32(&out, 0x7352_4742)                         // LCS_sRGB
-            out += [UInt8](repeating: 0, count: 36 + 12)         // endpoints and gamma, unused with sRGB
+            appendU32(&out, 0x7352_4742)  // LCS_sRGB
+            out += [UInt8](repeating: 0, count: 36 + 12)  // endpoints and gamma, unused with sRGB
         }
         let start = out.count
         out += [UInt8](repeating: 0, count: imageBytes)
@@ -103,7 +106,8 @@ enum BMPEncoder {
                     let row = (height - 1 - y) * pixels.bytesPerRow
                     let line = start + y * rowBytes
                     for x in 0..<width {
-                        let p = row + x * 4, q = line + x * step
+                        let p = row + x * 4
+                        let q = line + x * step
                         target[q] = source[p + 2]
                         target[q + 1] = source[p + 1]
                         target[q + 2] = source[p]

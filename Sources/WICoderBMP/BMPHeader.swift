@@ -36,7 +36,11 @@ struct BMPHeader {
         guard r.contains(dibOffset, size) else {
             throw ImageError(.badImageData, "BMP: the file ends inside its \(size)-byte header")
         }
-        var width: Int, height: Int, bitCount: Int, rawCompression: UInt32 = 0, colorsUsed = 0
+        var width: Int
+        var height: Int
+        var bitCount: Int
+        var rawCompression: UInt32 = 0
+        var colorsUsed = 0
         if size == 12 {
             width = try r.u16(dibOffset + 4, "width")
             height = try r.u16(dibOffset + 6, "height")
@@ -60,7 +64,8 @@ struct BMPHeader {
         if compression == .bitfields {
             let withAlpha = rawCompression == 6
             let maskBase = size >= 52 ? dibOffset + 40 : afterHeader
-            let red = try r.u32(maskBase, "red mask"), green = try r.u32(maskBase + 4, "green mask")
+            let red = try r.u32(maskBase, "red mask")
+            let green = try r.u32(maskBase + 4, "green mask")
             let blue = try r.u32(maskBase + 8, "blue mask")
             let alpha = size >= 56 || withAlpha ? try r.u32(maskBase + 12, "alpha mask") : 0
             if size < 52 { afterHeader += withAlpha ? 16 : 12 }
@@ -78,7 +83,9 @@ struct BMPHeader {
             for index in 0..<usable {
                 let at = afterHeader + index * entrySize
                 guard r.contains(at, 3) else { break }
-                let b = UInt32(r.bytes[at]), g = UInt32(r.bytes[at + 1]), red = UInt32(r.bytes[at + 2])
+                let b = UInt32(r.bytes[at])
+                let g = UInt32(r.bytes[at + 1])
+                let red = UInt32(r.bytes[at + 2])
                 palette.append(red | g << 8 | b << 16 | 0xFF00_0000)
             }
             let (bytes, overflow) = declared.multipliedReportingOverflow(by: entrySize)
@@ -89,8 +96,9 @@ struct BMPHeader {
             // A bfOffBits pointing just past the header of a paletted file forgot the palette (as Pillow reads it).
             pixelOffset = bitCount <= 8 && fileOffset == afterHeader ? paletteEnd : fileOffset
         }
-        return BMPHeader(headerSize: size, width: width, height: height, topDown: topDown, bitCount: bitCount,
-                         compression: compression, palette: palette, masks: masks, pixelOffset: pixelOffset)
+        return BMPHeader(
+            headerSize: size, width: width, height: height, topDown: topDown, bitCount: bitCount,
+            compression: compression, palette: palette, masks: masks, pixelOffset: pixelOffset)
     }
 
     private static func compression(_ raw: UInt32, headerSize: Int, bitCount: Int) throws(ImageError) -> Compression {

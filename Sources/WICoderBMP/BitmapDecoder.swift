@@ -23,8 +23,10 @@ struct BitmapDecoder {
         let (complete, usedAlpha) = try pixels.withUnsafeMutableBytes { (out) throws(ImageError) -> (Bool, Bool) in
             switch header.compression {
             case .rle8, .rle4, .rle24:
-                return (RunLengthDecoder(header: header, reader: reader).decode(into: out, bytesPerRow: bytesPerRow),
-                        false)
+                return (
+                    RunLengthDecoder(header: header, reader: reader).decode(into: out, bytesPerRow: bytesPerRow),
+                    false
+                )
             case .none, .bitfields:
                 return try decodeRows(into: out, bytesPerRow: bytesPerRow)
             }
@@ -38,7 +40,8 @@ struct BitmapDecoder {
     private func decodeRows(into out: UnsafeMutableRawBufferPointer, bytesPerRow: Int) throws(ImageError)
         -> (complete: Bool, usedAlpha: Bool)
     {
-        let width = header.width, stride = header.stride
+        let width = header.width
+        let stride = header.stride
         let used = (width * header.bitCount + 7) / 8
         guard header.pixelOffset >= 0, header.pixelOffset < reader.count else {
             throw ImageError(.badImageData, "BMP: pixel data offset \(header.pixelOffset) is outside the file")
@@ -49,7 +52,8 @@ struct BitmapDecoder {
             throw ImageError(.badImageData, "BMP: no pixel data")
         }
         // Every index of 1 to 8 bits has an entry: those past the file's palette are opaque black.
-        let palette = header.palette.map(\.littleEndian)
+        let palette =
+            header.palette.map(\.littleEndian)
             + [UInt32](repeating: UInt32(0xFF00_0000).littleEndian, count: Swift.max(0, 256 - header.palette.count))
         // 16-bit pixels of a large image: one table lookup per pixel instead of three scalings.
         let table = header.bitCount == 16 && width * header.height >= 16_384 ? sixteenBitTable() : []
@@ -88,15 +92,19 @@ struct BitmapDecoder {
         return (rows == header.height, hasAlpha && alphaSeen != 0)
     }
 
-    private func decodeIndexed(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutableRawPointer, width: Int,
-                               palette: UnsafeBufferPointer<UInt32>) {
+    private func decodeIndexed(
+        _ source: UnsafePointer<UInt8>, _ target: UnsafeMutableRawPointer, width: Int,
+        palette: UnsafeBufferPointer<UInt32>
+    ) {
         let bits = header.bitCount
         if bits == 8 {
             for x in 0..<width { target.storeBytes(of: palette[Int(source[x])], toByteOffset: x * 4, as: UInt32.self) }
             return
         }
-        let perByte = 8 / bits, valueMask = (1 << bits) - 1
-        var x = 0, byteIndex = 0
+        let perByte = 8 / bits
+        let valueMask = (1 << bits) - 1
+        var x = 0
+        var byteIndex = 0
         while x < width {
             let byte = Int(source[byteIndex])
             byteIndex += 1
@@ -114,7 +122,8 @@ struct BitmapDecoder {
         let masks = header.masks
         return (0..<65536).map { (value: UInt32) -> UInt32 in
             let alpha = masks.hasAlpha ? masks.alpha.value(value) : 255
-            let rgba = masks.red.value(value) | masks.green.value(value) << 8 | masks.blue.value(value) << 16
+            let rgba =
+                masks.red.value(value) | masks.green.value(value) << 8 | masks.blue.value(value) << 16
                 | (alpha & 0xFF) << 24
             return rgba.littleEndian
         }
@@ -129,7 +138,8 @@ struct BitmapDecoder {
             let step = header.bitCount / 8
             let hasAlpha = masks.hasAlpha
             for x in 0..<width {
-                let s = source + x * step, o = out + x * 4
+                let s = source + x * step
+                let o = out + x * 4
                 o[0] = s[2]
                 o[1] = s[1]
                 o[2] = s[0]
@@ -145,7 +155,8 @@ struct BitmapDecoder {
             case 16: value = UInt32(source[x * 2]) | UInt32(source[x * 2 + 1]) << 8
             case 24: value = UInt32(source[x * 3]) | UInt32(source[x * 3 + 1]) << 8 | UInt32(source[x * 3 + 2]) << 16
             default:
-                value = UInt32(source[x * 4]) | UInt32(source[x * 4 + 1]) << 8 | UInt32(source[x * 4 + 2]) << 16
+                value =
+                    UInt32(source[x * 4]) | UInt32(source[x * 4 + 1]) << 8 | UInt32(source[x * 4 + 2]) << 16
                     | UInt32(source[x * 4 + 3]) << 24
             }
             let o = out + x * 4

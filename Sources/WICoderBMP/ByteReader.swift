@@ -49,7 +49,8 @@ struct ByteReader {
 
     private func check(_ offset: Int, _ length: Int, _ what: String) throws(ImageError) {
         guard contains(offset, length) else {
-            throw ImageError(.badImageData, "BMP: the file ends before its \(what) (offset \(offset), \(bytes.count) bytes)")
+            throw ImageError(
+                .badImageData, "BMP: the file ends before its \(what) (offset \(offset), \(bytes.count) bytes)")
         }
     }
 }

@@ -41,8 +41,9 @@ struct ChannelMasks {
     let red: ChannelMask, green: ChannelMask, blue: ChannelMask, alpha: ChannelMask
 
     init(red: UInt32, green: UInt32, blue: UInt32, alpha: UInt32) throws(ImageError) {
-        self.init(red: try ChannelMask(red), green: try ChannelMask(green), blue: try ChannelMask(blue),
-                  alpha: try ChannelMask(alpha))
+        self.init(
+            red: try ChannelMask(red), green: try ChannelMask(green), blue: try ChannelMask(blue),
+            alpha: try ChannelMask(alpha))
     }
 
     init(red: ChannelMask, green: ChannelMask, blue: ChannelMask, alpha: ChannelMask) {
@@ -63,11 +64,13 @@ struct ChannelMasks {
     /// BI_RGB's layouts: 5-5-5 for 16 bits, BGR for 24, BGRX for 32 (BGRA inside icons).
     static func defaults(bitCount: Int, alphaInFourthByte: Bool) -> ChannelMasks {
         if bitCount == 16 {
-            return ChannelMasks(red: ChannelMask(known: 0x7C00), green: ChannelMask(known: 0x03E0),
-                                blue: ChannelMask(known: 0x001F), alpha: ChannelMask(known: 0))
+            return ChannelMasks(
+                red: ChannelMask(known: 0x7C00), green: ChannelMask(known: 0x03E0),
+                blue: ChannelMask(known: 0x001F), alpha: ChannelMask(known: 0))
         }
-        return ChannelMasks(red: ChannelMask(known: 0x00FF_0000), green: ChannelMask(known: 0x0000_FF00),
-                            blue: ChannelMask(known: 0x0000_00FF),
-                            alpha: ChannelMask(known: bitCount == 32 && alphaInFourthByte ? 0xFF00_0000 : 0))
+        return ChannelMasks(
+            red: ChannelMask(known: 0x00FF_0000), green: ChannelMask(known: 0x0000_FF00),
+            blue: ChannelMask(known: 0x0000_00FF),
+            alpha: ChannelMask(known: bitCount == 32 && alphaInFourthByte ? 0xFF00_0000 : 0))
     }
 }

@@ -38,32 +38,39 @@ struct IconDecoder {
             inner.scaleDownLimitBytes = nil
             inner.premultipliedAlpha = false
             inner.firstFrameOnly = true
-            let image = try pngCoder.decode(data.subdata(in: data.startIndex + entry.offset..<data.endIndex),
-                                            options: inner)
-            return Decoded(pixels: image.pixels, complete: !image.flags.contains(.incomplete),
-                           fullSize: fullSize(largest, chosen: entry, decoded: image.size), hotspot: entry.hotspot)
+            let image = try pngCoder.decode(
+                data.subdata(in: data.startIndex + entry.offset..<data.endIndex),
+                options: inner)
+            return Decoded(
+                pixels: image.pixels, complete: !image.flags.contains(.incomplete),
+                fullSize: fullSize(largest, chosen: entry, decoded: image.size), hotspot: entry.hotspot)
         }
         var header = try BMPHeader.read(reader, dibOffset: entry.offset, fileOffset: nil, isIcon: true)
         let storedHeight = header.height
         header.height = storedHeight / 2
-        guard header.height > 0 else { throw ImageError(.badImageData, "ICO: entry height \(storedHeight) holds no rows") }
+        guard header.height > 0 else {
+            throw ImageError(.badImageData, "ICO: entry height \(storedHeight) holds no rows")
+        }
         try options.checkPixelLimit(PixelSize(width: header.width, height: header.height))
         var result = try BitmapDecoder(header: header, reader: reader).decode()
         if !result.usedAlphaChannel && header.compression != .rle4 && header.compression != .rle8 {
             try applyMask(header, to: &result.pixels)
         }
-        return Decoded(pixels: result.pixels, complete: result.complete,
-                       fullSize: fullSize(largest, chosen: entry, decoded: result.pixels.size), hotspot: entry.hotspot)
+        return Decoded(
+            pixels: result.pixels, complete: result.complete,
+            fullSize: fullSize(largest, chosen: entry, decoded: result.pixels.size), hotspot: entry.hotspot)
     }
 
     /// The largest entry's size when a smaller one was chosen, else the decoded size.
-    private func fullSize(_ largest: IconDirectory.Entry, chosen: IconDirectory.Entry, decoded: PixelSize) -> PixelSize {
+    private func fullSize(_ largest: IconDirectory.Entry, chosen: IconDirectory.Entry, decoded: PixelSize) -> PixelSize
+    {
         largest.index == chosen.index ? decoded : PixelSize(width: largest.width, height: largest.height)
     }
 
     /// Clears the alpha of pixels whose AND-mask bit is set; the mask rows follow the XOR rows in the same order.
     private func applyMask(_ header: BMPHeader, to pixels: inout PixelBuffer) throws(ImageError) {
-        let width = header.width, height = header.height
+        let width = header.width
+        let height = header.height
         let maskStride = ((width + 31) / 32) * 4
         let (xorBytes, overflow) = header.stride.multipliedReportingOverflow(by: height)
         guard !overflow else { return }

@@ -49,11 +49,16 @@ struct IconDirectory {
                     bitCount = try r.u16(offset + 14, "bit count")
                 }
             }
-            let width = try r.u8(at, "width"), height = try r.u8(at + 1, "height")
+            let width = try r.u8(at, "width")
+            let height = try r.u8(at + 1, "height")
             // A cursor's entry keeps its hotspot where an icon's keeps planes and bit count.
-            let hotspot = type == 2 ? ImageCoding.PixelPoint(x: try r.u16(at + 4, "hotspot x"), y: try r.u16(at + 6, "hotspot y")) : nil
-            entries.append(Entry(width: width == 0 ? 256 : width, height: height == 0 ? 256 : height,
-                                 bitCount: bitCount, offset: offset, isPNG: isPNG, index: index, hotspot: hotspot))
+            let hotspot =
+                type == 2
+                ? ImageCoding.PixelPoint(x: try r.u16(at + 4, "hotspot x"), y: try r.u16(at + 6, "hotspot y")) : nil
+            entries.append(
+                Entry(
+                    width: width == 0 ? 256 : width, height: height == 0 ? 256 : height,
+                    bitCount: bitCount, offset: offset, isPNG: isPNG, index: index, hotspot: hotspot))
         }
         guard !entries.isEmpty else { throw ImageError(.badImageData, "ICO: no entry's data lies inside the file") }
         self.entries = entries

@@ -14,18 +14,22 @@ struct RunLengthDecoder {
     /// Decodes into `out`; returns whether the stream ended properly (end-of-bitmap code or every pixel written)
     /// rather than with the data.
     func decode(into out: UnsafeMutableRawBufferPointer, bytesPerRow: Int) -> Bool {
-        let width = header.width, height = header.height
+        let width = header.width
+        let height = header.height
         let total = width * height
-        let rle4 = header.compression == .rle4, rle24 = header.compression == .rle24
+        let rle4 = header.compression == .rle4
+        let rle24 = header.compression == .rle24
         let bytes = reader.bytes
         var offset = header.pixelOffset
-        var position = 0, x = 0
+        var position = 0
+        var x = 0
         guard offset >= 0 else { return false }
         return header.palette.withUnsafeBufferPointer { palette -> Bool in
             /// Writes an RGBA8 pixel (red in the low byte) at the current position.
             func put(color: UInt32) {
                 guard position < total else { return }
-                let row = position / width, column = position % width
+                let row = position / width
+                let column = position % width
                 let y = header.topDown ? row : height - 1 - row
                 out.storeBytes(of: color.littleEndian, toByteOffset: y * bytesPerRow + column * 4, as: UInt32.self)
                 position += 1
@@ -37,7 +41,8 @@ struct RunLengthDecoder {
             }
             while position < total {
                 guard offset + 2 <= bytes.count else { return false }
-                let count = Int(bytes[offset]), value = Int(bytes[offset + 1])
+                let count = Int(bytes[offset])
+                let value = Int(bytes[offset + 1])
                 if count > 0 {
                     let run = Swift.min(count, Swift.max(0, width - x))
                     if rle24 {
@@ -61,7 +66,8 @@ struct RunLengthDecoder {
                     return true
                 case 2:
                     guard offset + 2 <= bytes.count else { return false }
-                    let right = Int(bytes[offset]), up = Int(bytes[offset + 1])
+                    let right = Int(bytes[offset])
+                    let up = Int(bytes[offset + 1])
                     offset += 2
                     position = Swift.min(total, position + right + up * width)
                     x = position % width

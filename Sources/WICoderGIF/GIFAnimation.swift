@@ -36,7 +36,8 @@ final class GIFAnimation: ImageCoding.AnimationFrameSource {
             unfinished = true
         }
         guard let first = frames.first else {
-            throw ImageError(.badImageData, structure.hasHeader ? "GIF: the file holds no frame" : "GIF: truncated header")
+            throw ImageError(
+                .badImageData, structure.hasHeader ? "GIF: the file holds no frame" : "GIF: truncated header")
         }
         // A logical screen of 0 in a dimension takes the first frame's extent, as browsers do.
         var canvas = structure.screen
@@ -61,17 +62,20 @@ final class GIFAnimation: ImageCoding.AnimationFrameSource {
     var isDamaged: Bool { lastFrameUnfinished || structure.unreadBytes > 0 || damagedFrames.withLock { !$0.isEmpty } }
 
     func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
-        let result = try GIFFrameDecoder.decode(data, structure: structure, frame: frames[index], clip: infos[index],
-                                                shortData: Self.shortData(frame: index))
+        let result = try GIFFrameDecoder.decode(
+            data, structure: structure, frame: frames[index], clip: infos[index],
+            shortData: Self.shortData(frame: index))
         if !result.isComplete { damagedFrames.withLock { _ = $0.insert(index) } }
         return result.pixels
     }
 
     /// Writes the frame's palette colours straight onto the canvas (transparent indices leave it as it is): the
     /// same result as drawing `pixels(ofFrame:)` over it, in one pass.
-    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
-        let complete = try GIFFrameDecoder.draw(data, structure: structure, frame: frames[index], clip: infos[index],
-                                                onto: &canvas, origin: (0, 0), shortData: Self.shortData(frame: index))
+    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError)
+    {
+        let complete = try GIFFrameDecoder.draw(
+            data, structure: structure, frame: frames[index], clip: infos[index],
+            onto: &canvas, origin: (0, 0), shortData: Self.shortData(frame: index))
         if !complete { damagedFrames.withLock { _ = $0.insert(index) } }
     }
 
@@ -82,18 +86,21 @@ final class GIFAnimation: ImageCoding.AnimationFrameSource {
     }
 
     private static func info(for frame: GIFStructure.Frame, canvas: PixelSize) -> ImageCoding.AnimationFrameInfo {
-        let left = Swift.min(frame.left, canvas.width), top = Swift.min(frame.top, canvas.height)
+        let left = Swift.min(frame.left, canvas.width)
+        let top = Swift.min(frame.top, canvas.height)
         let right = Swift.min(frame.left + frame.width, canvas.width)
         let bottom = Swift.min(frame.top + frame.height, canvas.height)
-        let disposal: ImageCoding.AnimationFrameInfo.Disposal = switch frame.disposal {
-        case 2: .background
-        case 3: .previous
-        default: .none
-        }
+        let disposal: ImageCoding.AnimationFrameInfo.Disposal =
+            switch frame.disposal {
+            case 2: .background
+            case 3: .previous
+            default: .none
+            }
         // Opaque when no index can be transparent: no transparent index and a palette covering every literal code.
         let opaque = frame.transparentIndex == nil && frame.paletteCount >= 1 << Swift.min(12, frame.lzwMinimumCodeSize)
-        return ImageCoding.AnimationFrameInfo(x: left, y: top, width: right - left, height: bottom - top, disposal: disposal,
-                                  blend: .over, duration: ImageFrame.browserDuration(milliseconds: frame.delayMilliseconds),
-                                  isOpaque: opaque)
+        return ImageCoding.AnimationFrameInfo(
+            x: left, y: top, width: right - left, height: bottom - top, disposal: disposal,
+            blend: .over, duration: ImageFrame.browserDuration(milliseconds: frame.delayMilliseconds),
+            isOpaque: opaque)
     }
 }

@@ -41,7 +41,8 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return animation.isDamaged ? image.with(flags: image.flags.union(.incomplete)) : image
     }
 
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
         try prepare(data, options: options).decoder
     }
 
@@ -50,20 +51,24 @@ public struct GIFCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Reads the structure, checks the pixel limit for the frames that will be decoded, and sets up the decoder.
-    func prepare(_ data: Data, options: DecodeOptions) throws(ImageError) -> (animation: GIFAnimation, decoder: ImageCoding.CompositedAnimationDecoder) {
+    func prepare(_ data: Data, options: DecodeOptions) throws(ImageError) -> (
+        animation: GIFAnimation, decoder: ImageCoding.CompositedAnimationDecoder
+    ) {
         var structure = GIFStructure()
         try structure.advance(data)
         let animation = try GIFAnimation(data: data, structure: structure)
         try options.checkFrameLimit(animation.infos.count)
         let count = options.firstFrameOnly ? 1 : animation.infos.count
-        try options.checkPixelLimit(animation.canvas,
-                                    frames: options.pixelLimitFrameCount(frameCount: count, canvas: animation.canvas))
+        try options.checkPixelLimit(
+            animation.canvas,
+            frames: options.pixelLimitFrameCount(frameCount: count, canvas: animation.canvas))
         // A frame is decoded row by row at its full width, however much of it the screen clips.
         for frame in animation.frames.prefix(count) {
             try options.checkPixelLimit(PixelSize(width: frame.width, height: frame.height))
         }
-        let decoder = try ImageCoding.CompositedAnimationDecoder(canvasSize: animation.canvas, frames: animation.infos,
-                                                     loopCount: animation.loopCount, source: animation, options: options)
+        let decoder = try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: animation.canvas, frames: animation.infos,
+            loopCount: animation.loopCount, source: animation, options: options)
         return (animation, decoder)
     }
 

@@ -21,12 +21,14 @@ enum GIFEncoder {
             }
             frames[index].pixels = try pixels.converted(to: .rgba8)
         }
-        let width = frames[0].pixels.width, height = frames[0].pixels.height
+        let width = frames[0].pixels.width
+        let height = frames[0].pixels.height
         guard width <= 65535, height <= 65535 else {
             throw ImageError(.encodingFailed, "GIF: \(width)x\(height) is larger than GIF's 65535x65535")
         }
-        let plans = GIFFramePlan.plan(frames.map { GIFFramePlan.binaryPixels($0.pixels) },
-                                      durations: frames.map(\.duration), width: width, height: height)
+        let plans = GIFFramePlan.plan(
+            frames.map { GIFFramePlan.binaryPixels($0.pixels) },
+            durations: frames.map(\.duration), width: width, height: height)
         let writer = try GIFWriter()
         try writer.check(EGifPutScreenDesc(writer.gif, Int32(width), Int32(height), 8, 0, nil), "screen descriptor")
         if frames.count > 1 && image.loopCount != 1 {
@@ -51,7 +53,8 @@ private final class GIFWriter {
         var error: Int32 = 0
         let writer: OutputFunc = { gif, bytes, count in
             guard let gif, let bytes, count > 0, let user = gif.pointee.UserData else { return 0 }
-            Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().bytes.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+            Unmanaged<Sink>.fromOpaque(user).takeUnretainedValue().bytes.append(
+                contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
             return count
         }
         guard let gif = EGifOpen(Unmanaged.passUnretained(sink).toOpaque(), writer, &error) else {
@@ -76,7 +79,8 @@ private final class GIFWriter {
         let identifier = Array("NETSCAPE2.0".utf8)
         let value: [UInt8] = [1, UInt8(repetitions & 0xFF), UInt8(repetitions >> 8)]
         try check(EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE), "loop extension")
-        try check(identifier.withUnsafeBufferPointer { EGifPutExtensionBlock(gif, 11, $0.baseAddress) }, "loop extension")
+        try check(
+            identifier.withUnsafeBufferPointer { EGifPutExtensionBlock(gif, 11, $0.baseAddress) }, "loop extension")
         try check(value.withUnsafeBufferPointer { EGifPutExtensionBlock(gif, 3, $0.baseAddress) }, "loop extension")
         try check(EGifPutExtensionTrailer(gif), "loop extension")
     }
@@ -87,20 +91,26 @@ private final class GIFWriter {
         if transparent != nil { palette.append(GifColorType(Red: 0, Green: 0, Blue: 0)) }
         var bits = 1
         while 1 << bits < palette.count { bits += 1 }
-        palette += [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: (1 << bits) - palette.count)
+        palette += [GifColorType](
+            repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: (1 << bits) - palette.count)
         if animated || transparent != nil {
             let packed = UInt8(plan.disposal << 2) | (transparent == nil ? 0 : 1)
-            let control: [UInt8] = [packed, UInt8(plan.delayCentiseconds & 0xFF), UInt8(plan.delayCentiseconds >> 8),
-                                    UInt8(transparent ?? 0)]
-            try check(control.withUnsafeBufferPointer { EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, $0.baseAddress) },
-                      "graphic control")
+            let control: [UInt8] = [
+                packed, UInt8(plan.delayCentiseconds & 0xFF), UInt8(plan.delayCentiseconds >> 8),
+                UInt8(transparent ?? 0),
+            ]
+            try check(
+                control.withUnsafeBufferPointer { EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, $0.baseAddress) },
+                "graphic control")
         }
-        guard let map = palette.withUnsafeMutableBufferPointer({ GifMakeMapObject(Int32($0.count), $0.baseAddress) }) else {
+        guard let map = palette.withUnsafeMutableBufferPointer({ GifMakeMapObject(Int32($0.count), $0.baseAddress) })
+        else {
             throw ImageError(.outOfMemory, "GIF encode: cannot allocate a colour map")
         }
         defer { GifFreeMapObject(map) }
-        try check(EGifPutImageDesc(gif, Int32(plan.x), Int32(plan.y), Int32(plan.width), Int32(plan.height), false, map),
-                  "image descriptor")
+        try check(
+            EGifPutImageDesc(gif, Int32(plan.x), Int32(plan.y), Int32(plan.width), Int32(plan.height), false, map),
+            "image descriptor")
         var line = [GifPixelType](repeating: 0, count: plan.width)
         var next = 0
         for row in 0..<plan.height {
@@ -112,7 +122,8 @@ private final class GIFWriter {
                     line[column] = UInt8(transparent ?? 0)
                 }
             }
-            try check(line.withUnsafeMutableBufferPointer { EGifPutLine(gif, $0.baseAddress, Int32(plan.width)) }, "pixels")
+            try check(
+                line.withUnsafeMutableBufferPointer { EGifPutLine(gif, $0.baseAddress, Int32(plan.width)) }, "pixels")
         }
     }
 
@@ -131,13 +142,16 @@ private final class GIFWriter {
             guard palette.count < 255 else { return try quantized(colors) }
             lookup[color] = UInt8(palette.count)
             indices.append(UInt8(palette.count))
-            palette.append(GifColorType(Red: UInt8(color & 0xFF), Green: UInt8(color >> 8 & 0xFF), Blue: UInt8(color >> 16 & 0xFF)))
+            palette.append(
+                GifColorType(Red: UInt8(color & 0xFF), Green: UInt8(color >> 8 & 0xFF), Blue: UInt8(color >> 16 & 0xFF))
+            )
         }
         return (palette, indices)
     }
 
     private static func quantized(_ colors: [UInt32]) throws(ImageError) -> ([GifColorType], [UInt8]) {
-        var red = colors.map { UInt8($0 & 0xFF) }, green = colors.map { UInt8($0 >> 8 & 0xFF) }
+        var red = colors.map { UInt8($0 & 0xFF) }
+        var green = colors.map { UInt8($0 >> 8 & 0xFF) }
         var blue = colors.map { UInt8($0 >> 16 & 0xFF) }
         var indices = [UInt8](repeating: 0, count: colors.count)
         var palette = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256)

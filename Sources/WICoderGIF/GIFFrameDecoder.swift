@@ -25,11 +25,14 @@ enum GIFFrameDecoder {
     /// Frame `frame`'s pixels inside `clip` (the frame's rectangle clipped to the canvas, in canvas coordinates):
     /// straight RGBA8 of `clip`'s size, transparent where the frame's transparent index (or an index beyond its
     /// palette) is, and whether every row arrived. Errors as for `draw`.
-    static func decode(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
-                       shortData: ShortData) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
+    static func decode(
+        _ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
+        shortData: ShortData
+    ) throws(ImageError) -> (pixels: PixelBuffer, isComplete: Bool) {
         var pixels = try PixelBuffer(width: clip.width, height: clip.height, format: .rgba8)
-        let complete = try draw(data, structure: structure, frame: frame, clip: clip, onto: &pixels,
-                                origin: (clip.x, clip.y), shortData: shortData)
+        let complete = try draw(
+            data, structure: structure, frame: frame, clip: clip, onto: &pixels,
+            origin: (clip.x, clip.y), shortData: shortData)
         return (pixels, complete)
     }
 
@@ -38,20 +41,25 @@ enum GIFFrameDecoder {
     /// index (or an index beyond the palette) are left as they are, which is GIF's "over" blend on binary alpha.
     /// Returns whether every row arrived; data that ends or breaks inside the frame is handled as `shortData` says
     /// (the rows kept return false).
-    static func draw(_ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
-                     onto target: inout PixelBuffer, origin: (x: Int, y: Int), shortData: ShortData)
+    static func draw(
+        _ data: Data, structure: GIFStructure, frame: GIFStructure.Frame, clip: ImageCoding.AnimationFrameInfo,
+        onto target: inout PixelBuffer, origin: (x: Int, y: Int), shortData: ShortData
+    )
         throws(ImageError) -> Bool
     {
-        precondition(target.format == .rgba8 && clip.x >= origin.x && clip.y >= origin.y
-                     && clip.x + clip.width <= origin.x + target.width && clip.y + clip.height <= origin.y + target.height,
-                     "GIF frame \(clip) outside the target")
+        precondition(
+            target.format == .rgba8 && clip.x >= origin.x && clip.y >= origin.y
+                && clip.x + clip.width <= origin.x + target.width && clip.y + clip.height <= origin.y + target.height,
+            "GIF frame \(clip) outside the target")
         let handle = try GIFHandle(data: data, headerLength: structure.headerLength, jumpTo: frame.descriptorOffset)
         let rowsRead = try handle.readFrame(into: &target, origin: origin, frame: frame, clip: clip)
         let totalRows = frame.height
         if rowsRead.count == totalRows { return true }
         guard shortData == .keepRows || rowsRead.count > 0 else {
-            throw ImageError(.badImageData, "GIF: frame data broken or truncated after \(rowsRead.count) of \(totalRows) rows"
-                             + (rowsRead.message.map { " (\($0))" } ?? ""))
+            throw ImageError(
+                .badImageData,
+                "GIF: frame data broken or truncated after \(rowsRead.count) of \(totalRows) rows"
+                    + (rowsRead.message.map { " (\($0))" } ?? ""))
         }
         return false
     }
@@ -97,7 +105,8 @@ private final class GIFHandle {
         var error: Int32 = 0
         let reader: InputFunc = { gif, buffer, count in
             guard let gif, let buffer, count > 0, let user = gif.pointee.UserData else { return 0 }
-            return Int32(Unmanaged<GIFInput>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(count)))
+            return Int32(
+                Unmanaged<GIFInput>.fromOpaque(user).takeUnretainedValue().read(into: buffer, count: Int(count)))
         }
         guard let gif = DGifOpen(Unmanaged.passUnretained(input).toOpaque(), reader, &error) else {
             throw GIFErrors.error(error, context: "open")
@@ -113,12 +122,14 @@ private final class GIFHandle {
 
     /// Reads the image record the stream jumps to, writing its opaque pixels inside `clip` into `pixels` (whose
     /// top-left pixel is canvas point `origin`); the rows read, and giflib's message if it stopped.
-    func readFrame(into pixels: inout PixelBuffer, origin: (x: Int, y: Int), frame: GIFStructure.Frame,
-                   clip: ImageCoding.AnimationFrameInfo) throws(ImageError) -> (count: Int, message: String?)
-    {
+    func readFrame(
+        into pixels: inout PixelBuffer, origin: (x: Int, y: Int), frame: GIFStructure.Frame,
+        clip: ImageCoding.AnimationFrameInfo
+    ) throws(ImageError) -> (count: Int, message: String?) {
         var record = UNDEFINED_RECORD_TYPE
         guard DGifGetRecordType(gif, &record) == GIF_OK, record == IMAGE_DESC_RECORD_TYPE,
-              DGifGetImageDesc(gif) == GIF_OK else {
+            DGifGetImageDesc(gif) == GIF_OK
+        else {
             return (0, GIFErrors.message(gif.pointee.Error))
         }
         let palette = makePalette(transparentIndex: frame.transparentIndex)
@@ -140,7 +151,8 @@ private final class GIFHandle {
                             return GIFErrors.message(gif.pointee.Error)
                         }
                         rowsRead += 1
-                        let canvasY = frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
+                        let canvasY =
+                            frame.top + (frame.interlaced ? Self.interlacedRow(sequence, height: height) : sequence)
                         guard canvasY >= clip.y, canvasY < clip.y + clip.height else { continue }
                         let row = out.baseAddress! + (canvasY - origin.y) * rowBytes + targetColumn
                         let indices = line.baseAddress! + firstColumn

@@ -29,7 +29,7 @@ struct GIFFramePlan {
 
     /// Plans every frame of `frames` (binary pixels of a `width` x `height` canvas) with their durations.
     static func plan(_ frames: [[UInt32]], durations: [Double], width: Int, height: Int) -> [GIFFramePlan] {
-        var base = [UInt32](repeating: 0, count: width * height)   // what the decoder shows before each frame
+        var base = [UInt32](repeating: 0, count: width * height)  // what the decoder shows before each frame
         var plans: [GIFFramePlan] = []
         for (index, target) in frames.enumerated() {
             var box = Box()
@@ -40,8 +40,9 @@ struct GIFFramePlan {
                 for p in 0..<target.count where next[p] == 0 && target[p] != 0 { clear.add(p % width, p / width) }
             }
             box.add(clear)
-            if box.isEmpty { box.add(0, 0) }   // a GIF frame has at least one pixel
-            var colors: [UInt32] = [], drawn: [Bool] = []
+            if box.isEmpty { box.add(0, 0) }  // a GIF frame has at least one pixel
+            var colors: [UInt32] = []
+            var drawn: [Bool] = []
             colors.reserveCapacity(box.width * box.height)
             drawn.reserveCapacity(box.width * box.height)
             for row in box.minY...box.maxY {
@@ -53,9 +54,11 @@ struct GIFFramePlan {
                 }
             }
             let disposal = clear.isEmpty ? 1 : 2
-            plans.append(GIFFramePlan(x: box.minX, y: box.minY, width: box.width, height: box.height, disposal: disposal,
-                                      colors: colors, drawn: drawn,
-                                      delayCentiseconds: Swift.min(65535, Int((durations[index] * 100).rounded()))))
+            plans.append(
+                GIFFramePlan(
+                    x: box.minX, y: box.minY, width: box.width, height: box.height, disposal: disposal,
+                    colors: colors, drawn: drawn,
+                    delayCentiseconds: Swift.min(65535, Int((durations[index] * 100).rounded()))))
             base = target
             if disposal == 2 {
                 for row in box.minY...box.maxY { for column in box.minX...box.maxX { base[row * width + column] = 0 } }
@@ -72,8 +75,10 @@ struct GIFFramePlan {
         var height: Int { maxY - minY + 1 }
 
         mutating func add(_ x: Int, _ y: Int) {
-            minX = Swift.min(minX, x); maxX = Swift.max(maxX, x)
-            minY = Swift.min(minY, y); maxY = Swift.max(maxY, y)
+            minX = Swift.min(minX, x)
+            maxX = Swift.max(maxX, x)
+            minY = Swift.min(minY, y)
+            maxY = Swift.max(maxY, y)
         }
 
         mutating func add(_ other: Box) {

@@ -32,7 +32,8 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
         if structure.frames.count > framesShown { return true }
         // Before the first frame is complete, each complete data sub-block may show more rows.
         guard structure.frames.isEmpty, structure.unfinishedFrame != nil,
-              structure.unfinishedDataEnd > unfinishedDataShown else { return false }
+            structure.unfinishedDataEnd > unfinishedDataShown
+        else { return false }
         unfinishedDataShown = structure.unfinishedDataEnd
         partialFirstFrame = latestFrame()
         return partialFirstFrame != nil
@@ -47,7 +48,9 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
     ///
     /// Complete frames go through one compositor kept for the whole transfer, so each new frame costs one draw.
     private func latestFrame() -> Image? {
-        guard structure.hasHeader, let animation = try? GIFAnimation(data: data, structure: structure) else { return nil }
+        guard structure.hasHeader, let animation = try? GIFAnimation(data: data, structure: structure) else {
+            return nil
+        }
         do {
             try options.checkPixelLimit(animation.canvas)
             let last = animation.infos.count - 1
@@ -58,15 +61,18 @@ final class GIFIncrementalDecoder: IncrementalImageDecoder {
                     try animation.draw(frame: index, info: info, onto: &canvas)
                 }
             } else {
-                if compositor == nil { compositor = try ImageCoding.FrameCompositor(canvasSize: animation.canvas, frames: []) }
+                if compositor == nil {
+                    compositor = try ImageCoding.FrameCompositor(canvasSize: animation.canvas, frames: [])
+                }
                 try compositor!.appendFrames(Array(animation.infos[compositor!.frames.count...]))
                 composited = try compositor!.frame(at: last) { index, info, canvas throws(ImageError) in
                     try animation.draw(frame: index, info: info, onto: &canvas)
                 }
             }
             let finished = try options.finish(composited, orientation: .up)
-            return Image(pixels: finished.pixels, format: .gif, scale: options.scaleFactor,
-                         flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
+            return Image(
+                pixels: finished.pixels, format: .gif, scale: options.scaleFactor,
+                flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
         } catch {
             return nil
         }

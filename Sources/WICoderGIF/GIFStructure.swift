@@ -118,7 +118,7 @@ struct GIFStructure {
             isFinished = true
             return true
         default:
-            isFinished = true   // a byte that starts no record: the rest is ignored, as browsers do
+            isFinished = true  // a byte that starts no record: the rest is ignored, as browsers do
             return true
         }
     }
@@ -127,8 +127,10 @@ struct GIFStructure {
         let length = Int(p[body])
         if label == 0xF9, length >= 4 {
             let packed = Int(p[body + 1])
-            control = (delay: (Int(p[body + 2]) | Int(p[body + 3]) << 8) * 10, disposal: (packed >> 2) & 7,
-                       transparent: packed & 1 != 0 ? Int(p[body + 4]) : nil)
+            control = (
+                delay: (Int(p[body + 2]) | Int(p[body + 3]) << 8) * 10, disposal: (packed >> 2) & 7,
+                transparent: packed & 1 != 0 ? Int(p[body + 4]) : nil
+            )
         } else if label == 0xFF, length == 11, netscapeLoops == nil {
             let identifier = String(decoding: UnsafeBufferPointer(rebasing: p[(body + 1)..<(body + 12)]), as: UTF8.self)
             let next = body + 12
@@ -146,9 +148,10 @@ struct GIFStructure {
         let codeSizeAt = start + 10 + local * 3
         guard codeSizeAt < p.count else { return false }
         func word(_ at: Int) -> Int { Int(p[at]) | Int(p[at + 1]) << 8 }
-        var frame = Frame(descriptorOffset: start, left: word(start + 1), top: word(start + 3), width: word(start + 5),
-                          height: word(start + 7), interlaced: packed & 0x40 != 0,
-                          paletteCount: local > 0 ? local : globalPaletteCount, lzwMinimumCodeSize: Int(p[codeSizeAt]))
+        var frame = Frame(
+            descriptorOffset: start, left: word(start + 1), top: word(start + 3), width: word(start + 5),
+            height: word(start + 7), interlaced: packed & 0x40 != 0,
+            paletteCount: local > 0 ? local : globalPaletteCount, lzwMinimumCodeSize: Int(p[codeSizeAt]))
         if let control {
             frame.delayMilliseconds = control.delay
             frame.disposal = control.disposal

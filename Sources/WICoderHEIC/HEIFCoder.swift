@@ -51,7 +51,7 @@ public struct HEIFCoder: ImageCoder {
     /// Whether the ftyp box names a HEIF brand (heic, heix, hevc, hevx, mif1, msf1, avif, avis, major or
     /// compatible) whose codec this build has.
     public func canDecode(_ data: Data) -> Bool {
-        let format = ImageFormat.detect(data)   // sniffed first: other formats never load libheif
+        let format = ImageFormat.detect(data)  // sniffed first: other formats never load libheif
         return [.heic, .heif, .avif].contains(format) && decodingFormats.contains(format)
     }
 

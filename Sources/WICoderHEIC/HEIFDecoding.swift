@@ -32,18 +32,23 @@ struct HEIFDecoding {
 
     private func decode(_ bytes: UnsafeRawBufferPointer) throws(ImageError) -> Image {
         let context = try HEIFContext(heif)
-        try HEIFStatus.check(heif.heif_context_read_from_memory_without_copy(context.pointer, bytes.baseAddress,
-                                                                        bytes.count, nil), "read")
+        try HEIFStatus.check(
+            heif.heif_context_read_from_memory_without_copy(
+                context.pointer, bytes.baseAddress,
+                bytes.count, nil), "read")
         var primaryPointer: OpaquePointer?
-        try HEIFStatus.check(heif.heif_context_get_primary_image_handle(context.pointer, &primaryPointer), "primary image")
+        try HEIFStatus.check(
+            heif.heif_context_get_primary_image_handle(context.pointer, &primaryPointer), "primary image")
         guard let primaryPointer else { throw ImageError(.badImageData, "libheif: the file has no primary image") }
         let primary = HEIFImageHandle(primaryPointer, heif)
 
         // Displayed size (after irot/clap) and coded size (ispe); libheif allocates the larger, so both are limited.
-        let displayed = PixelSize(width: Int(heif.heif_image_handle_get_width(primary.pointer)),
-                                  height: Int(heif.heif_image_handle_get_height(primary.pointer)))
-        let coded = PixelSize(width: Int(heif.heif_image_handle_get_ispe_width(primary.pointer)),
-                              height: Int(heif.heif_image_handle_get_ispe_height(primary.pointer)))
+        let displayed = PixelSize(
+            width: Int(heif.heif_image_handle_get_width(primary.pointer)),
+            height: Int(heif.heif_image_handle_get_height(primary.pointer)))
+        let coded = PixelSize(
+            width: Int(heif.heif_image_handle_get_ispe_width(primary.pointer)),
+            height: Int(heif.heif_image_handle_get_ispe_height(primary.pointer)))
         try options.checkPixelLimit(displayed)
         if coded.width > 0 && coded.height > 0 { try options.checkPixelLimit(coded) }
 
@@ -57,8 +62,9 @@ struct HEIFDecoding {
         // The container's orientation is already applied by libheif and is authoritative over EXIF's (HEIF readers
         // must ignore the EXIF orientation tag), so nothing is left to turn.
         let finished = try options.finish(pixels, orientation: .up, fullSize: displayed)
-        return Image(pixels: finished.pixels, format: format, scale: options.scaleFactor, orientation: .up,
-                     flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options, metadata: metadata)
+        return Image(
+            pixels: finished.pixels, format: format, scale: options.scaleFactor, orientation: .up,
+            flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options, metadata: metadata)
     }
 
     /// The smallest embedded thumbnail at least as big as the requested output in both dimensions, if any.
@@ -72,15 +78,18 @@ struct HEIFDecoding {
         for id in ids.prefix(listed) {
             var pointer: OpaquePointer?
             guard heif.heif_image_handle_get_thumbnail(primary.pointer, id, &pointer).code == heif_error_Ok,
-                  let pointer else { continue }
+                let pointer
+            else { continue }
             let handle = HEIFImageHandle(pointer, heif)
-            let size = PixelSize(width: Int(heif.heif_image_handle_get_width(pointer)),
-                                 height: Int(heif.heif_image_handle_get_height(pointer)))
+            let size = PixelSize(
+                width: Int(heif.heif_image_handle_get_width(pointer)),
+                height: Int(heif.heif_image_handle_get_height(pointer)))
             // Big enough, smaller than the image, and a scaled copy of it: some cameras store letterboxed
             // thumbnails of another aspect ratio (the height must match the image's aspect within a pixel).
             let expectedHeight = Double(displayed.height) * Double(size.width) / Double(displayed.width)
             guard size.width >= target.width, size.height >= target.height, size.area < displayed.area,
-                  abs(Double(size.height) - expectedHeight) <= 1, size.area < best?.area ?? .max else { continue }
+                abs(Double(size.height) - expectedHeight) <= 1, size.area < best?.area ?? .max
+            else { continue }
             best = (handle, size.area)
         }
         return best?.handle
@@ -93,10 +102,13 @@ struct HEIFDecoding {
     /// while that step reads a quarter or less of the pixels.
     /// Only for opaque 8-bit output: averaging straight RGBA with transparent pixels would bleed their colour.
     private func boxFactor(for handle: HEIFImageHandle, displayed: PixelSize) -> Int {
-        guard let target = options.targetSize(for: displayed), heif.heif_image_handle_has_alpha_channel(handle.pointer) == 0,
-              !(options.keep16Bit && heif.heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8) else { return 1 }
-        let size = PixelSize(width: Int(heif.heif_image_handle_get_width(handle.pointer)),
-                             height: Int(heif.heif_image_handle_get_height(handle.pointer)))
+        guard let target = options.targetSize(for: displayed),
+            heif.heif_image_handle_has_alpha_channel(handle.pointer) == 0,
+            !(options.keep16Bit && heif.heif_image_handle_get_luma_bits_per_pixel(handle.pointer) > 8)
+        else { return 1 }
+        let size = PixelSize(
+            width: Int(heif.heif_image_handle_get_width(handle.pointer)),
+            height: Int(heif.heif_image_handle_get_height(handle.pointer)))
         let reduction = min(size.width / max(1, target.width), size.height / max(1, target.height))
         var factor = reduction / 2
         while factor > 1 && (size.width % factor != 0 || size.height % factor != 0) { factor -= 1 }
@@ -115,13 +127,16 @@ struct HEIFDecoding {
         decodingOptions.pointee.ignore_transformations = 0
         decodingOptions.pointee.convert_hdr_to_8bit = wide ? 0 : 1
         var imagePointer: OpaquePointer?
-        try HEIFStatus.check(heif.heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB,
-                                               wide ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA,
-                                               decodingOptions), "decode")
+        try HEIFStatus.check(
+            heif.heif_decode_image(
+                handle.pointer, &imagePointer, heif_colorspace_RGB,
+                wide ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA,
+                decodingOptions), "decode")
         guard let imagePointer else { throw ImageError(.badImageData, "libheif decoded no image") }
         let image = HEIFPixelImage(imagePointer, heif)
-        let size = PixelSize(width: Int(heif.heif_image_get_width(image.pointer, heif_channel_interleaved)),
-                             height: Int(heif.heif_image_get_height(image.pointer, heif_channel_interleaved)))
+        let size = PixelSize(
+            width: Int(heif.heif_image_get_width(image.pointer, heif_channel_interleaved)),
+            height: Int(heif.heif_image_get_height(image.pointer, heif_channel_interleaved)))
         try options.checkPixelLimit(size)
         var stride: Int32 = 0
         guard let plane = heif.heif_image_get_plane_readonly(image.pointer, heif_channel_interleaved, &stride) else {
@@ -130,12 +145,13 @@ struct HEIFDecoding {
         let bits = Int(heif.heif_image_get_bits_per_pixel_range(image.pointer, heif_channel_interleaved))
         // Files that flag their alpha premultiplied ('prem') come out premultiplied; `finish` gives the asked form.
         let premultiplied = heif.heif_image_is_premultiplied_alpha(image.pointer) != 0
-        let format: PixelFormat = switch (wide, premultiplied) {
-        case (false, false): .rgba8
-        case (false, true): .premultipliedRGBA8
-        case (true, false): .rgba16
-        case (true, true): .premultipliedRGBA16
-        }
+        let format: PixelFormat =
+            switch (wide, premultiplied) {
+            case (false, false): .rgba8
+            case (false, true): .premultipliedRGBA8
+            case (true, false): .rgba16
+            case (true, true): .premultipliedRGBA16
+            }
         guard Int(stride) >= size.width * format.bytesPerPixel else {
             throw ImageError(.badImageData, "libheif plane stride \(stride) too small")
         }
@@ -160,8 +176,10 @@ struct HEIFDecoding {
     }
 
     /// RGBA8 `plane` with each `factor` x `factor` block averaged (rounded) into one pixel.
-    private static func boxReduced(_ plane: UnsafePointer<UInt8>, stride: Int, size: PixelSize, format: PixelFormat,
-                                   factor: Int) throws(ImageError) -> PixelBuffer {
+    private static func boxReduced(
+        _ plane: UnsafePointer<UInt8>, stride: Int, size: PixelSize, format: PixelFormat,
+        factor: Int
+    ) throws(ImageError) -> PixelBuffer {
         let reduced = size.boxReduced(by: factor)
         var pixels = try PixelBuffer(width: reduced.width, height: reduced.height, format: format, zeroed: false)
         let outputStride = pixels.bytesPerRow

@@ -70,13 +70,17 @@ struct HEIFEncoding {
     private func makeSource(_ pixels: PixelBuffer, icc: Data?) throws(ImageError) -> HEIFPixelImage {
         let alpha = !pixels.isOpaque
         var pointer: OpaquePointer?
-        try HEIFStatus.check(heif.heif_image_create(Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
-                                               alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                               &pointer), "create image", failure: .encodingFailed)
+        try HEIFStatus.check(
+            heif.heif_image_create(
+                Int32(pixels.width), Int32(pixels.height), heif_colorspace_RGB,
+                alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                &pointer), "create image", failure: .encodingFailed)
         guard let pointer else { throw ImageError(.outOfMemory, "libheif created no image") }
         let image = HEIFPixelImage(pointer, heif)
-        try HEIFStatus.check(heif.heif_image_add_plane(image.pointer, heif_channel_interleaved, Int32(pixels.width),
-                                                  Int32(pixels.height), 8), "add plane", failure: .encodingFailed)
+        try HEIFStatus.check(
+            heif.heif_image_add_plane(
+                image.pointer, heif_channel_interleaved, Int32(pixels.width),
+                Int32(pixels.height), 8), "add plane", failure: .encodingFailed)
         var stride: Int32 = 0
         guard let plane = heif.heif_image_get_plane(image.pointer, heif_channel_interleaved, &stride) else {
             throw ImageError(.outOfMemory, "libheif gave no plane to fill")
@@ -99,17 +103,22 @@ struct HEIFEncoding {
             }
         }
         if let icc, !icc.isEmpty {
-            let error = icc.withUnsafeBytes { heif.heif_image_set_raw_color_profile(image.pointer, "prof", $0.baseAddress, $0.count) }
+            let error = icc.withUnsafeBytes {
+                heif.heif_image_set_raw_color_profile(image.pointer, "prof", $0.baseAddress, $0.count)
+            }
             try HEIFStatus.check(error, "set ICC profile", failure: .encodingFailed)
         }
         if options.lossless {
             // Lossless needs the RGB planes coded as they are (identity matrix, full range, 4:4:4).
-            guard let nclx = heif.heif_nclx_color_profile_alloc() else { throw ImageError(.outOfMemory, "nclx profile") }
+            guard let nclx = heif.heif_nclx_color_profile_alloc() else {
+                throw ImageError(.outOfMemory, "nclx profile")
+            }
             defer { heif.heif_nclx_color_profile_free(nclx) }
             nclx.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
             nclx.pointee.full_range_flag = 1
-            try HEIFStatus.check(heif.heif_image_set_nclx_color_profile(image.pointer, nclx), "set nclx profile",
-                                 failure: .encodingFailed)
+            try HEIFStatus.check(
+                heif.heif_image_set_nclx_color_profile(image.pointer, nclx), "set nclx profile",
+                failure: .encodingFailed)
         }
         return image
     }
@@ -125,8 +134,10 @@ struct HEIFEncoding {
         }
         defer { heif.heif_encoding_options_free(encodingOptions) }
         var handlePointer: OpaquePointer?
-        try HEIFStatus.check(heif.heif_context_encode_image(context.pointer, source.pointer, encoder.pointer, encodingOptions,
-                                                       &handlePointer), "encode", failure: .encodingFailed)
+        try HEIFStatus.check(
+            heif.heif_context_encode_image(
+                context.pointer, source.pointer, encoder.pointer, encodingOptions,
+                &handlePointer), "encode", failure: .encodingFailed)
         guard let handlePointer else { throw ImageError(.encodingFailed, "libheif encoded no image") }
         let handle = HEIFImageHandle(handlePointer, heif)
         if let thumbnail {
@@ -136,37 +147,48 @@ struct HEIFEncoding {
             // assign_thumbnail(master, thumbnail) swapped (1.15 and every later version checked), so the documented
             // order (master, thumbnail) would make the primary the thumbnail's thumbnail: pass them the other way.
             var thumbnailHandle: OpaquePointer?
-            try HEIFStatus.check(heif.heif_context_encode_image(context.pointer, thumbnail.pointer, encoder.pointer,
-                                                           encodingOptions, &thumbnailHandle),
-                                 "encode thumbnail", failure: .encodingFailed)
+            try HEIFStatus.check(
+                heif.heif_context_encode_image(
+                    context.pointer, thumbnail.pointer, encoder.pointer,
+                    encodingOptions, &thumbnailHandle),
+                "encode thumbnail", failure: .encodingFailed)
             guard let thumbnailHandle else { throw ImageError(.encodingFailed, "libheif encoded no thumbnail") }
             let owned = HEIFImageHandle(thumbnailHandle, heif)
-            try HEIFStatus.check(heif.heif_context_assign_thumbnail(context.pointer, owned.pointer, handle.pointer),
-                                 "assign thumbnail", failure: .encodingFailed)
+            try HEIFStatus.check(
+                heif.heif_context_assign_thumbnail(context.pointer, owned.pointer, handle.pointer),
+                "assign thumbnail", failure: .encodingFailed)
         }
         // libheif refuses EXIF without a TIFF header and XMP it cannot store; such blocks are left out.
         if let exif = metadata.exif {
-            _ = exif.withUnsafeBytes { heif.heif_context_add_exif_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count)) }
+            _ = exif.withUnsafeBytes {
+                heif.heif_context_add_exif_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count))
+            }
         }
         if let xmp = metadata.xmp {
-            _ = xmp.withUnsafeBytes { heif.heif_context_add_XMP_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count)) }
+            _ = xmp.withUnsafeBytes {
+                heif.heif_context_add_XMP_metadata(context.pointer, handle.pointer, $0.baseAddress, Int32($0.count))
+            }
         }
         return try HEIFWriter.write(context)
     }
 
     private func makeEncoder(_ context: HEIFContext, quality: Int) throws(ImageError) -> HEIFEncoderHandle {
         var pointer: OpaquePointer?
-        try HEIFStatus.check(heif.heif_context_get_encoder_for_format(context.pointer, compression, &pointer),
-                             "find an encoder", failure: .encodingFailed)
+        try HEIFStatus.check(
+            heif.heif_context_get_encoder_for_format(context.pointer, compression, &pointer),
+            "find an encoder", failure: .encodingFailed)
         guard let pointer else { throw ImageError(.encodingFailed, "libheif has no \(format) encoder") }
         let encoder = HEIFEncoderHandle(pointer, heif)
         let settings: [heif_error] = [
             heif.heif_encoder_set_lossy_quality(encoder.pointer, Int32(quality)),
             heif.heif_encoder_set_lossless(encoder.pointer, options.lossless ? 1 : 0),
-            format == .avif ? heif.heif_encoder_set_parameter_integer(encoder.pointer, "speed",
-                                                                  Int32(min(9, max(0, coder.av1Speed))))
+            format == .avif
+                ? heif.heif_encoder_set_parameter_integer(
+                    encoder.pointer, "speed",
+                    Int32(min(9, max(0, coder.av1Speed))))
                 : heif.heif_encoder_set_parameter_string(encoder.pointer, "preset", coder.hevcPreset),
-            options.lossless ? heif.heif_encoder_set_parameter_string(encoder.pointer, "chroma", "444")
+            options.lossless
+                ? heif.heif_encoder_set_parameter_string(encoder.pointer, "chroma", "444")
                 : heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil),
         ]
         for error in settings { try HEIFStatus.check(error, "configure the encoder", failure: .encodingFailed) }
@@ -187,8 +209,9 @@ enum HEIFWriter {
         var writer = heif_writer(writer_api_version: 1) { _, bytes, count, userData in
             let sink = Unmanaged<Sink>.fromOpaque(userData!).takeUnretainedValue()
             if let bytes { sink.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: count) }
-            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified,
-                              message: UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
+            return heif_error(
+                code: heif_error_Ok, subcode: heif_suberror_Unspecified,
+                message: UnsafeRawPointer(("" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self))
         }
         let error = withExtendedLifetime(sink) {
             heif.heif_context_write(context.pointer, &writer, Unmanaged.passUnretained(sink).toOpaque())

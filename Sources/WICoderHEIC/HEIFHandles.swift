@@ -10,7 +10,9 @@ final class HEIFContext {
     let heif: wi_heif_functions
 
     init(_ heif: wi_heif_functions) throws(ImageError) {
-        guard let pointer = heif.heif_context_alloc() else { throw ImageError(.outOfMemory, "cannot allocate a heif_context") }
+        guard let pointer = heif.heif_context_alloc() else {
+            throw ImageError(.outOfMemory, "cannot allocate a heif_context")
+        }
         self.pointer = pointer
         self.heif = heif
     }
@@ -69,7 +71,7 @@ enum HEIFStatus {
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         let code: ImageError.Code
         if error.subcode == heif_suberror_Security_limit_exceeded {
-            code = .pixelLimitExceeded   // reported as a memory allocation error with this subcode
+            code = .pixelLimitExceeded  // reported as a memory allocation error with this subcode
         } else if error.code == heif_error_Memory_allocation_error {
             code = .outOfMemory
         } else {

@@ -14,7 +14,9 @@ enum HEIFMetadata {
         let iccSize = heif.heif_image_handle_get_raw_color_profile_size(handle.pointer)
         if iccSize > 0 {
             var icc = Data(count: iccSize)
-            let error = icc.withUnsafeMutableBytes { heif.heif_image_handle_get_raw_color_profile(handle.pointer, $0.baseAddress) }
+            let error = icc.withUnsafeMutableBytes {
+                heif.heif_image_handle_get_raw_color_profile(handle.pointer, $0.baseAddress)
+            }
             if error.code == heif_error_Ok { metadata.iccProfile = icc }
         }
         if let block = blocks(of: handle, type: "Exif").first {
@@ -30,16 +32,20 @@ enum HEIFMetadata {
         let count = Int(heif.heif_image_handle_get_number_of_metadata_blocks(handle.pointer, type))
         guard count > 0 else { return [] }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif.heif_image_handle_get_list_of_metadata_block_IDs(handle.pointer, type, &ids, Int32(count)))
+        let listed = Int(
+            heif.heif_image_handle_get_list_of_metadata_block_IDs(handle.pointer, type, &ids, Int32(count)))
         return ids.prefix(listed).compactMap { id in
             if let contentType {
                 guard let actual = heif.heif_image_handle_get_metadata_content_type(handle.pointer, id),
-                      String(cString: actual) == contentType else { return nil }
+                    String(cString: actual) == contentType
+                else { return nil }
             }
             let size = heif.heif_image_handle_get_metadata_size(handle.pointer, id)
             guard size > 0 else { return nil }
             var data = Data(count: size)
-            let error = data.withUnsafeMutableBytes { heif.heif_image_handle_get_metadata(handle.pointer, id, $0.baseAddress) }
+            let error = data.withUnsafeMutableBytes {
+                heif.heif_image_handle_get_metadata(handle.pointer, id, $0.baseAddress)
+            }
             return error.code == heif_error_Ok ? data : nil
         }
     }

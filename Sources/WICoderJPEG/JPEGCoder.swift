@@ -43,7 +43,8 @@ public struct JPEGCoder: ProgressiveImageCoder {
     /// Encode with Huffman tables optimized for the image (smaller files, a little slower).
     public var optimizeHuffman: Bool
 
-    public init(progressive: Bool = false, chromaSubsampling: ChromaSubsampling = .yuv420, optimizeHuffman: Bool = true) {
+    public init(progressive: Bool = false, chromaSubsampling: ChromaSubsampling = .yuv420, optimizeHuffman: Bool = true)
+    {
         self.progressive = progressive
         self.chromaSubsampling = chromaSubsampling
         self.optimizeHuffman = optimizeHuffman

@@ -75,12 +75,15 @@ final class JPEGDecoderHandle {
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
         metadata = readMetadata()
         // EXIF's orientation, else the XMP packet's tiff:Orientation (as Pillow's getexif() falls back to it).
-        orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:))
+        orientation =
+            metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:))
             ?? metadata.xmp.flatMap(ImageCoding.XMPReader.orientation(in:)) ?? .up
         try options.checkPixelLimit(storedSize)
         let swaps = orientation.swapsDimensions
         let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
-        let target = options.targetSize(for: displayed).map { swaps ? PixelSize(width: $0.height, height: $0.width) : $0 }
+        let target = options.targetSize(for: displayed).map {
+            swaps ? PixelSize(width: $0.height, height: $0.width) : $0
+        }
         try check(wi_jpeg_decoder_start(decoder, Int32(JPEGScale.numerator(for: storedSize, target: target))))
         let started = wi_jpeg_decoder_info(decoder)!.pointee
         decodedSize = PixelSize(width: Int(started.output_width), height: Int(started.output_height))
@@ -103,8 +106,9 @@ final class JPEGDecoderHandle {
         guard let pixels = wi_jpeg_decoder_take_pixels(decoder) else {
             throw ImageError(.badImageData, "the JPEG decoder holds no pixels")
         }
-        let buffer = PixelBuffer(adopting: UnsafeMutableRawPointer(pixels), width: decodedSize.width,
-                                 height: decodedSize.height, bytesPerRow: decodedSize.width * 4, format: .rgba8)
+        let buffer = PixelBuffer(
+            adopting: UnsafeMutableRawPointer(pixels), width: decodedSize.width,
+            height: decodedSize.height, bytesPerRow: decodedSize.width * 4, format: .rgba8)
         let incomplete = wi_jpeg_decoder_is_truncated(decoder) != 0
         return try makeImage(buffer, flags: incomplete ? .incomplete : [])
     }
@@ -112,10 +116,12 @@ final class JPEGDecoderHandle {
     /// A copy of the image as decoded so far, at the final size and flagged incremental; nil before the start.
     func partialImage() -> Image? {
         guard wi_jpeg_decoder_render(decoder) == WI_JPEG_OK, let decodedSize,
-              let source = wi_jpeg_decoder_pixels(decoder) else { return nil }
+            let source = wi_jpeg_decoder_pixels(decoder)
+        else { return nil }
         do {
-            var buffer = try PixelBuffer(width: decodedSize.width, height: decodedSize.height, format: .rgba8,
-                                         zeroed: false)
+            var buffer = try PixelBuffer(
+                width: decodedSize.width, height: decodedSize.height, format: .rgba8,
+                zeroed: false)
             try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
             return try makeImage(buffer, flags: .incremental)
         } catch {
@@ -125,9 +131,10 @@ final class JPEGDecoderHandle {
 
     private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
         let finished = try options.finish(buffer, orientation: orientation, fullSize: storedSize)
-        return Image(pixels: finished.pixels, format: .jpeg, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
-                     decodeOptions: options, metadata: metadata)
+        return Image(
+            pixels: finished.pixels, format: .jpeg, scale: options.scaleFactor,
+            orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
+            decodeOptions: options, metadata: metadata)
     }
 
     /// The one place CJPEGShim decoder statuses become errors.

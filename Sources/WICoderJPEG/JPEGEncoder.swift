@@ -19,7 +19,8 @@ struct JPEGEncoder {
         }
         pixels = try pixels.converted(to: .rgba8)
         // The pixels are written as they are, so the file must say what they still need (upright: 1).
-        let exif = image.metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        let exif =
+            image.metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
             ?? (image.orientation == .up ? nil : JPEGExif.minimal(orientation: image.orientation))
         let prepared = Prepared(pixels: pixels, exif: exif, icc: image.metadata.iccProfile, settings: settings)
         let quality = Self.libjpegQuality(options.quality)
@@ -52,10 +53,11 @@ struct JPEGEncoder {
 
     private var settings: wi_jpeg_encode_settings {
         let background = options.backgroundColor ?? .white
-        return wi_jpeg_encode_settings(quality: 0, progressive: coder.progressive ? 1 : 0,
-                                       optimize_coding: coder.optimizeHuffman ? 1 : 0,
-                                       chroma_444: coder.chromaSubsampling == .yuv444 ? 1 : 0,
-                                       background: (background.red, background.green, background.blue))
+        return wi_jpeg_encode_settings(
+            quality: 0, progressive: coder.progressive ? 1 : 0,
+            optimize_coding: coder.optimizeHuffman ? 1 : 0,
+            chroma_444: coder.chromaSubsampling == .yuv444 ? 1 : 0,
+            background: (background.red, background.green, background.blue))
     }
 
     private struct Prepared {
@@ -73,17 +75,19 @@ struct JPEGEncoder {
             let status = pixels.withUnsafeBytes { rgba in
                 (exif ?? Data()).withUnsafeBytes { exifBytes in
                     (icc ?? Data()).withUnsafeBytes { iccBytes in
-                        wi_jpeg_encode(rgba.bindMemory(to: UInt8.self).baseAddress, UInt32(pixels.width),
-                                       UInt32(pixels.height), pixels.bytesPerRow, &settings,
-                                       exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
-                                       iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
-                                       &output, &outputSize, &message, message.count)
+                        wi_jpeg_encode(
+                            rgba.bindMemory(to: UInt8.self).baseAddress, UInt32(pixels.width),
+                            UInt32(pixels.height), pixels.bytesPerRow, &settings,
+                            exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
+                            iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
+                            &output, &outputSize, &message, message.count)
                     }
                 }
             }
             guard status == WI_JPEG_OK, let output else {
                 let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                throw ImageError(status == WI_JPEG_OUT_OF_MEMORY ? .outOfMemory : .encodingFailed, "JPEG encode: \(text)")
+                throw ImageError(
+                    status == WI_JPEG_OUT_OF_MEMORY ? .outOfMemory : .encodingFailed, "JPEG encode: \(text)")
             }
             return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)
         }

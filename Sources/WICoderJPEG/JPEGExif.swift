@@ -10,10 +10,12 @@ enum JPEGExif {
     /// A big-endian TIFF structure whose IFD0 holds only the orientation tag (0x0112, SHORT).
     static func minimal(orientation: ImageOrientation) -> Data {
         let value = UInt8(orientation.rawValue)
-        return Data([0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,   // "MM", 42, IFD0 at 8
-                     0x00, 0x01,                                       // one entry
-                     0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,   // orientation, SHORT, count 1
-                     0x00, value, 0x00, 0x00,                          // the value, padded
-                     0x00, 0x00, 0x00, 0x00])                          // no next IFD
+        return Data([
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,  // "MM", 42, IFD0 at 8
+            0x00, 0x01,  // one entry
+            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01,  // orientation, SHORT, count 1
+            0x00, value, 0x00, 0x00,  // the value, padded
+            0x00, 0x00, 0x00, 0x00,
+        ])  // no next IFD
     }
 }

@@ -36,7 +36,8 @@ final class JXLAnimatedDecoder: AnimatedImageDecoder {
     init(_ data: Data, options: DecodeOptions) throws(ImageError) {
         let table = try JXLFrameTable(data)
         let stored = table.storedSize
-        let size = options.applyOrientation && table.orientation.swapsDimensions
+        let size =
+            options.applyOrientation && table.orientation.swapsDimensions
             ? PixelSize(width: stored.height, height: stored.width) : stored
         try options.checkFrameLimit(table.durations.count)
         let count = options.firstFrameOnly ? 1 : table.durations.count

@@ -23,7 +23,8 @@ extension JXLCoder {
         var frames: [ImageFrame] = []
         for frame in options.firstFrameOnly ? [try image.frame(at: 0)] : try image.frames {
             let pixels = try options.effectiveResampler.resample(frame.pixels, to: size)
-            frames.append(ImageFrame(pixels: try pixels.converted(to: wide ? .rgba16 : .rgba8), duration: frame.duration))
+            frames.append(
+                ImageFrame(pixels: try pixels.converted(to: wide ? .rgba16 : .rgba8), duration: frame.duration))
         }
         let encoder = JXLEncoder(frames: frames, loopCount: image.loopCount, effort: effort)
         guard let limit = options.maxFileSize, !options.lossless else {
@@ -32,7 +33,8 @@ extension JXLCoder {
         var best = try encoder.encode(distance: Self.distance(quality: options.quality))
         guard best.count > limit else { return best }
         // Bisection over quality in steps of 1/100: `low` fits (or is 0), `high` does not.
-        var low = 0, high = Int((min(1, max(0, options.quality)) * 100).rounded(.down))
+        var low = 0
+        var high = Int((min(1, max(0, options.quality)) * 100).rounded(.down))
         best = try encoder.encode(distance: Self.distance(quality: 0))
         if best.count > limit { return best }
         while high - low > 1 {

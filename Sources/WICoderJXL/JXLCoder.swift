@@ -56,8 +56,11 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Frames on demand, composited by libjxl, finished as `options` ask; stills give one frame.
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
-        guard canDecode(data) else { throw ImageError(.unsupportedFormat, "JPEG XL: neither a codestream nor a container") }
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
+        guard canDecode(data) else {
+            throw ImageError(.unsupportedFormat, "JPEG XL: neither a codestream nor a container")
+        }
         return try JXLAnimatedDecoder(data, options: options)
     }
 
@@ -76,9 +79,10 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         }
         let isAnimation = frames.count > 1
         if !isAnimation { frames[0] = ImageFrame(pixels: frames[0].pixels) }
-        return Image(frames: frames, loopCount: isAnimation ? header.loopCount : 0, format: .jxl,
-                     scale: options.scaleFactor, orientation: finished?.orientation ?? .up,
-                     flags: finished?.isThumbnail == true ? .thumbnail : [], decodeOptions: options)
+        return Image(
+            frames: frames, loopCount: isAnimation ? header.loopCount : 0, format: .jxl,
+            scale: options.scaleFactor, orientation: finished?.orientation ?? .up,
+            flags: finished?.isThumbnail == true ? .thumbnail : [], decodeOptions: options)
     }
 
     /// The browser rule: a frame shorter than 11 ms shows for 100 ms.

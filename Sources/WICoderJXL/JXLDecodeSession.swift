@@ -42,8 +42,9 @@ final class JXLDecodeSession {
     private var received = Data()
     private var consumed = 0
     private var inputClosed = false
-    private var format = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN,
-                                        align: 0)
+    private var format = JxlPixelFormat(
+        num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN,
+        align: 0)
     private(set) var header: Header?
     /// The frame libjxl is writing into (nil between frames).
     private(set) var canvas: PixelBuffer?
@@ -63,9 +64,10 @@ final class JXLDecodeSession {
     /// A session that keeps frames `skipping...` up to `frameLimit` of them (`options.firstFrameOnly` keeps one);
     /// `progressive` asks libjxl for the passes of a frame as they arrive (incremental decoding only: libjxl 0.7
     /// refuses some valid files, e.g. a permuted table of contents, once frame progression is subscribed).
-    init(options: DecodeOptions, expectedFrames: Int? = nil, skipping: Int = 0, frameLimit: Int = .max,
-         progressive: Bool = false) throws(ImageError)
-    {
+    init(
+        options: DecodeOptions, expectedFrames: Int? = nil, skipping: Int = 0, frameLimit: Int = .max,
+        progressive: Bool = false
+    ) throws(ImageError) {
         self.options = options
         self.expectedFrames = expectedFrames
         self.skippedFrames = skipping
@@ -74,7 +76,8 @@ final class JXLDecodeSession {
         var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
         if progressive { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
         try handle.check(jxl.JxlDecoderSubscribeEvents(handle.pointer, Int32(bitPattern: events)), "its events")
-        try handle.check(jxl.JxlDecoderSetKeepOrientation(handle.pointer, options.applyOrientation ? 0 : 1), "orientation")
+        try handle.check(
+            jxl.JxlDecoderSetKeepOrientation(handle.pointer, options.applyOrientation ? 0 : 1), "orientation")
         try handle.check(jxl.JxlDecoderSetUnpremultiplyAlpha(handle.pointer, 1), "straight alpha")
         if progressive {
             try handle.check(jxl.JxlDecoderSetProgressiveDetail(handle.pointer, kPasses), "progressive detail")
@@ -141,7 +144,7 @@ final class JXLDecodeSession {
     /// The canvas as far as decoded (libjxl renders what it has into it), nil before its first frame began.
     func flushedCanvas() -> PixelBuffer? {
         guard canvas != nil else { return nil }
-        _ = jxl.JxlDecoderFlushImage(handle.pointer)   // JXL_DEC_ERROR only means "nothing new to show yet"
+        _ = jxl.JxlDecoderFlushImage(handle.pointer)  // JXL_DEC_ERROR only means "nothing new to show yet"
         return canvas
     }
 
@@ -149,7 +152,7 @@ final class JXLDecodeSession {
     private func process() throws(ImageError) {
         let decoder = handle.pointer
         while !isComplete {
-            try WorkerPool.checkCancellation()   // between libjxl's events: a frame, a pass, a box
+            try WorkerPool.checkCancellation()  // between libjxl's events: a frame, a pass, a box
             let status = jxl.JxlDecoderProcessInput(decoder)
             switch status {
             case JXL_DEC_BASIC_INFO:
@@ -174,7 +177,8 @@ final class JXLDecodeSession {
                 isComplete = true
             case JXL_DEC_NEED_MORE_INPUT:
                 if inputClosed {
-                    throw ImageError(.badImageData, "JPEG XL: truncated file, the data ends before the image is complete")
+                    throw ImageError(
+                        .badImageData, "JPEG XL: truncated file, the data ends before the image is complete")
                 }
                 return
             case JXL_DEC_ERROR:
@@ -199,9 +203,10 @@ final class JXLDecodeSession {
         if isAnimated && info.animation.tps_numerator > 0 {
             secondsPerTick = Double(info.animation.tps_denominator) / Double(info.animation.tps_numerator)
         }
-        header = Header(size: size, orientation: options.applyOrientation ? .up : fileOrientation,
-                        fileOrientation: fileOrientation, isAnimated: isAnimated, secondsPerTick: secondsPerTick,
-                        loopCount: isAnimated ? Int(info.animation.num_loops) : 0, hasAlpha: info.alpha_bits > 0)
+        header = Header(
+            size: size, orientation: options.applyOrientation ? .up : fileOrientation,
+            fileOrientation: fileOrientation, isAnimated: isAnimated, secondsPerTick: secondsPerTick,
+            loopCount: isAnimated ? Int(info.animation.num_loops) : 0, hasAlpha: info.alpha_bits > 0)
         if options.keep16Bit && info.bits_per_sample > 8 { format.data_type = JXL_TYPE_UINT16 }
     }
 
@@ -210,8 +215,9 @@ final class JXLDecodeSession {
         guard let header else { throw ImageError(.badImageData, "JPEG XL: pixels before the basic info") }
         let pixelFormat: PixelFormat = format.data_type == JXL_TYPE_UINT16 ? .rgba16 : .rgba8
         // Zeroed: partial images show transparent black where nothing was decoded yet.
-        var buffer = try PixelBuffer(width: header.size.width, height: header.size.height, format: pixelFormat,
-                                     zeroed: true)
+        var buffer = try PixelBuffer(
+            width: header.size.width, height: header.size.height, format: pixelFormat,
+            zeroed: true)
         var wanted = 0
         try handle.check(jxl.JxlDecoderImageOutBufferSize(handle.pointer, &format, &wanted), "the output size")
         guard wanted == buffer.byteCount else {

@@ -44,15 +44,17 @@ struct JXLEncoder {
         guard let settings = jxl.JxlEncoderFrameSettingsCreate(encoder, nil) else {
             throw ImageError(.outOfMemory, "JPEG XL: cannot create frame settings")
         }
-        try handle.check(jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)),
-                         "the effort")
+        try handle.check(
+            jxl.JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)),
+            "the effort")
         if let distance {
             try handle.check(jxl.JxlEncoderSetFrameDistance(settings, distance), "the distance")
         } else {
             try handle.check(jxl.JxlEncoderSetFrameLossless(settings, 1), "lossless mode")
         }
-        var format = JxlPixelFormat(num_channels: hasAlpha ? 4 : 3, data_type: wide ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
-                                    endianness: JXL_NATIVE_ENDIAN, align: 0)
+        var format = JxlPixelFormat(
+            num_channels: hasAlpha ? 4 : 3, data_type: wide ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
+            endianness: JXL_NATIVE_ENDIAN, align: 0)
         for frame in frames {
             if isAnimation {
                 var header = JxlFrameHeader()
@@ -99,7 +101,9 @@ final class JXLEncoderHandle {
     /// Throws `.unsupportedFormat` when libjxl cannot be loaded.
     init() throws(ImageError) {
         let jxl = try JXLLibrary.functions()
-        guard let pointer = jxl.JxlEncoderCreate(nil) else { throw ImageError(.outOfMemory, "JPEG XL: cannot create an encoder") }
+        guard let pointer = jxl.JxlEncoderCreate(nil) else {
+            throw ImageError(.outOfMemory, "JPEG XL: cannot create an encoder")
+        }
         self.pointer = pointer
         self.jxl = jxl
     }
@@ -108,7 +112,8 @@ final class JXLEncoderHandle {
 
     func check(_ status: JxlEncoderStatus, _ what: String) throws(ImageError) {
         guard status == JXL_ENC_SUCCESS else {
-            throw ImageError(.encodingFailed, "JPEG XL: libjxl refused \(what) (error \(jxl.JxlEncoderGetError(pointer).rawValue))")
+            throw ImageError(
+                .encodingFailed, "JPEG XL: libjxl refused \(what) (error \(jxl.JxlEncoderGetError(pointer).rawValue))")
         }
     }
 

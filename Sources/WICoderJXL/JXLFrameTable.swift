@@ -30,7 +30,8 @@ struct JXLFrameTable {
         try handle.check(jxl.JxlDecoderSubscribeEvents(decoder, Int32(bitPattern: events)), "its events")
         let outcome: Result<JXLFrameTable, ImageError> = data.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress, !bytes.isEmpty,
-                  jxl.JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count) == JXL_DEC_SUCCESS
+                jxl.JxlDecoderSetInput(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+                    == JXL_DEC_SUCCESS
             else { return .failure(ImageError(.badImageData, "JPEG XL: empty input")) }
             // Not closed (see JXLDecodeSession.feed): the last frame's header ends the walk, and running short
             // before it is JXL_DEC_NEED_MORE_INPUT, with nothing printed to stderr.
@@ -50,8 +51,9 @@ struct JXLFrameTable {
     private static func read(_ handle: JXLDecoderHandle) throws(ImageError) -> JXLFrameTable {
         let jxl = handle.jxl
         var info = JxlBasicInfo()
-        var table = JXLFrameTable(storedSize: PixelSize(width: 0, height: 0), isAnimated: false, durations: [],
-                                  loopCount: 0)
+        var table = JXLFrameTable(
+            storedSize: PixelSize(width: 0, height: 0), isAnimated: false, durations: [],
+            loopCount: 0)
         var secondsPerTick = 0.0
         while true {
             switch jxl.JxlDecoderProcessInput(handle.pointer) {
@@ -70,7 +72,9 @@ struct JXLFrameTable {
                 table.durations.append(Double(frame.duration) * secondsPerTick)
                 if frame.is_last != 0 { return table }
             case JXL_DEC_SUCCESS:
-                guard !table.durations.isEmpty else { throw ImageError(.badImageData, "JPEG XL: the file has no frame") }
+                guard !table.durations.isEmpty else {
+                    throw ImageError(.badImageData, "JPEG XL: the file has no frame")
+                }
                 return table
             case JXL_DEC_NEED_MORE_INPUT:
                 throw ImageError(.badImageData, "JPEG XL: truncated file, the data ends before the last frame")

@@ -52,7 +52,7 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
                 return false
             }
             return session.takeProgress()
-        } catch where error.code == .badImageData {
+        } catch  where error.code == .badImageData {
             collectsOnly = true
             session = nil
             return false
@@ -66,11 +66,13 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
         guard let session, let header = session.header else { return nil }
         // A private copy: libjxl goes on writing into the session's canvas.
         guard var pixels = session.flushedCanvas() ?? session.frames.first?.pixels,
-              (try? pixels.makeUnique()) != nil,
-              let finished = try? options.finish(pixels, orientation: header.orientation) else { return nil }
-        return Image(pixels: finished.pixels, format: .jxl, scale: options.scaleFactor,
-                     orientation: finished.orientation,
-                     flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
+            (try? pixels.makeUnique()) != nil,
+            let finished = try? options.finish(pixels, orientation: header.orientation)
+        else { return nil }
+        return Image(
+            pixels: finished.pixels, format: .jxl, scale: options.scaleFactor,
+            orientation: finished.orientation,
+            flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
     }
 
     func finish() throws(ImageError) -> Image {

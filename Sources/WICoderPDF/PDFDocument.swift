@@ -61,7 +61,8 @@ final class PDFPage {
 
     /// The page's size in points, with its /Rotate applied.
     var size: (width: Double, height: Double) {
-        var width = 0.0, height = 0.0
+        var width = 0.0
+        var height = 0.0
         poppler.poppler_page_get_size(page, &width, &height)
         return (width, height)
     }
@@ -73,11 +74,15 @@ final class PDFPage {
 /// The one place glib's `GError`s from poppler become `ImageError`s (and are freed).
 enum PDFError {
     /// `.passwordRequired` for an encrypted document, else `.badImageData` with poppler's message; frees the GError.
-    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String, _ poppler: wi_poppler_functions) -> ImageError {
+    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String, _ poppler: wi_poppler_functions)
+        -> ImageError
+    {
         guard let error else { return ImageError(.badImageData, "\(action) failed") }
         defer { poppler.g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
-        if error.pointee.domain == poppler.poppler_error_quark() && error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+        if error.pointee.domain == poppler.poppler_error_quark()
+            && error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue)
+        {
             return ImageError(.passwordRequired, "\(action): the document is encrypted: \(message)")
         }
         return ImageError(.badImageData, "\(action): \(message)")

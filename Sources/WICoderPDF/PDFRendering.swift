@@ -16,8 +16,9 @@ struct PDFRendering {
             Result { () throws(ImageError) in try draw(bytes) }
         }
         let (pixels, isThumbnail) = try rendered.get()
-        return Image(pixels: pixels, format: .pdf, scale: options.scaleFactor,
-                     flags: isThumbnail ? [.vector, .thumbnail] : [.vector], decodeOptions: options)
+        return Image(
+            pixels: pixels, format: .pdf, scale: options.scaleFactor,
+            flags: isThumbnail ? [.vector, .thumbnail] : [.vector], decodeOptions: options)
     }
 
     /// Opens the document over `bytes` and draws the page; nothing of poppler's outlives the call.

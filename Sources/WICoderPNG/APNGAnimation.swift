@@ -26,9 +26,10 @@ struct APNGAnimation: ImageCoding.AnimationFrameSource {
     /// header (its info callback runs there), so no pixels are decoded. Empty when they are damaged.
     func metadata() -> ImageMetadata {
         guard !structure.metadataChunks.isEmpty,
-              let handle = try? PNGDecoderHandle(options: DecodeOptions(pixelLimit: pixelLimit)) else { return ImageMetadata() }
+            let handle = try? PNGDecoderHandle(options: DecodeOptions(pixelLimit: pixelLimit))
+        else { return ImageMetadata() }
         var header = structure.header
-        header.replaceSubrange(0..<8, with: [0, 0, 0, 1, 0, 0, 0, 1])   // 1x1: libpng allocates its buffer there
+        header.replaceSubrange(0..<8, with: [0, 0, 0, 1, 0, 0, 0, 1])  // 1x1: libpng allocates its buffer there
         var stream = Data([137, 80, 78, 71, 13, 10, 26, 10])
         Self.appendChunk("IHDR", header, to: &stream)
         for chunk in structure.sharedChunks + structure.metadataChunks { stream.append(contentsOf: chunk) }
@@ -47,7 +48,9 @@ struct APNGAnimation: ImageCoding.AnimationFrameSource {
         Self.appendChunk("IHDR", header, to: &stream)
         for chunk in structure.sharedChunks { stream.append(contentsOf: chunk) }
         var compressed: [UInt8] = []
-        for range in frame.data { compressed += data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)] }
+        for range in frame.data {
+            compressed += data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)]
+        }
         Self.appendChunk("IDAT", compressed, to: &stream)
         Self.appendChunk("IEND", [], to: &stream)
         return stream

@@ -32,32 +32,38 @@ enum APNGEncoder {
         for (index, pixels) in frames.enumerated() {
             try WorkerPool.checkCancellation()
             let current = Self.words(pixels)
-            let rect = previous.map { Self.changedRect(from: $0, to: current, width: pixels.width) }
+            let rect =
+                previous.map { Self.changedRect(from: $0, to: current, width: pixels.width) }
                 ?? (0, 0, pixels.width, pixels.height)
             let icc = index == 0 ? image.metadata.iccProfile.flatMap { layout.accepts(profile: $0) ? $0 : nil } : nil
-            let png = try PNGCoder.write(try layout.pack(try Self.crop(pixels, rect)), layout: layout, bitDepth: 8,
-                                         level: compressionLevel, icc: icc, exif: nil)
+            let png = try PNGCoder.write(
+                try layout.pack(try Self.crop(pixels, rect)), layout: layout, bitDepth: 8,
+                level: compressionLevel, icc: icc, exif: nil)
             let chunks = PNGChunkList(png)
             if index == 0 {
                 for chunk in chunks.all where chunk.type != "IDAT" && chunk.type != "IEND" {
                     output.append(chunk.bytes)
                     if chunk.type == "IHDR" {
-                        APNGAnimation.appendChunk("acTL", APNGAnimation.bigEndian(UInt32(frames.count))
-                                                  + APNGAnimation.bigEndian(UInt32(max(0, image.loopCount))), to: &output)
+                        APNGAnimation.appendChunk(
+                            "acTL",
+                            APNGAnimation.bigEndian(UInt32(frames.count))
+                                + APNGAnimation.bigEndian(UInt32(max(0, image.loopCount))), to: &output)
                     }
                 }
             }
             let delay = UInt16(min(65535, max(0, Int((image.duration(at: index) * 1000).rounded()))))
             var control = APNGAnimation.bigEndian(UInt32(sequence))
             for value in [rect.2, rect.3, rect.0, rect.1] { control += APNGAnimation.bigEndian(UInt32(value)) }
-            control += [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8, 0, 0]   // delay/1000, dispose NONE, blend SOURCE
+            // delay/1000, dispose NONE, blend SOURCE
+            control += [UInt8(delay >> 8), UInt8(delay & 0xFF), 0x03, 0xE8, 0, 0]
             APNGAnimation.appendChunk("fcTL", control, to: &output)
             sequence += 1
             for chunk in chunks.all where chunk.type == "IDAT" {
                 if index == 0 {
                     output.append(chunk.bytes)
                 } else {
-                    APNGAnimation.appendChunk("fdAT", APNGAnimation.bigEndian(UInt32(sequence)) + chunk.body, to: &output)
+                    APNGAnimation.appendChunk(
+                        "fdAT", APNGAnimation.bigEndian(UInt32(sequence)) + chunk.body, to: &output)
                     sequence += 1
                 }
             }
@@ -69,15 +75,24 @@ enum APNGEncoder {
 
     private static func words(_ pixels: PixelBuffer) -> [UInt32] {
         let bytes = pixels.packedBytes()
-        return bytes.withUnsafeBytes { raw in (0..<(bytes.count / 4)).map { raw.load(fromByteOffset: $0 * 4, as: UInt32.self) } }
+        return bytes.withUnsafeBytes { raw in
+            (0..<(bytes.count / 4)).map { raw.load(fromByteOffset: $0 * 4, as: UInt32.self) }
+        }
     }
 
     /// The bounding box (x, y, width, height) of the pixels that differ; 1x1 at the origin when none does.
     private static func changedRect(from old: [UInt32], to new: [UInt32], width: Int) -> (Int, Int, Int, Int) {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
+        var minX = Int.max
+        var minY = Int.max
+        var maxX = -1
+        var maxY = -1
         for p in 0..<new.count where new[p] != old[p] {
-            let x = p % width, y = p / width
-            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            let x = p % width
+            let y = p / width
+            minX = min(minX, x)
+            maxX = max(maxX, x)
+            minY = min(minY, y)
+            maxY = max(maxY, y)
         }
         return maxX < 0 ? (0, 0, 1, 1) : (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
@@ -90,7 +105,8 @@ enum APNGEncoder {
             pixels.withUnsafeBytes { source in
                 for row in 0..<rect.3 {
                     (target.baseAddress! + row * rowBytes).copyMemory(
-                        from: source.baseAddress! + (rect.1 + row) * pixels.bytesPerRow + rect.0 * 4, byteCount: rect.2 * 4)
+                        from: source.baseAddress! + (rect.1 + row) * pixels.bytesPerRow + rect.0 * 4,
+                        byteCount: rect.2 * 4)
                 }
             }
         }
@@ -116,8 +132,10 @@ struct PNGChunkList {
         while offset + 12 <= p.count {
             let length = p[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             guard offset + 12 + length <= p.count else { break }
-            chunks.append(Chunk(type: String(decoding: p[offset + 4..<offset + 8], as: UTF8.self),
-                                bytes: Data(p[offset..<offset + 12 + length]), body: Array(p[offset + 8..<offset + 8 + length])))
+            chunks.append(
+                Chunk(
+                    type: String(decoding: p[offset + 4..<offset + 8], as: UTF8.self),
+                    bytes: Data(p[offset..<offset + 12 + length]), body: Array(p[offset + 8..<offset + 8 + length])))
             offset += 12 + length
         }
         all = chunks

@@ -41,7 +41,7 @@ struct APNGStructure {
             do throws(ImageError) {
                 return try read(raw.bindMemory(to: UInt8.self))
             } catch {
-                return nil   // why it is invalid: `validate(_:)`
+                return nil  // why it is invalid: `validate(_:)`
             }
         }
     }
@@ -70,17 +70,24 @@ struct APNGStructure {
         var pendingIsDefaultImage = false
         var offset = 8
         while true {
-            guard offset + 12 <= p.count else { result?.isTruncated = true; break }
+            guard offset + 12 <= p.count else {
+                result?.isTruncated = true
+                break
+            }
             let length = word(offset)
             let type = String(decoding: UnsafeBufferPointer(rebasing: p[(offset + 4)..<(offset + 8)]), as: UTF8.self)
             let body = offset + 8
-            guard length <= 0x7FFF_FFFF, body + length + 4 <= p.count else { result?.isTruncated = true; break }
+            guard length <= 0x7FFF_FFFF, body + length + 4 <= p.count else {
+                result?.isTruncated = true
+                break
+            }
             let chunk = offset..<(body + length + 4)
             offset = chunk.upperBound
             if type == "IHDR" {
                 guard length == 13 else { return nil }
-                result = APNGStructure(canvas: PixelSize(width: word(body), height: word(body + 4)),
-                                       header: Array(p[body..<(body + 13)]))
+                result = APNGStructure(
+                    canvas: PixelSize(width: word(body), height: word(body + 4)),
+                    header: Array(p[body..<(body + 13)]))
                 continue
             }
             guard result != nil else { return nil }
@@ -88,7 +95,11 @@ struct APNGStructure {
             if type == "IDAT" && frameCount == 0 { return nil }
             if type == "acTL" || (frameCount > 0 && ["fcTL", "fdAT", "IDAT", "PLTE", "tRNS"].contains(type)) {
                 let stored = UInt32(word(body + length))
-                guard CRC32.update(0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: p[(body - 4)..<(body + length)]))) == stored else {
+                guard
+                    CRC32.update(
+                        0, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: p[(body - 4)..<(body + length)])))
+                        == stored
+                else {
                     throw ImageError(.badImageData, "APNG: CRC error in \(type) chunk")
                 }
             }
@@ -105,8 +116,10 @@ struct APNGStructure {
                 if !seenIDAT { result!.metadataChunks.append(Array(p[chunk])) }
             case "IDAT":
                 if !seenIDAT, let frame = pending, frameCount > 0 {
-                    guard result!.frames.isEmpty, frame.info.covers(result!.canvas), frame.info.x == 0, frame.info.y == 0,
-                          frame.info.width == result!.canvas.width, frame.info.height == result!.canvas.height else {
+                    guard result!.frames.isEmpty, frame.info.covers(result!.canvas), frame.info.x == 0,
+                        frame.info.y == 0,
+                        frame.info.width == result!.canvas.width, frame.info.height == result!.canvas.height
+                    else {
                         throw ImageError(.badImageData, "APNG: the first frame's fcTL does not match IHDR")
                     }
                     result!.defaultImageIsFrame = true
@@ -116,7 +129,7 @@ struct APNGStructure {
                 if pendingIsDefaultImage { pending!.data.append(body..<(body + length)) }
             case "fcTL":
                 guard frameCount > 0 else {
-                    if seenIDAT { continue }   // after the image data with no acTL: a still PNG's stray chunk
+                    if seenIDAT { continue }  // after the image data with no acTL: a still PNG's stray chunk
                     throw ImageError(.badImageData, "APNG: fcTL before acTL")
                 }
                 guard length == 26, word(body) == sequence else {
@@ -147,7 +160,8 @@ struct APNGStructure {
         }
         guard frameCount > 0, let animation = result, !animation.frames.isEmpty else { return nil }
         guard animation.isTruncated || animation.frames.count == frameCount else {
-            throw ImageError(.badImageData, "APNG: acTL announces \(frameCount) frames, the file has \(animation.frames.count)")
+            throw ImageError(
+                .badImageData, "APNG: acTL announces \(frameCount) frames, the file has \(animation.frames.count)")
         }
         guard animation.frames.count <= frameCount else {
             throw ImageError(.badImageData, "APNG: more frames than acTL announces (\(frameCount))")
@@ -160,18 +174,29 @@ struct APNGStructure {
         frames.append(frame)
     }
 
-    private static func frameControl(_ word: (Int) -> Int, _ half: (Int) -> Int, _ p: UnsafeBufferPointer<UInt8>,
-                                     _ body: Int, canvas: PixelSize) throws(ImageError) -> Frame {
-        let width = word(body + 4), height = word(body + 8), x = word(body + 12), y = word(body + 16)
-        let numerator = half(body + 20), denominator = half(body + 22)
-        let dispose = Int(p[body + 24]), blend = Int(p[body + 25])
-        guard width > 0, height > 0, x + width <= canvas.width, y + height <= canvas.height, dispose <= 2, blend <= 1 else {
-            throw ImageError(.badImageData, "APNG: invalid fcTL (\(width)x\(height) at \(x),\(y), dispose \(dispose), blend \(blend))")
+    private static func frameControl(
+        _ word: (Int) -> Int, _ half: (Int) -> Int, _ p: UnsafeBufferPointer<UInt8>,
+        _ body: Int, canvas: PixelSize
+    ) throws(ImageError) -> Frame {
+        let width = word(body + 4)
+        let height = word(body + 8)
+        let x = word(body + 12)
+        let y = word(body + 16)
+        let numerator = half(body + 20)
+        let denominator = half(body + 22)
+        let dispose = Int(p[body + 24])
+        let blend = Int(p[body + 25])
+        guard width > 0, height > 0, x + width <= canvas.width, y + height <= canvas.height, dispose <= 2, blend <= 1
+        else {
+            throw ImageError(
+                .badImageData,
+                "APNG: invalid fcTL (\(width)x\(height) at \(x),\(y), dispose \(dispose), blend \(blend))")
         }
         let milliseconds = numerator * 1000 / (denominator == 0 ? 100 : denominator)
-        let info = ImageCoding.AnimationFrameInfo(x: x, y: y, width: width, height: height,
-                                      disposal: [.none, .background, .previous][dispose], blend: [.source, .over][blend],
-                                      duration: ImageFrame.browserDuration(milliseconds: milliseconds))
+        let info = ImageCoding.AnimationFrameInfo(
+            x: x, y: y, width: width, height: height,
+            disposal: [.none, .background, .previous][dispose], blend: [.source, .over][blend],
+            duration: ImageFrame.browserDuration(milliseconds: milliseconds))
         return Frame(info: info, data: [])
     }
 }

@@ -46,7 +46,8 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     }
 
     /// Frames on demand for an APNG; `.unsupportedFormat` for a still PNG.
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
         guard let structure = APNGStructure.read(data) else {
             throw ImageError(.unsupportedFormat, "PNG: not an animated PNG")
         }
@@ -58,11 +59,13 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
     {
         try options.checkFrameLimit(structure.frames.count)
         let count = options.firstFrameOnly ? 1 : structure.frames.count
-        try options.checkPixelLimit(structure.canvas,
-                                    frames: options.pixelLimitFrameCount(frameCount: count, canvas: structure.canvas))
+        try options.checkPixelLimit(
+            structure.canvas,
+            frames: options.pixelLimitFrameCount(frameCount: count, canvas: structure.canvas))
         let source = APNGAnimation(data: data, structure: structure, pixelLimit: options.pixelLimit)
-        return try ImageCoding.CompositedAnimationDecoder(canvasSize: structure.canvas, frames: structure.frames.map(\.info),
-                                              loopCount: structure.plays, source: source, options: options)
+        return try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: structure.canvas, frames: structure.frames.map(\.info),
+            loopCount: structure.plays, source: source, options: options)
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
@@ -86,26 +89,32 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         pixels = try pixels.converted(to: wide ? .rgba16 : .rgba8)
         let layout = PNGLayout.smallest(for: pixels).compatible(withProfile: image.metadata.iccProfile)
         let rows = try layout.pack(pixels)
-        let exif = image.metadata.exif.map { ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation) }
+        let exif = image.metadata.exif.map {
+            ImageCoding.ExifReader.replacingOrientation(in: $0, with: image.orientation)
+        }
         // PNG allows a grey profile only on grey images and an RGB profile only on colour images.
         let icc = image.metadata.iccProfile.flatMap { layout.accepts(profile: $0) ? $0 : nil }
-        return try Self.write(rows, layout: layout, bitDepth: wide ? 16 : 8, level: compressionLevel, icc: icc, exif: exif)
+        return try Self.write(
+            rows, layout: layout, bitDepth: wide ? 16 : 8, level: compressionLevel, icc: icc, exif: exif)
     }
 
-    static func write(_ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
-                              exif: Data?) throws(ImageError) -> Data {
+    static func write(
+        _ rows: PixelBuffer, layout: PNGLayout, bitDepth: Int, level: Int, icc: Data?,
+        exif: Data?
+    ) throws(ImageError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         var message = [CChar](repeating: 0, count: 256)
-        let effort = Int32(min(9, max(0, level)))   // `compressionLevel` is a public var: clamp again, never trap
+        let effort = Int32(min(9, max(0, level)))  // `compressionLevel` is a public var: clamp again, never trap
         let status = rows.withUnsafeBytes { pixels in
             (icc ?? Data()).withUnsafeBytes { iccBytes in
                 (exif ?? Data()).withUnsafeBytes { exifBytes in
-                    wi_png_encode(pixels.bindMemory(to: UInt8.self).baseAddress, UInt32(rows.width),
-                                  UInt32(rows.height), rows.bytesPerRow, layout.shimLayout, Int32(bitDepth),
-                                  effort, iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
-                                  exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
-                                  &output, &outputSize, &message, message.count)
+                    wi_png_encode(
+                        pixels.bindMemory(to: UInt8.self).baseAddress, UInt32(rows.width),
+                        UInt32(rows.height), rows.bytesPerRow, layout.shimLayout, Int32(bitDepth),
+                        effort, iccBytes.bindMemory(to: UInt8.self).baseAddress, iccBytes.count,
+                        exifBytes.bindMemory(to: UInt8.self).baseAddress, exifBytes.count,
+                        &output, &outputSize, &message, message.count)
                 }
             }
         }
@@ -116,4 +125,3 @@ public struct PNGCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return Data(bytesNoCopy: output, count: outputSize, deallocator: .free)
     }
 }
-

@@ -38,7 +38,8 @@ final class PNGDecoderHandle {
     /// path); anything else goes on through libpng. `wholeBuffer: false` keeps to libpng (the tests compare both).
     func decode(_ data: Data, wholeBuffer: Bool = true) throws(ImageError) {
         let status = data.withUnsafeBytes { bytes in
-            wi_png_decoder_decode(decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, wholeBuffer ? 1 : 0)
+            wi_png_decoder_decode(
+                decoder, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, wholeBuffer ? 1 : 0)
         }
         try Self.check(status, message: String(cString: wi_png_decoder_message(decoder)))
     }
@@ -53,17 +54,20 @@ final class PNGDecoderHandle {
     /// The complete image; the pixel memory moves from libpng's side to the image without a copy.
     func finalImage() throws(ImageError) -> Image {
         guard isComplete else {
-            throw ImageError(.badImageData, hasHeader
-                ? "truncated PNG: the data ends before the image is complete"
-                : "truncated PNG: the data ends before the image header")
+            throw ImageError(
+                .badImageData,
+                hasHeader
+                    ? "truncated PNG: the data ends before the image is complete"
+                    : "truncated PNG: the data ends before the image header")
         }
         let header = wi_png_decoder_header(decoder)!.pointee
         guard let pixels = wi_png_decoder_take_pixels(decoder) else {
             throw ImageError(.badImageData, "the PNG decoder holds no pixels")
         }
-        let buffer = PixelBuffer(adopting: UnsafeMutableRawPointer(pixels), width: Int(header.width),
-                                 height: Int(header.height), bytesPerRow: header.stride,
-                                 format: header.output_16 != 0 ? .rgba16 : .rgba8)
+        let buffer = PixelBuffer(
+            adopting: UnsafeMutableRawPointer(pixels), width: Int(header.width),
+            height: Int(header.height), bytesPerRow: header.stride,
+            format: header.output_16 != 0 ? .rgba16 : .rgba8)
         return try makeImage(buffer, flags: [])
     }
 
@@ -72,9 +76,10 @@ final class PNGDecoderHandle {
         guard hasHeader, let source = wi_png_decoder_pixels(decoder) else { return nil }
         let header = wi_png_decoder_header(decoder)!.pointee
         do {
-            var buffer = try PixelBuffer(width: Int(header.width), height: Int(header.height),
-                                         format: header.output_16 != 0 ? .rgba16 : .rgba8,
-                                         bytesPerRow: header.stride, zeroed: false)
+            var buffer = try PixelBuffer(
+                width: Int(header.width), height: Int(header.height),
+                format: header.output_16 != 0 ? .rgba16 : .rgba8,
+                bytesPerRow: header.stride, zeroed: false)
             try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
             return try makeImage(buffer, flags: .incremental)
         } catch {
@@ -95,9 +100,10 @@ final class PNGDecoderHandle {
         let metadata = self.metadata
         let orientation = metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) ?? .up
         let finished = try options.finish(buffer, orientation: orientation)
-        return Image(pixels: finished.pixels, format: .png, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
-                     decodeOptions: options, metadata: metadata)
+        return Image(
+            pixels: finished.pixels, format: .png, scale: options.scaleFactor,
+            orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
+            decodeOptions: options, metadata: metadata)
     }
 
     /// The one place CPNGShim statuses become errors.

@@ -19,18 +19,19 @@ public enum PNGImageDataPaths {
         let whole = outcome(data, wholeBuffer: true, options: options)
         let libpng = outcome(data, wholeBuffer: false, options: options)
         switch (whole, libpng) {
-        case let (.success(a), .success(b)):
+        case (.success(let a), .success(let b)):
             if a.pixels != b.pixels { return "pixels differ: whole-buffer \(a.pixels.size), libpng \(b.pixels.size)" }
             if a.metadata.iccProfile != b.metadata.iccProfile || a.metadata.exif != b.metadata.exif {
                 return "metadata differs"
             }
             return nil
-        case let (.failure(a), .failure(b)):
+        case (.failure(let a), .failure(let b)):
             return a.code == b.code && a.message == b.message ? nil : "errors differ: \(a) / \(b)"
-        case let (.success, .failure(error)):
-            return error.message.contains("IDAT") || error.message.contains("compress") ? nil
+        case (.success, .failure(let error)):
+            return error.message.contains("IDAT") || error.message.contains("compress")
+                ? nil
                 : "libpng failed (\(error)) where the whole-buffer path decoded"
-        case let (.failure(error), .success):
+        case (.failure(let error), .success):
             return "the whole-buffer path failed (\(error)) where libpng decoded"
         }
     }

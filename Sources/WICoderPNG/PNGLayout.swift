@@ -32,8 +32,10 @@ enum PNGLayout {
         }
     }
 
-    private static func scan<T: FixedWidthInteger>(_ p: UnsafePointer<T>, _ width: Int, _ maximum: T,
-                                                   _ gray: inout Bool, _ opaque: inout Bool) {
+    private static func scan<T: FixedWidthInteger>(
+        _ p: UnsafePointer<T>, _ width: Int, _ maximum: T,
+        _ gray: inout Bool, _ opaque: inout Bool
+    ) {
         for x in 0..<width {
             let i = x * 4
             if p[i + 3] != maximum { opaque = false }
@@ -88,16 +90,18 @@ enum PNGLayout {
     /// The result is only read as raw bytes; its `format` field still names the source format.
     func pack(_ pixels: PixelBuffer) throws(ImageError) -> PixelBuffer {
         if self == .rgba { return pixels }
-        let keep: [Int] = switch self {
-        case .gray: [0]
-        case .grayAlpha: [0, 3]
-        case .rgb: [0, 1, 2]
-        case .rgba: [0, 1, 2, 3]
-        }
+        let keep: [Int] =
+            switch self {
+            case .gray: [0]
+            case .grayAlpha: [0, 3]
+            case .rgb: [0, 1, 2]
+            case .rgba: [0, 1, 2, 3]
+            }
         let componentBytes = pixels.format.bitsPerComponent / 8
         let rowBytes = pixels.width * keep.count * componentBytes
-        var packed = try PixelBuffer(width: pixels.width, height: pixels.height, format: pixels.format,
-                                     bytesPerRow: max(rowBytes, pixels.width * pixels.format.bytesPerPixel), zeroed: false)
+        var packed = try PixelBuffer(
+            width: pixels.width, height: pixels.height, format: pixels.format,
+            bytesPerRow: max(rowBytes, pixels.width * pixels.format.bytesPerPixel), zeroed: false)
         let packedRowBytes = packed.bytesPerRow
         try packed.withUnsafeMutableBytes { out in
             pixels.withUnsafeBytes { input in
@@ -105,13 +109,16 @@ enum PNGLayout {
                     let source = input.baseAddress! + y * pixels.bytesPerRow
                     var target = out.baseAddress! + y * packedRowBytes
                     if componentBytes == 1 {
-                        packRow(source.assumingMemoryBound(to: UInt8.self), into: target.assumingMemoryBound(to: UInt8.self),
-                                width: pixels.width)
+                        packRow(
+                            source.assumingMemoryBound(to: UInt8.self),
+                            into: target.assumingMemoryBound(to: UInt8.self),
+                            width: pixels.width)
                         continue
                     }
                     for x in 0..<pixels.width {
                         for channel in keep {
-                            target.copyMemory(from: source + (x * 4 + channel) * componentBytes, byteCount: componentBytes)
+                            target.copyMemory(
+                                from: source + (x * 4 + channel) * componentBytes, byteCount: componentBytes)
                             target += componentBytes
                         }
                     }

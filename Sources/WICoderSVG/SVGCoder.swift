@@ -56,8 +56,9 @@ public struct SVGCoder: ImageCoder {
 
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard data.count <= maxDocumentBytes else {
-            throw ImageError(.documentTooLarge,
-                             "the SVG document is \(data.count) bytes, over the limit of \(maxDocumentBytes)")
+            throw ImageError(
+                .documentTooLarge,
+                "the SVG document is \(data.count) bytes, over the limit of \(maxDocumentBytes)")
         }
         let rendering = SVGRendering(coder: self, options: options)
         guard data.starts(with: [0x1F, 0x8B]) else { return try rendering.render(data) }

@@ -44,11 +44,17 @@ final class SVGDocument {
     }
 
     var dimensions: Dimensions {
-        var width = 0.0, height = 0.0
-        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
-        var widthLength = RsvgLength(), heightLength = RsvgLength(), viewBox = RsvgRectangle()
-        rsvg.rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
-                                             &hasViewBox, &viewBox)
+        var width = 0.0
+        var height = 0.0
+        var hasWidth: gboolean = 0
+        var hasHeight: gboolean = 0
+        var hasViewBox: gboolean = 0
+        var widthLength = RsvgLength()
+        var heightLength = RsvgLength()
+        var viewBox = RsvgRectangle()
+        rsvg.rsvg_handle_get_intrinsic_dimensions(
+            handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
+            &hasViewBox, &viewBox)
         var result = Dimensions()
         if rsvg.rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 {
             result.width = Self.usable(width)
@@ -65,15 +71,16 @@ final class SVGDocument {
 
     /// An absolute length in CSS pixels at 96 dpi; nil for relative units (percent, em, ex) and unusable values.
     private static func pixels(_ length: RsvgLength) -> Double? {
-        let perUnit: Double? = switch length.unit {
-        case RSVG_UNIT_PX: 1
-        case RSVG_UNIT_IN: 96
-        case RSVG_UNIT_CM: 96 / 2.54
-        case RSVG_UNIT_MM: 96 / 25.4
-        case RSVG_UNIT_PT: 96 / 72
-        case RSVG_UNIT_PC: 16
-        default: nil
-        }
+        let perUnit: Double? =
+            switch length.unit {
+            case RSVG_UNIT_PX: 1
+            case RSVG_UNIT_IN: 96
+            case RSVG_UNIT_CM: 96 / 2.54
+            case RSVG_UNIT_MM: 96 / 25.4
+            case RSVG_UNIT_PT: 96 / 72
+            case RSVG_UNIT_PC: 16
+            default: nil
+            }
         return perUnit.flatMap { usable(length.length * $0) }
     }
 
@@ -93,7 +100,8 @@ final class SVGDocument {
 /// The one place glib's `GError`s become `ImageError`s (and are freed).
 enum GLibError {
     /// An `ImageError` (`.badImageData`) carrying the GError's message, freeing the GError.
-    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String, _ rsvg: wi_rsvg_functions) -> ImageError {
+    static func take(_ error: UnsafeMutablePointer<GError>?, _ action: String, _ rsvg: wi_rsvg_functions) -> ImageError
+    {
         guard let error else { return ImageError(.badImageData, "\(action) failed") }
         defer { rsvg.g_error_free(error) }
         let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"

@@ -23,8 +23,9 @@ struct SVGRendering {
         canvas.scale(x: size.drawingScale.x, y: size.drawingScale.y)
         try document.render(on: canvas.context, viewport: natural)
         if let error = canvas.drawingError { throw error }
-        return Image(pixels: try canvas.finish(), format: .svg, scale: options.scaleFactor,
-                     flags: size.isThumbnail ? [.vector, .thumbnail] : [.vector], decodeOptions: options)
+        return Image(
+            pixels: try canvas.finish(), format: .svg, scale: options.scaleFactor,
+            flags: size.isThumbnail ? [.vector, .thumbnail] : [.vector], decodeOptions: options)
     }
 
     /// The intrinsic size in CSS pixels. A missing (or relative) width or height follows from the other and the
@@ -35,9 +36,9 @@ struct SVGRendering {
     private func naturalSize(of document: SVGDocument) -> (width: Double, height: Double) {
         let d = document.dimensions
         switch (d.width, d.height) {
-        case let (width?, height?): return (width, height)
-        case let (width?, nil): return (width, width / (d.aspect ?? 1))
-        case let (nil, height?): return (height * (d.aspect ?? 1), height)
+        case (let width?, let height?): return (width, height)
+        case (let width?, nil): return (width, width / (d.aspect ?? 1))
+        case (nil, let height?): return (height * (d.aspect ?? 1), height)
         case (nil, nil):
             if let viewBox = d.viewBox { return viewBox }
             let side = Double(coder.defaultLongSide)

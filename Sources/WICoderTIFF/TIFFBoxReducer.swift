@@ -56,7 +56,10 @@ struct TIFFBoxReducer {
             var column = 0
             while x < width {
                 let end = Swift.min(x + factor, width)
-                var red: UInt64 = 0, green: UInt64 = 0, blue: UInt64 = 0, alpha: UInt64 = 0
+                var red: UInt64 = 0
+                var green: UInt64 = 0
+                var blue: UInt64 = 0
+                var alpha: UInt64 = 0
                 for pixel in x..<end {
                     let p = row + pixel * 4
                     let a = UInt64(p[3])
@@ -101,10 +104,16 @@ struct TIFFBoxReducer {
                     }
                     if wide {
                         let p = (row + column * 8).assumingMemoryBound(to: UInt16.self)
-                        p[0] = UInt16(values.0); p[1] = UInt16(values.1); p[2] = UInt16(values.2); p[3] = UInt16(values.3)
+                        p[0] = UInt16(values.0)
+                        p[1] = UInt16(values.1)
+                        p[2] = UInt16(values.2)
+                        p[3] = UInt16(values.3)
                     } else {
                         let p = (row + column * 4).assumingMemoryBound(to: UInt8.self)
-                        p[0] = UInt8(values.0); p[1] = UInt8(values.1); p[2] = UInt8(values.2); p[3] = UInt8(values.3)
+                        p[0] = UInt8(values.0)
+                        p[1] = UInt8(values.1)
+                        p[2] = UInt8(values.2)
+                        p[3] = UInt8(values.3)
                     }
                     for i in base..<(base + 5) { sums[i] = 0 }
                 }

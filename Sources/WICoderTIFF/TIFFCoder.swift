@@ -65,8 +65,9 @@ public struct TIFFCoder: AnimatedImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let result: Result<Image, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                let reader = try TIFFReader(bytes: bytes, copy: false,
-                                            maxSingleAllocation: Self.maxSingleAllocation(options))
+                let reader = try TIFFReader(
+                    bytes: bytes, copy: false,
+                    maxSingleAllocation: Self.maxSingleAllocation(options))
                 let count = decodesAllPages && !options.firstFrameOnly ? reader.pageCount : 1
                 return .success(try Self.decodePages(reader, count: count, options: options))
             } catch {
@@ -83,14 +84,17 @@ public struct TIFFCoder: AnimatedImageCoder {
     {
         let result: Result<(Image, PixelSize), ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                let reader = try TIFFReader(bytes: bytes, copy: false,
-                                            maxSingleAllocation: Self.maxSingleAllocation(options))
+                let reader = try TIFFReader(
+                    bytes: bytes, copy: false,
+                    maxSingleAllocation: Self.maxSingleAllocation(options))
                 try Self.checkPixelLimit(reader, pages: 0...0, options: options)
                 let decoded = try TIFFPageDecoder.decode(reader, page: 0, options: options)
-                let finished = try options.finish(decoded.pixels, orientation: decoded.orientation,
-                                                  fullSize: decoded.storedSize)
-                let image = Image(pixels: finished.pixels, format: .tiff, orientation: finished.orientation,
-                                  flags: Self.flags(finished, incomplete: decoded.isIncomplete))
+                let finished = try options.finish(
+                    decoded.pixels, orientation: decoded.orientation,
+                    fullSize: decoded.storedSize)
+                let image = Image(
+                    pixels: finished.pixels, format: .tiff, orientation: finished.orientation,
+                    flags: Self.flags(finished, incomplete: decoded.isIncomplete))
                 return .success((image, decoded.pixels.size))
             } catch {
                 return .failure(error)
@@ -104,17 +108,20 @@ public struct TIFFCoder: AnimatedImageCoder {
     public func decodePage(_ index: Int, of data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         let result: Result<Image, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                let reader = try TIFFReader(bytes: bytes, copy: false,
-                                            maxSingleAllocation: Self.maxSingleAllocation(options))
+                let reader = try TIFFReader(
+                    bytes: bytes, copy: false,
+                    maxSingleAllocation: Self.maxSingleAllocation(options))
                 guard index >= 0, index < reader.pageCount else {
                     throw ImageError(.badImageData, "TIFF: no page \(index) (the file has \(reader.pageCount))")
                 }
                 try Self.checkPixelLimit(reader, pages: index...index, options: options)
                 let (finished, incomplete) = try Self.finishedPage(reader, page: index, options: options)
-                return .success(Image(pixels: finished.pixels, format: .tiff, scale: options.scaleFactor,
-                                      orientation: finished.orientation,
-                                      flags: Self.flags(finished, incomplete: incomplete),
-                                      decodeOptions: options, metadata: reader.metadata()))
+                return .success(
+                    Image(
+                        pixels: finished.pixels, format: .tiff, scale: options.scaleFactor,
+                        orientation: finished.orientation,
+                        flags: Self.flags(finished, incomplete: incomplete),
+                        decodeOptions: options, metadata: reader.metadata()))
             } catch {
                 return .failure(error)
             }
@@ -122,7 +129,8 @@ public struct TIFFCoder: AnimatedImageCoder {
         return try result.get()
     }
 
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
         try TIFFPages(data: data, options: options)
     }
 
@@ -153,7 +161,7 @@ public struct TIFFCoder: AnimatedImageCoder {
                 let page = try finishedPage(reader, page: index, options: options)
                 finished = page.finished
                 anyIncomplete = anyIncomplete || page.incomplete
-            } catch where index > 0 && error.code == .badImageData {
+            } catch  where index > 0 && error.code == .badImageData {
                 // A damaged later page ends the document there: the pages before it are kept, flagged.
                 anyIncomplete = true
                 break
@@ -169,8 +177,9 @@ public struct TIFFCoder: AnimatedImageCoder {
         }
         guard let first else { throw ImageError(.badImageData, "TIFF: the file has no pages") }
         if frames.count > 1 { frames[0].duration = TIFFPages.pageDuration }
-        return Image(frames: frames, format: .tiff, scale: options.scaleFactor, orientation: first.orientation,
-                     flags: flags(first, incomplete: anyIncomplete), decodeOptions: options, metadata: metadata)
+        return Image(
+            frames: frames, format: .tiff, scale: options.scaleFactor, orientation: first.orientation,
+            flags: flags(first, incomplete: anyIncomplete), decodeOptions: options, metadata: metadata)
     }
 
     /// One page decoded and finished (resize remainder, orientation, depth, alpha form), and whether its data ran
@@ -179,7 +188,8 @@ public struct TIFFCoder: AnimatedImageCoder {
         -> (finished: DecodeOptions.FinishedPixels, incomplete: Bool)
     {
         let decoded = try TIFFPageDecoder.decode(reader, page: page, options: options)
-        let finished = try options.finish(decoded.pixels, orientation: decoded.orientation, fullSize: decoded.storedSize)
+        let finished = try options.finish(
+            decoded.pixels, orientation: decoded.orientation, fullSize: decoded.storedSize)
         return (finished, decoded.isIncomplete)
     }
 
@@ -201,8 +211,9 @@ public struct TIFFCoder: AnimatedImageCoder {
             try options.checkPixelLimit(size)
             let (sum, overflow) = total.addingReportingOverflow(size.area)
             guard !overflow, sum <= options.pixelLimit else {
-                throw ImageError(.pixelLimitExceeded,
-                                 "\(pages.count) TIFF pages exceed the pixel limit of \(options.pixelLimit) pixels")
+                throw ImageError(
+                    .pixelLimitExceeded,
+                    "\(pages.count) TIFF pages exceed the pixel limit of \(options.pixelLimit) pixels")
             }
             total = sum
         }

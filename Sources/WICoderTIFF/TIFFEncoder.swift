@@ -20,8 +20,9 @@ enum TIFFEncoder {
                 if target != pixels.size { pixels = try options.effectiveResampler.resample(pixels, to: target) }
             }
             pixels = try pixels.converted(to: .rgba8)
-            try writer.addPage(pixels, withAlpha: !pixels.isOpaque, compression: compression,
-                               orientation: image.orientation, page: index, of: frames.count)
+            try writer.addPage(
+                pixels, withAlpha: !pixels.isOpaque, compression: compression,
+                orientation: image.orientation, page: index, of: frames.count)
         }
         return try writer.finish()
     }
@@ -44,13 +45,16 @@ final class TIFFWriter {
 
     deinit { wi_tiff_writer_destroy(writer) }
 
-    func addPage(_ pixels: PixelBuffer, withAlpha: Bool, compression: TIFFCoder.Compression,
-                 orientation: ImageOrientation, page: Int, of pages: Int) throws(ImageError) {
+    func addPage(
+        _ pixels: PixelBuffer, withAlpha: Bool, compression: TIFFCoder.Compression,
+        orientation: ImageOrientation, page: Int, of pages: Int
+    ) throws(ImageError) {
         let method = compression == .lzw ? WI_TIFF_COMPRESSION_LZW : WI_TIFF_COMPRESSION_DEFLATE
         let status = pixels.withUnsafeBytes { bytes in
-            wi_tiff_writer_add_page(writer, bytes.bindMemory(to: UInt8.self).baseAddress, UInt32(pixels.width),
-                                    UInt32(pixels.height), pixels.bytesPerRow, withAlpha ? 1 : 0, method,
-                                    UInt16(orientation.rawValue), UInt16(clamping: page), UInt16(clamping: pages))
+            wi_tiff_writer_add_page(
+                writer, bytes.bindMemory(to: UInt8.self).baseAddress, UInt32(pixels.width),
+                UInt32(pixels.height), pixels.bytesPerRow, withAlpha ? 1 : 0, method,
+                UInt16(orientation.rawValue), UInt16(clamping: page), UInt16(clamping: pages))
         }
         try check(status)
     }
@@ -67,7 +71,8 @@ final class TIFFWriter {
     private func check(_ status: wi_tiff_status) throws(ImageError) {
         guard status != WI_TIFF_OK else { return }
         let message = String(cString: wi_tiff_writer_message(writer))
-        throw ImageError(status == WI_TIFF_OUT_OF_MEMORY ? .outOfMemory : .encodingFailed,
-                         "TIFF encode: \(message.isEmpty ? "libtiff failed" : message)")
+        throw ImageError(
+            status == WI_TIFF_OUT_OF_MEMORY ? .outOfMemory : .encodingFailed,
+            "TIFF encode: \(message.isEmpty ? "libtiff failed" : message)")
     }
 }

@@ -14,22 +14,25 @@ enum TIFFPageDecoder {
 
     static func decode(_ reader: TIFFReader, page index: Int, options: DecodeOptions) throws(ImageError) -> Decoded {
         // Straight output unless premultiplied is asked: the shim divides associated alpha out as Pillow does.
-        let page = try reader.selectPage(index, want16Bit: options.keep16Bit, straightAlpha: !options.premultipliedAlpha)
+        let page = try reader.selectPage(
+            index, want16Bit: options.keep16Bit, straightAlpha: !options.premultipliedAlpha)
         try options.checkPixelLimit(page.size)
         let factor = reductionFactor(for: page, options: options)
         var pixels: PixelBuffer
         if factor == 1 {
             // Bands land in their place in the output: no copy, no full-size intermediate.
-            pixels = try PixelBuffer(width: page.size.width, height: page.size.height, format: page.format,
-                                     zeroed: false)
+            pixels = try PixelBuffer(
+                width: page.size.width, height: page.size.height, format: page.format,
+                zeroed: false)
             let bytesPerRow = pixels.bytesPerRow
             let band = page.bandHeight
             let result: Result<Void, ImageError> = try pixels.withUnsafeMutableBytes { bytes in
                 do throws(ImageError) {
                     for index in 0..<page.bandCount {
                         try WorkerPool.checkCancellation()
-                        try reader.readBand(index, into: bytes.baseAddress! + index * band * bytesPerRow,
-                                            bytesPerRow: bytesPerRow)
+                        try reader.readBand(
+                            index, into: bytes.baseAddress! + index * band * bytesPerRow,
+                            bytesPerRow: bytesPerRow)
                     }
                     return .success(())
                 } catch {
@@ -38,8 +41,9 @@ enum TIFFPageDecoder {
             }
             try result.get()
         } else {
-            var band = try PixelBuffer(width: page.size.width, height: page.bandHeight, format: page.format,
-                                       zeroed: false)
+            var band = try PixelBuffer(
+                width: page.size.width, height: page.bandHeight, format: page.format,
+                zeroed: false)
             var reducer = try TIFFBoxReducer(source: page.size, factor: factor, format: page.format)
             for index in 0..<page.bandCount {
                 try WorkerPool.checkCancellation()
@@ -48,7 +52,8 @@ enum TIFFPageDecoder {
                 let result: Result<Void, ImageError> = try band.withUnsafeMutableBytes { bytes in
                     do throws(ImageError) {
                         try reader.readBand(index, into: bytes.baseAddress!, bytesPerRow: bytesPerRow)
-                        try reducer.add(rows: UnsafeRawPointer(bytes.baseAddress!), count: rows, bytesPerRow: bytesPerRow)
+                        try reducer.add(
+                            rows: UnsafeRawPointer(bytes.baseAddress!), count: rows, bytesPerRow: bytesPerRow)
                         return .success(())
                     } catch {
                         return .failure(error)
@@ -58,8 +63,9 @@ enum TIFFPageDecoder {
             }
             pixels = try reducer.finish()
         }
-        return Decoded(pixels: pixels, storedSize: page.size, orientation: page.orientation,
-                       isIncomplete: reader.isPageIncomplete)
+        return Decoded(
+            pixels: pixels, storedSize: page.size, orientation: page.orientation,
+            isIncomplete: reader.isPageIncomplete)
     }
 
     /// The largest integer factor whose reduced size still covers the target in both dimensions (1: no target).
@@ -68,7 +74,8 @@ enum TIFFPageDecoder {
         let displayed = swaps ? PixelSize(width: page.size.height, height: page.size.width) : page.size
         let bytesPerPixel = options.keep16Bit ? page.format.bytesPerPixel : 4
         guard let target = options.targetSize(for: displayed, bytesPerPixel: bytesPerPixel),
-              target.width > 0, target.height > 0 else { return 1 }
+            target.width > 0, target.height > 0
+        else { return 1 }
         let stored = swaps ? PixelSize(width: target.height, height: target.width) : target
         return Swift.max(1, Swift.min(page.size.width / stored.width, page.size.height / stored.height))
     }

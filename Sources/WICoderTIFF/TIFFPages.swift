@@ -25,8 +25,10 @@ final class TIFFPages: AnimatedImageDecoder {
     init(data: Data, options: DecodeOptions) throws(ImageError) {
         let opened: Result<TIFFReader, ImageError> = data.withUnsafeBytes { bytes in
             do throws(ImageError) {
-                return .success(try TIFFReader(bytes: bytes, copy: true,
-                                               maxSingleAllocation: TIFFCoder.maxSingleAllocation(options)))
+                return .success(
+                    try TIFFReader(
+                        bytes: bytes, copy: true,
+                        maxSingleAllocation: TIFFCoder.maxSingleAllocation(options)))
             } catch {
                 return .failure(error)
             }
@@ -57,7 +59,8 @@ final class TIFFPages: AnimatedImageDecoder {
     }
 
     /// `pixels` in `format` on a transparent canvas of `size`, at the top left (as is when it already fits).
-    static func place(_ pixels: PixelBuffer, on size: PixelSize, format: PixelFormat) throws(ImageError) -> PixelBuffer {
+    static func place(_ pixels: PixelBuffer, on size: PixelSize, format: PixelFormat) throws(ImageError) -> PixelBuffer
+    {
         let source = try pixels.converted(to: format)
         guard source.size != size else { return source }
         var canvas = try PixelBuffer(width: size.width, height: size.height, format: format)
@@ -67,8 +70,9 @@ final class TIFFPages: AnimatedImageDecoder {
         try source.withUnsafeBytes { (from) throws(ImageError) in
             try canvas.withUnsafeMutableBytes { to in
                 for y in 0..<rows {
-                    (to.baseAddress! + y * canvasStride).copyMemory(from: from.baseAddress! + y * source.bytesPerRow,
-                                                                    byteCount: bytes)
+                    (to.baseAddress! + y * canvasStride).copyMemory(
+                        from: from.baseAddress! + y * source.bytesPerRow,
+                        byteCount: bytes)
                 }
             }
         }

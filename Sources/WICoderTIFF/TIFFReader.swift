@@ -31,8 +31,11 @@ final class TIFFReader {
     /// Throws `.unsupportedFormat` when libtiff cannot be loaded.
     init(bytes: UnsafeRawBufferPointer, copy: Bool, maxSingleAllocation: Int) throws(ImageError) {
         try TIFFLibrary.load()
-        guard let reader = wi_tiff_reader_create(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                                 copy ? 1 : 0, Int64(maxSingleAllocation)) else {
+        guard
+            let reader = wi_tiff_reader_create(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                copy ? 1 : 0, Int64(maxSingleAllocation))
+        else {
             throw ImageError(.outOfMemory, "cannot create a libtiff reader")
         }
         self.reader = reader
@@ -59,20 +62,24 @@ final class TIFFReader {
     /// be divided out while unpacking (8-bit only).
     func selectPage(_ index: Int, want16Bit: Bool, straightAlpha: Bool) throws(ImageError) -> Page {
         var page = wi_tiff_page()
-        try check(wi_tiff_reader_select_page(reader, Int32(clamping: index), want16Bit ? 1 : 0, straightAlpha ? 1 : 0,
-                                             &page))
+        try check(
+            wi_tiff_reader_select_page(
+                reader, Int32(clamping: index), want16Bit ? 1 : 0, straightAlpha ? 1 : 0,
+                &page))
         let wide = want16Bit && page.can_output16 != 0
         let premultiplied = page.alpha == WI_TIFF_ALPHA_PREMULTIPLIED
-        let format: PixelFormat = switch (wide, premultiplied) {
-        case (false, false): .rgba8
-        case (false, true): .premultipliedRGBA8
-        case (true, false): .rgba16
-        case (true, true): .premultipliedRGBA16
-        }
-        return Page(size: PixelSize(width: Int(page.width), height: Int(page.height)),
-                    orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
-                    bandHeight: Int(page.band_height), bandCount: Int(page.band_count), format: format,
-                    isDirect: page.direct != 0)
+        let format: PixelFormat =
+            switch (wide, premultiplied) {
+            case (false, false): .rgba8
+            case (false, true): .premultipliedRGBA8
+            case (true, false): .rgba16
+            case (true, true): .premultipliedRGBA16
+            }
+        return Page(
+            size: PixelSize(width: Int(page.width), height: Int(page.height)),
+            orientation: ImageOrientation(rawValue: Int(page.orientation)) ?? .up,
+            bandHeight: Int(page.band_height), bandCount: Int(page.band_count), format: format,
+            isDirect: page.direct != 0)
     }
 
     /// Decodes band `band` of the current page into rows starting at `rows`, `bytesPerRow` apart.
@@ -96,7 +103,8 @@ final class TIFFReader {
         let message = String(cString: wi_tiff_reader_message(reader))
         switch status {
         case WI_TIFF_OK: return
-        case WI_TIFF_OUT_OF_MEMORY: throw ImageError(.outOfMemory, "TIFF: \(message.isEmpty ? "out of memory" : message)")
+        case WI_TIFF_OUT_OF_MEMORY:
+            throw ImageError(.outOfMemory, "TIFF: \(message.isEmpty ? "out of memory" : message)")
         case WI_TIFF_UNSUPPORTED: throw ImageError(.badImageData, "TIFF: unsupported layout: \(message)")
         default: throw ImageError(.badImageData, "TIFF: \(message.isEmpty ? "invalid data" : message)")
         }

@@ -45,7 +45,8 @@ final class WebPAnimatedDecoder: AnimatedImageDecoder {
         guard count > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
         try options.checkFrameLimit(count)
         let decodedFrames = options.firstFrameOnly ? 1 : count
-        try options.checkPixelLimit(canvas, frames: options.pixelLimitFrameCount(frameCount: decodedFrames, canvas: canvas))
+        try options.checkPixelLimit(
+            canvas, frames: options.pixelLimitFrameCount(frameCount: decodedFrames, canvas: canvas))
         var frameOptions = options
         frameOptions.scaleDownLimitBytes = options.scaleDownLimitBytes.map { max(1, $0 / decodedFrames) }
         orientation = container.orientation
@@ -105,7 +106,8 @@ private final class Playback {
         options.use_threads = 0
         var data = container.webpData
         guard let decoder = WebPAnimDecoderNew(&data, &options) else {
-            throw ImageError(.badImageData, "WebP: libwebp cannot decode this animation (invalid frames or out of memory)")
+            throw ImageError(
+                .badImageData, "WebP: libwebp cannot decode this animation (invalid frames or out of memory)")
         }
         self.container = container
         self.decoder = decoder
@@ -117,7 +119,8 @@ private final class Playback {
 
     /// Frame `index`: the composited canvas, decoded forwards from the last position (or from 0), passed through
     /// `finish`; the last result is kept, so asking again costs nothing.
-    func frame(at index: Int, finish: (PixelBuffer) throws(ImageError) -> PixelBuffer) throws(ImageError) -> PixelBuffer {
+    func frame(at index: Int, finish: (PixelBuffer) throws(ImageError) -> PixelBuffer) throws(ImageError) -> PixelBuffer
+    {
         if let cached, cached.index == index { return cached.pixels }
         if index < next {
             WebPAnimDecoderReset(decoder)

@@ -10,8 +10,10 @@ internal import CWebP
 /// frame, places key frames and (when allowed) mixes lossy and lossless frames.
 enum WebPAnimationEncoder {
     /// An animated WebP of `frames` (all the same size), playing `loopCount` times (0 forever).
-    static func encode(_ frames: [ImageFrame], loopCount: Int, config: WebPConfig,
-                       settings: WebPCoder.Configuration) throws(ImageError) -> Data {
+    static func encode(
+        _ frames: [ImageFrame], loopCount: Int, config: WebPConfig,
+        settings: WebPCoder.Configuration
+    ) throws(ImageError) -> Data {
         let size = frames[0].pixels.size
         var options = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&options) != 0 else {

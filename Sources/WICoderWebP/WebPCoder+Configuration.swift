@@ -26,8 +26,10 @@ extension WebPCoder {
 
         /// Settings with libwebp's defaults; out-of-range values are clamped (method 0...6, near-lossless and alpha
         /// quality 0...100, key frame interval at least 1).
-        public init(method: Int = 4, nearLossless: Int? = nil, alphaQuality: Int = 100,
-                    exactColorUnderAlpha: Bool? = nil, keyframeInterval: Int? = nil, allowMixed: Bool = false) {
+        public init(
+            method: Int = 4, nearLossless: Int? = nil, alphaQuality: Int = 100,
+            exactColorUnderAlpha: Bool? = nil, keyframeInterval: Int? = nil, allowMixed: Bool = false
+        ) {
             self.method = min(6, max(0, method))
             self.nearLossless = nearLossless.map { min(100, max(0, $0)) }
             self.alphaQuality = min(100, max(0, alphaQuality))

@@ -58,7 +58,8 @@ public struct WebPCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// free (the last frame is kept), and asking for an earlier frame replays the animation from frame 0.
     /// `scaleDownLimitBytes` is shared among the frames, as in `decode`. Safe to use from several threads (calls are
     /// serialized).
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
         guard canDecode(data) else { throw ImageError(.unsupportedFormat, "WebP: not a RIFF WEBP file") }
         return try WebPAnimatedDecoder(WebPContainer(data), options: options)
     }

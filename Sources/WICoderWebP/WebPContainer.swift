@@ -46,8 +46,9 @@ final class WebPContainer {
 
     /// The canvas size (the image size for stills).
     var canvasSize: PixelSize {
-        PixelSize(width: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH)),
-                  height: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT)))
+        PixelSize(
+            width: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_WIDTH)),
+            height: Int(WebPDemuxGetI(demuxer, WEBP_FF_CANVAS_HEIGHT)))
     }
 
     /// Whether the VP8X header announces an animation.

@@ -63,7 +63,8 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         withholdsPartials = options.applyOrientation && (WebPCoder.vp8xFlags(received) ?? 0) & 0x08 != 0
         let stored = PixelSize(width: Int(features.width), height: Int(features.height))
         try options.checkPixelLimit(stored)
-        let session = try WebPIncrementalSession(plan: WebPOutputPlan(stored: stored, orientation: .up, options: options))
+        let session = try WebPIncrementalSession(
+            plan: WebPOutputPlan(stored: stored, orientation: .up, options: options))
         try session.append(received)
         self.session = session
     }
@@ -74,10 +75,12 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         // A private copy: libwebp goes on writing into the session's buffer.
         var pixels = session.pixels
         guard (try? pixels.makeUnique()) != nil,
-              let finished = try? options.finish(pixels, orientation: .up, fullSize: session.plan.stored) else { return nil }
-        return Image(pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
-                     orientation: finished.orientation,
-                     flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
+            let finished = try? options.finish(pixels, orientation: .up, fullSize: session.plan.stored)
+        else { return nil }
+        return Image(
+            pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
+            orientation: finished.orientation,
+            flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
     }
 
     func finish() throws(ImageError) -> Image {
@@ -93,9 +96,10 @@ final class WebPIncrementalDecoder: IncrementalImageDecoder {
         // go so the result equals a one-shot decode.
         guard plan.output == session.plan.output else { return try coder.decode(received, options: options) }
         let finished = try options.finish(session.pixels, orientation: orientation, fullSize: plan.stored)
-        return Image(pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],
-                     decodeOptions: options, metadata: container.metadata)
+        return Image(
+            pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
+            orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],
+            decodeOptions: options, metadata: container.metadata)
     }
 }
 

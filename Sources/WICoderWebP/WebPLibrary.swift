@@ -13,5 +13,7 @@ public enum WebPLibrary {
     /// The mux library's run-time version (container and metadata).
     public static var muxVersion: String { format(WebPGetMuxVersion()) }
 
-    private static func format(_ packed: Int32) -> String { "\(packed >> 16 & 0xFF).\(packed >> 8 & 0xFF).\(packed & 0xFF)" }
+    private static func format(_ packed: Int32) -> String {
+        "\(packed >> 16 & 0xFF).\(packed >> 8 & 0xFF).\(packed & 0xFF)"
+    }
 }

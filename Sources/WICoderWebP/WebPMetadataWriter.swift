@@ -17,7 +17,9 @@ enum WebPMetadataWriter {
             var input = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: bytes.count)
             return WebPMuxCreate(&input, 1)
         }
-        guard let mux = created else { throw ImageError(.encodingFailed, "WebP: libwebpmux cannot read the encoded file") }
+        guard let mux = created else {
+            throw ImageError(.encodingFailed, "WebP: libwebpmux cannot read the encoded file")
+        }
         defer { WebPMuxDelete(mux) }
         for (name, block) in chunks {
             let status = block.withUnsafeBytes { bytes in

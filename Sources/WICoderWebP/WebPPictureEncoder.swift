@@ -10,7 +10,9 @@ internal import CWebP
 enum WebPPictureEncoder {
     /// A validated libwebp configuration: `quality` 0...1 becomes 0...100 (for lossless, the effort spent on
     /// making the file smaller).
-    static func config(quality: Double, lossless: Bool, _ settings: WebPCoder.Configuration) throws(ImageError) -> WebPConfig {
+    static func config(quality: Double, lossless: Bool, _ settings: WebPCoder.Configuration) throws(ImageError)
+        -> WebPConfig
+    {
         var config = WebPConfig()
         guard WebPConfigInit(&config) != 0 else {
             throw ImageError(.encodingFailed, "WebP: libwebp rejected its encoder configuration (ABI mismatch)")
@@ -37,7 +39,8 @@ enum WebPPictureEncoder {
     {
         let rgba = try pixels.converted(to: .rgba8)
         guard rgba.width <= Int(WEBP_MAX_DIMENSION), rgba.height <= Int(WEBP_MAX_DIMENSION) else {
-            throw ImageError(.encodingFailed, "WebP: \(rgba.size) exceeds the format's \(WEBP_MAX_DIMENSION) pixel limit")
+            throw ImageError(
+                .encodingFailed, "WebP: \(rgba.size) exceeds the format's \(WEBP_MAX_DIMENSION) pixel limit")
         }
         var picture = WebPPicture()
         guard WebPPictureInit(&picture) != 0 else {
@@ -48,7 +51,8 @@ enum WebPPictureEncoder {
         picture.use_argb = 1
         defer { WebPPictureFree(&picture) }
         let imported = rgba.withUnsafeBytes { bytes in
-            WebPPictureImportRGBA(&picture, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rgba.bytesPerRow))
+            WebPPictureImportRGBA(
+                &picture, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(rgba.bytesPerRow))
         }
         guard imported != 0 else { throw ImageError(.outOfMemory, "WebP: cannot import \(rgba.size) pixels") }
         return try body(&picture)

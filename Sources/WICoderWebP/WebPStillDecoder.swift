@@ -43,8 +43,9 @@ enum WebPStillDecoder {
         }
         try WebPStatus.check(status, "decode")
         let finished = try options.finish(buffer, orientation: orientation, fullSize: stored)
-        return Image(pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
-                     orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],
-                     decodeOptions: options, metadata: metadata)
+        return Image(
+            pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
+            orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],
+            decodeOptions: options, metadata: metadata)
     }
 }

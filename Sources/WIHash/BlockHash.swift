@@ -18,9 +18,10 @@ protocol BlockHash {
 extension BlockHash {
     /// The state after `bytes` and the padding, starting from `state`, which has already absorbed `prefixLength`
     /// bytes (a whole number of blocks: HMAC's key block) that count in the padded length.
-    static func finalState(of bytes: UnsafeRawBufferPointer, from state: State = initialState,
-                           prefixLength: Int = 0) -> State
-    {
+    static func finalState(
+        of bytes: UnsafeRawBufferPointer, from state: State = initialState,
+        prefixLength: Int = 0
+    ) -> State {
         var state = state
         let whole = bytes.count & ~63
         var offset = 0
@@ -47,15 +48,17 @@ extension BlockHash {
 
     /// `finalState(of:from:prefixLength:)` over any collection of bytes: in place when they are contiguous
     /// (`Array`, `Data`, a `String`'s native UTF-8 view), else over one contiguous copy.
-    static func finalState(of message: some Collection<UInt8>, from state: State = initialState,
-                           prefixLength: Int = 0) -> State
-    {
+    static func finalState(
+        of message: some Collection<UInt8>, from state: State = initialState,
+        prefixLength: Int = 0
+    ) -> State {
         let inPlace = message.withContiguousStorageIfAvailable {
             finalState(of: UnsafeRawBufferPointer($0), from: state, prefixLength: prefixLength)
         }
-        return inPlace ?? Array(message).withUnsafeBytes {
-            finalState(of: $0, from: state, prefixLength: prefixLength)
-        }
+        return inPlace
+            ?? Array(message).withUnsafeBytes {
+                finalState(of: $0, from: state, prefixLength: prefixLength)
+            }
     }
 
     /// The big-endian bytes of `words`, the SHA digests' byte order.

@@ -23,9 +23,10 @@ package enum HMAC {
     }
 
     /// H((K ^ opad) || H((K ^ ipad) || message)), K being `key` (or its hash) padded with zeros to 64 bytes.
-    private static func code<H: BlockHash>(_: H.Type, key: some Collection<UInt8>, message: some Collection<UInt8>,
-                                           bytes: (H.State) -> [UInt8]) -> [UInt8]
-    {
+    private static func code<H: BlockHash>(
+        _: H.Type, key: some Collection<UInt8>, message: some Collection<UInt8>,
+        bytes: (H.State) -> [UInt8]
+    ) -> [UInt8] {
         var block = key.count > 64 ? bytes(H.finalState(of: key)) : Array(key)
         block += [UInt8](repeating: 0, count: 64 - block.count)
         func state(afterKeyXOR pad: UInt8) -> H.State {

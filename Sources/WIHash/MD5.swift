@@ -31,7 +31,8 @@ package enum MD5: BlockHash {
             var words: (UInt64, UInt64) = (0, 0)
             for index in 0..<16 {
                 guard let high = Hex.value(ofLowercaseDigit: hex[2 * index]),
-                      let low = Hex.value(ofLowercaseDigit: hex[2 * index + 1]) else { return nil }
+                    let low = Hex.value(ofLowercaseDigit: hex[2 * index + 1])
+                else { return nil }
                 let byte = UInt64(high << 4 | low) << UInt64((index & 7) * 8)
                 if index < 8 { words.0 |= byte } else { words.1 |= byte }
             }
@@ -94,19 +95,31 @@ package enum MD5: BlockHash {
     ]
 
     static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawBufferPointer) {
-        var a = state.0, b = state.1, c = state.2, d = state.3
+        var a = state.0
+        var b = state.1
+        var c = state.2
+        var d = state.3
         constants.withUnsafeBufferPointer { constants in
             shifts.withUnsafeBufferPointer { shifts in
                 for step in 0..<64 {
                     var f: UInt32
                     let word: Int
                     switch step {
-                    case 0..<16: f = (b & c) | (~b & d); word = step
-                    case 16..<32: f = (d & b) | (~d & c); word = (5 * step + 1) & 15
-                    case 32..<48: f = b ^ c ^ d; word = (3 * step + 5) & 15
-                    default: f = c ^ (b | ~d); word = (7 * step) & 15
+                    case 0..<16:
+                        f = (b & c) | (~b & d)
+                        word = step
+                    case 16..<32:
+                        f = (d & b) | (~d & c)
+                        word = (5 * step + 1) & 15
+                    case 32..<48:
+                        f = b ^ c ^ d
+                        word = (3 * step + 5) & 15
+                    default:
+                        f = c ^ (b | ~d)
+                        word = (7 * step) & 15
                     }
-                    f = f &+ a &+ constants[step]
+                    f =
+                        f &+ a &+ constants[step]
                         &+ UInt32(littleEndian: block.loadUnaligned(fromByteOffset: word * 4, as: UInt32.self))
                     a = d
                     d = c
@@ -115,6 +128,9 @@ package enum MD5: BlockHash {
                 }
             }
         }
-        state.0 &+= a; state.1 &+= b; state.2 &+= c; state.3 &+= d
+        state.0 &+= a
+        state.1 &+= b
+        state.2 &+= c
+        state.3 &+= d
     }
 }

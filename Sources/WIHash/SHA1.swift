@@ -35,12 +35,13 @@ package enum SHA1: BlockHash {
             }
             var (a, b, c, d, e) = state
             for index in 0..<80 {
-                let (f, k): (UInt32, UInt32) = switch index {
-                case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
-                case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
-                case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-                default: (b ^ c ^ d, 0xCA62_C1D6)
-                }
+                let (f, k): (UInt32, UInt32) =
+                    switch index {
+                    case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
+                    case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
+                    case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                    default: (b ^ c ^ d, 0xCA62_C1D6)
+                    }
                 let temp = a.rotatedLeft(5) &+ f &+ e &+ k &+ words[index]
                 (e, d, c, b, a) = (d, c, b.rotatedLeft(30), a, temp)
             }

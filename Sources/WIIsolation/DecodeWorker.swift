@@ -25,8 +25,10 @@ public enum DecodeWorker {
     /// (`IsolatedCoder.memoryLimitVariable`, `IsolatedCoder.fileAccessVariable`; no limit and `.none` without).
     ///
     /// Thread safety: call once, from the process's main thread, before starting any other thread.
-    public static func run(coders: ImageCodersManager, memoryLimit: Int? = nil,
-                           fileAccess: IsolatedCoder.FileAccess? = nil, socket: Int32 = socketDescriptor) -> Int32 {
+    public static func run(
+        coders: ImageCodersManager, memoryLimit: Int? = nil,
+        fileAccess: IsolatedCoder.FileAccess? = nil, socket: Int32 = socketDescriptor
+    ) -> Int32 {
         let environment = currentEnvironment()
         let memoryLimit = memoryLimit ?? environment[IsolatedCoder.memoryLimitVariable].flatMap { Int($0) } ?? 0
         let files: IsolatedCoder.FileAccess
@@ -55,7 +57,9 @@ public enum DecodeWorker {
             // Fontconfig rewrites the cache of a font folder that changed since it was written: now, not in the
             // sandbox (where the open for writing would end the worker). Without fontconfig, text has no fonts.
             _ = wi_sandbox_prepare_fonts()
-            let confined = readablePaths(environment: environment).withCStrings { wi_sandbox_confine_reads($0, Int32($1)) }
+            let confined = readablePaths(environment: environment).withCStrings {
+                wi_sandbox_confine_reads($0, Int32($1))
+            }
             guard confined >= 0 else { return fail("cannot confine file reads: \(SharedMemory.describe(-confined))") }
         }
         let status = wi_sandbox_install(files == .none ? 1 : 0)
@@ -64,7 +68,7 @@ public enum DecodeWorker {
         while true {
             var fd: Int32 = -1
             let received = buffer.withUnsafeMutableBytes { wi_sandbox_receive(socket, $0.baseAddress, $0.count, &fd) }
-            if received == 0 { return 0 }   // the service closed the socket
+            if received == 0 { return 0 }  // the service closed the socket
             guard received >= 8, fd >= 0 else {
                 if fd >= 0 { close(fd) }
                 return fail("a request without its shared memory")
@@ -75,7 +79,9 @@ public enum DecodeWorker {
                 let request = try SharedMemory(adopting: fd, count: length)
                 reply = try answer(request, coders: coders)
             } catch {
-                guard let failure = try? WorkerMessage.reply(error) else { return fail("cannot reply: \(error.message)") }
+                guard let failure = try? WorkerMessage.reply(error) else {
+                    return fail("cannot reply: \(error.message)")
+                }
                 reply = failure
             }
             let header = withUnsafeBytes(of: UInt64(reply.count).littleEndian) { Array($0) }
@@ -88,8 +94,10 @@ public enum DecodeWorker {
     /// and their plugins, fonts, icon themes), fontconfig's configuration and caches, the loader's cache, the CPU
     /// list libraries size their threads by, and the folders `FONTCONFIG_FILE` / `FONTCONFIG_PATH` name.
     static func readablePaths(environment: [String: String] = currentEnvironment()) -> [String] {
-        var paths = ["/usr", "/etc/fonts", "/etc/ld.so.cache", "/var/cache/fontconfig", "/sys/devices/system/cpu",
-                     "/proc/self"]
+        var paths = [
+            "/usr", "/etc/fonts", "/etc/ld.so.cache", "/var/cache/fontconfig", "/sys/devices/system/cpu",
+            "/proc/self",
+        ]
         if let file = environment["FONTCONFIG_FILE"], let slash = file.lastIndex(of: "/") {
             paths.append(String(file[..<slash]))
         }
@@ -126,13 +134,13 @@ public enum DecodeWorker {
     private static func fail(_ reason: String) -> Int32 {
         let line = Array("wi decode-worker: \(reason)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        return 70   // EX_SOFTWARE
+        return 70  // EX_SOFTWARE
     }
 }
 
-private extension Array where Element == String {
+extension Array where Element == String {
     /// Runs `body` with these strings as a C array and its count.
-    func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) -> R) -> R {
+    fileprivate func withCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>, Int) -> R) -> R {
         let copies = map { UnsafePointer(strdup($0)) }
         defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
         return copies.withUnsafeBufferPointer { body($0.baseAddress!, count) }

@@ -40,13 +40,16 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
         public var environment: [String: String] = [:]
 
         /// `fileAccess` nil: `.fonts` when `formats` includes SVG or PDF (or is nil), `.none` otherwise.
-        public init(command: [String], formats: Set<ImageFormat>? = nil, memoryLimit: Int = 2 << 30, prestarted: Int = 1,
-                    fileAccess: FileAccess? = nil) {
+        public init(
+            command: [String], formats: Set<ImageFormat>? = nil, memoryLimit: Int = 2 << 30, prestarted: Int = 1,
+            fileAccess: FileAccess? = nil
+        ) {
             self.command = command
             self.formats = formats
             self.memoryLimit = memoryLimit
             self.prestarted = prestarted
-            self.fileAccess = fileAccess ?? (formats.map { $0.isDisjoint(with: FileAccess.textFormats) } == true ? .none : .fonts)
+            self.fileAccess =
+                fileAccess ?? (formats.map { $0.isDisjoint(with: FileAccess.textFormats) } == true ? .none : .fonts)
         }
     }
 
@@ -77,10 +80,12 @@ public final class IsolatedCoder: ImageCoder, ShutdownCapable {
         self.configuration = configuration
         self.coders = coders
         var environment = ProcessInfo.processInfo.environment.merging(configuration.environment) { $1 }
-        environment["SWIFT_BACKTRACE"] = "enable=no"   // a crash ends the worker at once: no backtracer to exec
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash ends the worker at once: no backtracer to exec
         environment[Self.memoryLimitVariable] = String(configuration.memoryLimit)
         environment[Self.fileAccessVariable] = configuration.fileAccess.rawValue
-        environment[Self.formatsVariable] = configuration.formats.map { $0.map(\.identifier).sorted().joined(separator: ",") }
+        environment[Self.formatsVariable] = configuration.formats.map {
+            $0.map(\.identifier).sorted().joined(separator: ",")
+        }
         self.environment = environment.map { "\($0.key)=\($0.value)" }
         for _ in 0..<max(0, configuration.prestarted) { give(try start()) }
     }

@@ -20,7 +20,8 @@ final class SharedMemory {
         guard ftruncate(fd, off_t(max(count, 1))) == 0 else {
             let error = errno
             close(fd)
-            throw ImageError(.outOfMemory, "cannot size shared memory to \(count) bytes: \(SharedMemory.describe(error))")
+            throw ImageError(
+                .outOfMemory, "cannot size shared memory to \(count) bytes: \(SharedMemory.describe(error))")
         }
         (self.fd, bytes, self.count) = (fd, try Self.map(owning: fd, count: count), count)
     }
@@ -43,7 +44,8 @@ final class SharedMemory {
 
     /// Maps `fd` (closed when mapping fails).
     private static func map(owning fd: Int32, count: Int) throws(ImageError) -> UnsafeMutableRawPointer {
-        guard let pointer = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), pointer != MAP_FAILED else {
+        guard let pointer = mmap(nil, max(count, 1), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), pointer != MAP_FAILED
+        else {
             let error = errno
             close(fd)
             throw ImageError(.outOfMemory, "cannot map \(count) bytes of shared memory: \(describe(error))")

@@ -11,7 +11,7 @@ import WICore
 ///
 /// Layout of either: the description's length (8 bytes), the description (`MessageWriter` fields), the payload.
 enum WorkerMessage {
-    static let magic: UInt32 = 0x5749_4457   // "WIDW"
+    static let magic: UInt32 = 0x5749_4457  // "WIDW"
     static let version: UInt16 = 1
 
     /// The request for `data` with `options` (the resampler stays behind: workers use the default).
@@ -42,7 +42,8 @@ enum WorkerMessage {
         guard try reader.u32() == magic, try reader.u16() == version else {
             throw ImageError(.badImageData, "not a decode request of this version")
         }
-        let width = try reader.i64(), height = try reader.i64()
+        let width = try reader.i64()
+        let height = try reader.i64()
         var options = DecodeOptions()
         if width >= 0, height >= 0 { options.thumbnailPixelSize = PixelSize(width: width, height: height) }
         options.preserveAspectRatio = try reader.bool()
@@ -75,7 +76,9 @@ enum WorkerMessage {
         description.f64(image.scale)
         description.u8(UInt8(image.orientation.rawValue))
         description.i64(image.flags.rawValue)
-        for block in [image.metadata.iccProfile, image.metadata.exif, image.metadata.xmp] { description.optionalBytes(block) }
+        for block in [image.metadata.iccProfile, image.metadata.exif, image.metadata.xmp] {
+            description.optionalBytes(block)
+        }
         description.i64(image.metadata.cursorHotspot?.x ?? -1)
         description.i64(image.metadata.cursorHotspot?.y ?? -1)
         description.i64(frames.count)
@@ -115,9 +118,11 @@ enum WorkerMessage {
         let scale = try reader.f64()
         let orientation = ImageOrientation(rawValue: Int(try reader.u8())) ?? .up
         let flags = Image.Flags(rawValue: try reader.i64())
-        var metadata = ImageMetadata(iccProfile: try reader.optionalBytes(), exif: try reader.optionalBytes(),
-                                     xmp: try reader.optionalBytes())
-        let hotspotX = try reader.i64(), hotspotY = try reader.i64()
+        var metadata = ImageMetadata(
+            iccProfile: try reader.optionalBytes(), exif: try reader.optionalBytes(),
+            xmp: try reader.optionalBytes())
+        let hotspotX = try reader.i64()
+        let hotspotY = try reader.i64()
         if hotspotX >= 0, hotspotY >= 0 { metadata.cursorHotspot = ImageCoding.PixelPoint(x: hotspotX, y: hotspotY) }
         let count = try reader.i64()
         guard count >= 1, count <= max(1, options.frameLimit == .max ? 1 << 20 : options.frameLimit) else {
@@ -125,8 +130,11 @@ enum WorkerMessage {
         }
         var layouts: [(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, duration: Double)] = []
         for _ in 0..<count {
-            let width = try reader.i64(), height = try reader.i64()
-            guard let format = PixelFormatCode.format(try reader.u8()) else { throw ImageError(.badImageData, "unknown pixel format") }
+            let width = try reader.i64()
+            let height = try reader.i64()
+            guard let format = PixelFormatCode.format(try reader.u8()) else {
+                throw ImageError(.badImageData, "unknown pixel format")
+            }
             layouts.append((width, height, format, try reader.i64(), try reader.f64()))
         }
         var frames: [ImageFrame] = []
@@ -137,24 +145,29 @@ enum WorkerMessage {
             let (area, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
             pixelCount += overflow ? Int.max / 2 : area
             guard !overflow, pixelCount <= options.pixelLimit, layout.width > 0, layout.height > 0,
-                  layout.bytesPerRow >= layout.width * layout.format.bytesPerPixel, layout.bytesPerRow <= 1 << 30 else {
+                layout.bytesPerRow >= layout.width * layout.format.bytesPerPixel, layout.bytesPerRow <= 1 << 30
+            else {
                 throw ImageError(.badImageData, "the worker replied with a frame of \(layout.width)x\(layout.height)")
             }
             let size = layout.bytesPerRow * layout.height
             let source = try reader.payload(size)
-            let pixels = try PixelBuffer(width: layout.width, height: layout.height, format: layout.format,
-                                         bytesPerRow: layout.bytesPerRow, zeroed: false)
+            let pixels = try PixelBuffer(
+                width: layout.width, height: layout.height, format: layout.format,
+                bytesPerRow: layout.bytesPerRow, zeroed: false)
             pixels.storage.bytes.copyMemory(from: source, byteCount: size)
             frames.append(ImageFrame(pixels: pixels, duration: layout.duration))
         }
-        return Image(frames: frames, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
-                     flags: flags, decodeOptions: options, metadata: metadata)
+        return Image(
+            frames: frames, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
+            flags: flags, decodeOptions: options, metadata: metadata)
     }
 
     /// Shared memory holding the description's length, the description, then the payload parts of `sizes`,
     /// each written by `fill` (part index, where it goes).
-    private static func pack(_ description: [UInt8], payload sizes: [Int],
-                             fill: (Int, UnsafeMutableRawPointer) -> Void) throws(ImageError) -> SharedMemory {
+    private static func pack(
+        _ description: [UInt8], payload sizes: [Int],
+        fill: (Int, UnsafeMutableRawPointer) -> Void
+    ) throws(ImageError) -> SharedMemory {
         var total = 8 + description.count
         for size in sizes {
             let (sum, overflow) = total.addingReportingOverflow(size)
@@ -162,8 +175,12 @@ enum WorkerMessage {
             total = sum
         }
         let memory = try SharedMemory(count: total, name: "wi-decode")
-        withUnsafeBytes(of: UInt64(description.count).littleEndian) { memory.bytes.copyMemory(from: $0.baseAddress!, byteCount: 8) }
-        description.withUnsafeBytes { (memory.bytes + 8).copyMemory(from: $0.baseAddress!, byteCount: description.count) }
+        withUnsafeBytes(of: UInt64(description.count).littleEndian) {
+            memory.bytes.copyMemory(from: $0.baseAddress!, byteCount: 8)
+        }
+        description.withUnsafeBytes {
+            (memory.bytes + 8).copyMemory(from: $0.baseAddress!, byteCount: description.count)
+        }
         var offset = 8 + description.count
         for (index, size) in sizes.enumerated() {
             fill(index, memory.bytes + offset)
@@ -217,22 +234,32 @@ struct MessageReader {
         self.memory = memory
         guard memory.count >= 8 else { throw ImageError(.badImageData, "a worker message is too short") }
         let length = Int(UInt64(littleEndian: memory.bytes.loadUnaligned(as: UInt64.self)))
-        guard length >= 0, length <= memory.count - 8 else { throw ImageError(.badImageData, "a worker message is too short") }
+        guard length >= 0, length <= memory.count - 8 else {
+            throw ImageError(.badImageData, "a worker message is too short")
+        }
         offset = 8
         descriptionEnd = 8 + length
     }
 
     private mutating func take(_ count: Int, limit: Int) throws(ImageError) -> UnsafeRawPointer {
-        guard count >= 0, count <= limit - offset else { throw ImageError(.badImageData, "a worker message is truncated") }
+        guard count >= 0, count <= limit - offset else {
+            throw ImageError(.badImageData, "a worker message is truncated")
+        }
         defer { offset += count }
         return UnsafeRawPointer(memory.bytes + offset)
     }
 
     mutating func u8() throws(ImageError) -> UInt8 { try take(1, limit: descriptionEnd).load(as: UInt8.self) }
     mutating func bool() throws(ImageError) -> Bool { try u8() != 0 }
-    mutating func u16() throws(ImageError) -> UInt16 { UInt16(littleEndian: try take(2, limit: descriptionEnd).loadUnaligned(as: UInt16.self)) }
-    mutating func u32() throws(ImageError) -> UInt32 { UInt32(littleEndian: try take(4, limit: descriptionEnd).loadUnaligned(as: UInt32.self)) }
-    mutating func i64() throws(ImageError) -> Int { Int(Int64(littleEndian: try take(8, limit: descriptionEnd).loadUnaligned(as: Int64.self))) }
+    mutating func u16() throws(ImageError) -> UInt16 {
+        UInt16(littleEndian: try take(2, limit: descriptionEnd).loadUnaligned(as: UInt16.self))
+    }
+    mutating func u32() throws(ImageError) -> UInt32 {
+        UInt32(littleEndian: try take(4, limit: descriptionEnd).loadUnaligned(as: UInt32.self))
+    }
+    mutating func i64() throws(ImageError) -> Int {
+        Int(Int64(littleEndian: try take(8, limit: descriptionEnd).loadUnaligned(as: Int64.self)))
+    }
     mutating func f64() throws(ImageError) -> Double {
         Double(bitPattern: UInt64(littleEndian: try take(8, limit: descriptionEnd).loadUnaligned(as: UInt64.self)))
     }
@@ -241,7 +268,9 @@ struct MessageReader {
         guard count >= 0 else { return nil }
         return Data(bytes: try take(count, limit: descriptionEnd), count: count)
     }
-    mutating func string() throws(ImageError) -> String { String(decoding: try optionalBytes() ?? Data(), as: UTF8.self) }
+    mutating func string() throws(ImageError) -> String {
+        String(decoding: try optionalBytes() ?? Data(), as: UTF8.self)
+    }
 
     /// Everything after the description.
     mutating func rest() throws(ImageError) -> (UnsafeRawPointer, Int) {

@@ -32,7 +32,8 @@ final class WorkerProcess: @unchecked Sendable {
         close(ends[1])
         guard status == 0 else {
             close(ends[0])
-            throw ImageError(.invalidArgument, "cannot start the decode worker \(executable): \(SharedMemory.describe(status))")
+            throw ImageError(
+                .invalidArgument, "cannot start the decode worker \(executable): \(SharedMemory.describe(status))")
         }
         self.pid = pid
         socket = ends[0]
@@ -53,7 +54,8 @@ final class WorkerProcess: @unchecked Sendable {
         while true {
             if WorkerPool.isCancelled {
                 terminate()
-                throw ImageError(.cancelled, "the request was cancelled while the decode worker ran; the worker was stopped")
+                throw ImageError(
+                    .cancelled, "the request was cancelled while the decode worker ran; the worker was stopped")
             }
             let ready = poll(&entry, 1, Self.pollMilliseconds)
             if ready < 0 && errno == EINTR { continue }

@@ -73,8 +73,10 @@ final class CurlEasy {
     /// Creates a handle for `settings` whose callbacks go to `events`, or nil when libcurl is out of memory;
     /// `onFree` runs when it is freed, told whether it was spare. `privatePointer` comes back from
     /// `CurlMulti.finished()` when the transfer ends.
-    init?(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
-          events: any CurlTransferEvents, onFree: @escaping (_ wasSpare: Bool) -> Void) {
+    init?(
+        _ settings: CurlRequestSettings, share: UnsafeMutableRawPointer, privatePointer: UnsafeMutableRawPointer,
+        events: any CurlTransferEvents, onFree: @escaping (_ wasSpare: Bool) -> Void
+    ) {
         guard let handle = ccurl_easy_init() else { return nil }
         self.handle = handle
         self.events = events
@@ -91,8 +93,10 @@ final class CurlEasy {
 
     /// Clears everything the last request set and sets the handle up for `settings`; `setupError` tells
     /// whether libcurl took every option.
-    func reuse(_ settings: CurlRequestSettings, share: UnsafeMutableRawPointer,
-               privatePointer: UnsafeMutableRawPointer, events: any CurlTransferEvents) {
+    func reuse(
+        _ settings: CurlRequestSettings, share: UnsafeMutableRawPointer,
+        privatePointer: UnsafeMutableRawPointer, events: any CurlTransferEvents
+    ) {
         ccurl_easy_reset(handle)
         headerList = nil
         errorBuffer.update(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -105,8 +109,10 @@ final class CurlEasy {
     /// libcurl's detailed message for the last failure ("" when none).
     var errorDetail: String { String(cString: errorBuffer) }
 
-    private func apply(_ s: CurlRequestSettings, share: UnsafeMutableRawPointer,
-                       privatePointer: UnsafeMutableRawPointer) -> ImageError? {
+    private func apply(
+        _ s: CurlRequestSettings, share: UnsafeMutableRawPointer,
+        privatePointer: UnsafeMutableRawPointer
+    ) -> ImageError? {
         var failure: (CURLoption, CURLcode)?
         func check(_ option: CURLoption, _ code: CURLcode) {
             if code != CURLE_OK && failure == nil { failure = (option, code) }
@@ -133,17 +139,23 @@ final class CurlEasy {
         // 64 KB, as the curl tool's own larger buffer, takes most images in one.
         check(CURLOPT_BUFFERSIZE, ccurl_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 << 10))
         check(CURLOPT_ACCEPT_ENCODING, ccurl_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
-        check(CURLOPT_FOLLOWLOCATION, ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, s.maximumRedirects > 0 ? 1 : 0))
+        check(
+            CURLOPT_FOLLOWLOCATION,
+            ccurl_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, s.maximumRedirects > 0 ? 1 : 0))
         check(CURLOPT_MAXREDIRS, ccurl_easy_setopt_long(handle, CURLOPT_MAXREDIRS, s.maximumRedirects))
         check(CURLOPT_UNRESTRICTED_AUTH, ccurl_easy_setopt_long(handle, CURLOPT_UNRESTRICTED_AUTH, 0))
-        check(CURLOPT_CONNECTTIMEOUT_MS, ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(s.connectTimeout * 1000)))
+        check(
+            CURLOPT_CONNECTTIMEOUT_MS,
+            ccurl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(s.connectTimeout * 1000)))
         check(CURLOPT_LOW_SPEED_LIMIT, ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, s.lowSpeedLimit))
         check(CURLOPT_LOW_SPEED_TIME, ccurl_easy_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, s.lowSpeedTime))
         if let total = s.totalTimeout {
             check(CURLOPT_TIMEOUT_MS, ccurl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, max(1, Int(total * 1000))))
         }
         if s.maximumBodySize > 0 {
-            check(CURLOPT_MAXFILESIZE_LARGE, ccurl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(s.maximumBodySize)))
+            check(
+                CURLOPT_MAXFILESIZE_LARGE,
+                ccurl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(s.maximumBodySize)))
         }
         let version = s.allowsHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
         check(CURLOPT_HTTP_VERSION, ccurl_easy_setopt_long(handle, CURLOPT_HTTP_VERSION, version))
@@ -175,8 +187,9 @@ final class CurlEasy {
         check(CURLOPT_OPENSOCKETFUNCTION, ccurl_easy_setopt_opensocket_callback(handle, curlOpenSocket))
         check(CURLOPT_OPENSOCKETDATA, ccurl_easy_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, me))
         return failure.map { option, code in
-            ImageError(.invalidDownloadOperation,
-                       "curl_easy_setopt(\(option.rawValue)) failed: \(CurlResult(rawValue: code.rawValue).text)")
+            ImageError(
+                .invalidDownloadOperation,
+                "curl_easy_setopt(\(option.rawValue)) failed: \(CurlResult(rawValue: code.rawValue).text)")
         }
     }
 
@@ -260,7 +273,8 @@ extension CurlEasy {
             return value
         }
         var m = ImageLoading.Metrics()
-        let lookup = micros(CURLINFO_NAMELOOKUP_TIME_T), connect = micros(CURLINFO_CONNECT_TIME_T)
+        let lookup = micros(CURLINFO_NAMELOOKUP_TIME_T)
+        let connect = micros(CURLINFO_CONNECT_TIME_T)
         let tls = micros(CURLINFO_APPCONNECT_TIME_T)
         m.dnsDuration = lookup
         m.connectDuration = max(0, connect - lookup)

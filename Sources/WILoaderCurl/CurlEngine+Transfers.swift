@@ -25,13 +25,14 @@ extension CurlEngine {
         transfer.callers.append(operation)
         transferOf[ObjectIdentifier(operation)] = transfer
         operation.send(.progress(received: 0, expected: -1))
-        if let head = transfer.head {   // a late joiner catches up
+        if let head = transfer.head {  // a late joiner catches up
             operation.send(.response(head))
             operation.send(.progress(received: Int64(transfer.body.count), expected: transfer.expected))
             if !transfer.body.isEmpty { operation.send(.partialData(transfer.body)) }
         }
         if transfer.callers.count == 1
-            || (transfer.state == .queued && transfer.callerPriority != transfer.queuedPriority) {
+            || (transfer.state == .queued && transfer.callerPriority != transfer.queuedPriority)
+        {
             enqueue(transfer)
         }
     }
@@ -60,8 +61,14 @@ extension CurlEngine {
         var http = ImageLoading.HTTPRequest(url: request.url, headers: baseHeaders)
         // Whether the lines differ from `baseHeaderList`, which most transfers send unchanged.
         var customized = !request.headers.isEmpty
-        if let etag = request.cachedETag { http.headers["If-None-Match"] = etag; customized = true }
-        if let date = request.cachedLastModified { http.headers["If-Modified-Since"] = date; customized = true }
+        if let etag = request.cachedETag {
+            http.headers["If-None-Match"] = etag
+            customized = true
+        }
+        if let date = request.cachedLastModified {
+            http.headers["If-Modified-Since"] = date
+            customized = true
+        }
         http.headers.merge(request.headers) { $1 }
         if let modifier = request.context[.requestModifier] {
             guard let modified = modifier.modified(http) else {
@@ -80,10 +87,12 @@ extension CurlEngine {
         }
         let scheme = http.url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https", configuration.allowedSchemes.contains(scheme) else {
-            return fail(transfer, ImageError(.schemeNotAllowed, "the scheme of \(http.url.absoluteString) is not allowed"))
+            return fail(
+                transfer, ImageError(.schemeNotAllowed, "the scheme of \(http.url.absoluteString) is not allowed"))
         }
         if checksDestinations, let refused = refusedDestination(http.url) {
-            return fail(transfer, ImageError(.addressNotAllowed, "the address policy refused a connection to \(refused)"))
+            return fail(
+                transfer, ImageError(.addressNotAllowed, "the address policy refused a connection to \(refused)"))
         }
         transfer.resetResponse()
         transfer.resumed = resumeStore.take(transfer.key)
@@ -92,8 +101,9 @@ extension CurlEngine {
             http.headers["If-Range"] = resumed.validator
             customized = true
         }
-        var settings = CurlRequestSettings(url: http.url.absoluteString,
-                                           headers: customized ? CurlHeaderList(http.headers) : baseHeaderList)
+        var settings = CurlRequestSettings(
+            url: http.url.absoluteString,
+            headers: customized ? CurlHeaderList(http.headers) : baseHeaderList)
         settings.method = http.method.uppercased()
         settings.protocols = allowedProtocols
         settings.maximumRedirects = configuration.maximumRedirects
@@ -106,7 +116,8 @@ extension CurlEngine {
         // Waiting for a connection to tell whether it multiplexes pays only where HTTP/2 is possible (https, known
         // after the TLS handshake); over http it would serialize HTTP/1.1 transfers behind the first response.
         settings.waitsForMultiplexing = configuration.allowsHTTP2 && scheme == "https"
-        settings.allowInvalidCertificates = configuration.allowInvalidSSLCertificates
+        settings.allowInvalidCertificates =
+            configuration.allowInvalidSSLCertificates
             || request.options.contains(.allowInvalidSSLCertificates)
         settings.handleCookies = configuration.handleCookies || request.options.contains(.handleCookies)
         settings.credentials = configuration.credentials
@@ -130,19 +141,31 @@ extension CurlEngine {
         let privatePointer = Unmanaged.passUnretained(transfer).toOpaque()
         if let spare = spareEasyHandles.popLast() {
             spare.isSpare = false
-            updateStatistics { $0.spareEasyHandles -= 1; $0.liveEasyHandles += 1 }
+            updateStatistics {
+                $0.spareEasyHandles -= 1
+                $0.liveEasyHandles += 1
+            }
             spare.reuse(settings, share: multi.shareHandle, privatePointer: privatePointer, events: transfer)
             if spare.setupError == nil {
-                updateStatistics { $0.easyHandlesReused += 1; $0.transfersStarted += 1 }
+                updateStatistics {
+                    $0.easyHandlesReused += 1
+                    $0.transfersStarted += 1
+                }
                 return spare
             }
         }
         let onFree = { [self] (wasSpare: Bool) in
             updateStatistics { if wasSpare { $0.spareEasyHandles -= 1 } else { $0.liveEasyHandles -= 1 } }
         }
-        guard let easy = CurlEasy(settings, share: multi.shareHandle, privatePointer: privatePointer,
-                                  events: transfer, onFree: onFree) else { return nil }
-        updateStatistics { $0.liveEasyHandles += 1; $0.transfersStarted += 1 }
+        guard
+            let easy = CurlEasy(
+                settings, share: multi.shareHandle, privatePointer: privatePointer,
+                events: transfer, onFree: onFree)
+        else { return nil }
+        updateStatistics {
+            $0.liveEasyHandles += 1
+            $0.transfersStarted += 1
+        }
         return easy
     }
 
@@ -152,7 +175,10 @@ extension CurlEngine {
         guard spareEasyHandles.count < min(16, maxConcurrentTransfers), easy.spokeHTTP1, !easy.carriesSessionState
         else { return }
         easy.isSpare = true
-        updateStatistics { $0.liveEasyHandles -= 1; $0.spareEasyHandles += 1 }
+        updateStatistics {
+            $0.liveEasyHandles -= 1
+            $0.spareEasyHandles += 1
+        }
         spareEasyHandles.append(easy)
     }
 
@@ -174,12 +200,17 @@ extension CurlEngine {
                 return false
             }
         }
-        let url = easy.effectiveURL.flatMap { $0 == transfer.request.url.absoluteString ? transfer.request.url : URL(string: $0) }
+        let url =
+            easy.effectiveURL.flatMap {
+                $0 == transfer.request.url.absoluteString ? transfer.request.url : URL(string: $0)
+            }
             ?? transfer.request.url
-        var head = ImageLoading.ResponseHead(url: url, statusCode: status, headers: fields, expectedContentLength: length)
+        var head = ImageLoading.ResponseHead(
+            url: url, statusCode: status, headers: fields, expectedContentLength: length)
         if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
             transfer.failure = error
-            transfer.failureIsTransient = error.code == .badServerResponse
+            transfer.failureIsTransient =
+                error.code == .badServerResponse
                 && configuration.retryPolicy.retryableStatusCodes.contains(status)
             return false
         }
@@ -201,7 +232,8 @@ extension CurlEngine {
     func bodyArrived(_ transfer: Transfer, chunk bytes: UnsafeRawBufferPointer) {
         let received = Int64(transfer.body.count)
         let now = Self.now
-        let sendProgress = now - transfer.lastProgressTime >= configuration.progressInterval || received == transfer.expected
+        let sendProgress =
+            now - transfer.lastProgressTime >= configuration.progressInterval || received == transfer.expected
         if sendProgress {
             transfer.lastProgressTime = now
             transfer.lastProgressReceived = received
@@ -281,10 +313,13 @@ extension CurlEngine {
             let policy = configuration.retryPolicy
             if transient && transfer.retries < policy.maximumRetries {
                 transfer.retries += 1
-                configuration.logger.debug("retrying a transfer after a transient failure", metadata: [
-                    "webimage.url": "\(transfer.request.url.absoluteString)", "webimage.error.code": "\(error.code.rawValue)",
-                    "webimage.retry": "\(transfer.retries)",
-                ])
+                configuration.logger.debug(
+                    "retrying a transfer after a transient failure",
+                    metadata: [
+                        "webimage.url": "\(transfer.request.url.absoluteString)",
+                        "webimage.error.code": "\(error.code.rawValue)",
+                        "webimage.retry": "\(transfer.retries)",
+                    ])
                 transfer.resetResponse()
                 transfer.state = .waitingForRetry
                 retryQueue.append((Self.now + policy.delay(beforeRetry: transfer.retries), transfer))
@@ -299,16 +334,20 @@ extension CurlEngine {
         }
         let (body, head) = (transfer.body, transfer.head)
         let callers = retire(transfer)
-        ResponseValidation.complete(callers, data: body, head: head, metrics: metrics, request: transfer.request,
-                                   pool: workers)
+        ResponseValidation.complete(
+            callers, data: body, head: head, metrics: metrics, request: transfer.request,
+            pool: workers)
     }
 
     /// Ends `transfer` with `error` for every caller.
     func fail(_ transfer: Transfer, _ error: ImageError) {
         if configuration.logger.logLevel <= .debug {
-            configuration.logger.debug("transfer failed: \(error.message)", metadata: [
-                "webimage.url": "\(transfer.request.url.absoluteString)", "webimage.error.code": "\(error.code.rawValue)",
-            ])
+            configuration.logger.debug(
+                "transfer failed: \(error.message)",
+                metadata: [
+                    "webimage.url": "\(transfer.request.url.absoluteString)",
+                    "webimage.error.code": "\(error.code.rawValue)",
+                ])
         }
         retire(transfer).forEach { $0.finish(.failure(error)) }
     }

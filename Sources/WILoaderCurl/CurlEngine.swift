@@ -32,7 +32,7 @@ final class CurlEngine: @unchecked Sendable {
     private let inbox = Mutex<(commands: [Command], closed: Bool)>(([], false))
     /// Runs decryptors and response validation (the loader's pool, which also runs file: and data: loads).
     let workers: WorkerPool
-    private var thread: JoinableThread?   // set in init, before any other thread can read it
+    private var thread: JoinableThread?  // set in init, before any other thread can read it
     private let shutdownOnce = AsyncOnce()
     private let limit: Mutex<Int>
     private let counters = Mutex(CurlImageLoader.Statistics())
@@ -78,10 +78,10 @@ final class CurlEngine: @unchecked Sendable {
         case (true, true): allowedProtocols = "http,https"
         case (true, false): allowedProtocols = "http"
         case (false, true): allowedProtocols = "https"
-        case (false, false): allowedProtocols = ""   // begin() refuses every transfer before libcurl sees this
+        case (false, false): allowedProtocols = ""  // begin() refuses every transfer before libcurl sees this
         }
         thread = JoinableThread(name: "wi.curl") { [self] in run() }
-        if thread == nil { stopAll() }   // no thread to be had: every load fails at once
+        if thread == nil { stopAll() }  // no thread to be had: every load fails at once
     }
 
     /// The headers every request sends, by name.
@@ -158,7 +158,10 @@ final class CurlEngine: @unchecked Sendable {
 
     private func run() {
         while running {
-            for command in inbox.withLock({ inbox in defer { inbox.commands = [] }; return inbox.commands }) {
+            for command in inbox.withLock({ inbox in
+                defer { inbox.commands = [] }
+                return inbox.commands
+            }) {
                 handle(command)
             }
             guard running else { break }
@@ -181,7 +184,8 @@ final class CurlEngine: @unchecked Sendable {
         case .cancel(let operation): detach(operation)
         case .reprioritize(let operation):
             guard let transfer = transferOf[ObjectIdentifier(operation)], transfer.state == .queued,
-                  transfer.callerPriority != transfer.queuedPriority else { return }
+                transfer.callerPriority != transfer.queuedPriority
+            else { return }
             enqueue(transfer)
         case .wake: break
         case .barrier(let reached): barriers.append(reached)

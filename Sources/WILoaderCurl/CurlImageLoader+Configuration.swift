@@ -157,8 +157,10 @@ extension CurlImageLoader {
         public var maximumDelay: Double
         public var retryableStatusCodes: Set<Int>
 
-        public init(maximumRetries: Int, initialDelay: Double = 0.5, maximumDelay: Double = 10,
-                    retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]) {
+        public init(
+            maximumRetries: Int, initialDelay: Double = 0.5, maximumDelay: Double = 10,
+            retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+        ) {
             self.maximumRetries = maximumRetries
             self.initialDelay = initialDelay
             self.maximumDelay = maximumDelay

@@ -106,8 +106,9 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
             case .shutDown: return .failure(CurlEngine.shutDownError)
             case .idle(let limit):
                 do throws(ImageError) {
-                    let engine = try CurlEngine(configuration: configuration, headers: headers, workers: workers,
-                                                limit: limit)
+                    let engine = try CurlEngine(
+                        configuration: configuration, headers: headers, workers: workers,
+                        limit: limit)
                     state = .running(engine)
                     return .success(engine)
                 } catch {
@@ -123,8 +124,10 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         return ["http", "https", "file", "data"].contains(scheme) && configuration.allowedSchemes.contains(scheme)
     }
 
-    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
+    public func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    )
         -> any ImageLoading.Operation
     {
         guard let scheme = request.url.scheme?.lowercased() else {
@@ -137,8 +140,9 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         }
         if scheme == "file" || scheme == "data" {
             guard !isShutDown else { return failed(CurlEngine.shutDownError, completion) }
-            let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: nil,
-                                              events: events, completion: completion)
+            let operation = CurlLoadOperation(
+                request: request, identity: identity(of: request), engine: nil,
+                events: events, completion: completion)
             LocalLoad.start(operation, configuration: configuration, pool: workers)
             return operation
         }
@@ -148,8 +152,9 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
         case .success: return failed(CurlEngine.shutDownError, completion)
         case .failure(let error): return failed(error, completion)
         }
-        let operation = CurlLoadOperation(request: request, identity: identity(of: request), engine: engine,
-                                          events: events, completion: completion)
+        let operation = CurlLoadOperation(
+            request: request, identity: identity(of: request), engine: engine,
+            events: events, completion: completion)
         engine.send(.start(operation))
         return operation
     }
@@ -206,8 +211,10 @@ public final class CurlImageLoader: ImageLoader, ShutdownCapable, Sendable {
     /// Blocks what will fail again: bad URLs and data, refused schemes and addresses, redirect loops, oversized
     /// bodies, missing files. Never blocks cancellations, timeouts, network errors or HTTP statuses (404 too).
     public func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool {
-        [.invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed, .tooManyRedirects, .bodyTooLarge,
-         .fileNotReadable].contains(error.code)
+        [
+            .invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed, .tooManyRedirects, .bodyTooLarge,
+            .fileNotReadable,
+        ].contains(error.code)
     }
 
     /// What the loader did so far, for monitoring and tests.

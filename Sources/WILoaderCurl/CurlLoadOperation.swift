@@ -26,8 +26,11 @@ final class CurlLoadOperation: ImageLoading.Operation {
     /// their own (file:, data:).
     private let engine: CurlEngine?
 
-    init(request: ImageLoading.Request, identity: ImageLoading.Identity, engine: CurlEngine?, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-         completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
+    init(
+        request: ImageLoading.Request, identity: ImageLoading.Identity, engine: CurlEngine?,
+        events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) {
         self.request = request
         self.identity = identity
         self.engine = engine

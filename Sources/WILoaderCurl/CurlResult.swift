@@ -20,9 +20,11 @@ struct CurlResult: Sendable, Hashable {
 
     /// Whether retrying may help: refused or dropped connections, timeouts, bodies cut short.
     var isTransient: Bool {
-        [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE,
-         CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
-         CURLE_SSL_CONNECT_ERROR].contains { $0.rawValue == rawValue }
+        [
+            CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_PARTIAL_FILE,
+            CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+            CURLE_SSL_CONNECT_ERROR,
+        ].contains { $0.rawValue == rawValue }
     }
 
     /// The `ImageError` for a failed transfer; `detail` is libcurl's error buffer (more specific than `text`).

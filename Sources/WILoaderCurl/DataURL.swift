@@ -16,7 +16,8 @@ struct DataURL {
     /// Decodes `string`; nil when it is not a well-formed data: URL.
     init?(_ string: String) {
         guard string.count >= 5, string.prefix(5).lowercased() == "data:",
-              let comma = string.firstIndex(of: ",") else { return nil }
+            let comma = string.firstIndex(of: ",")
+        else { return nil }
         let header = string[string.index(string.startIndex, offsetBy: 5)..<comma]
         var parameters = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
         let isBase64 = parameters.count > 1 && parameters.last?.lowercased() == "base64"

@@ -18,19 +18,23 @@ enum DestinationResolver {
         while let current = entry {
             let family = current.pointee.ai_family
             if let address = current.pointee.ai_addr {
-                let bytes: [UInt8]? = switch family {
-                case AF_INET: address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-                    withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) }
-                }
-                case AF_INET6: address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-                    withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
-                }
-                default: nil
-                }
+                let bytes: [UInt8]? =
+                    switch family {
+                    case AF_INET:
+                        address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                            withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) }
+                        }
+                    case AF_INET6:
+                        address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                            withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+                        }
+                    default: nil
+                    }
                 if let bytes, !found.contains(where: { $0.1 == bytes }) {
                     var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
                     _ = bytes.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
-                    found.append((String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), bytes))
+                    found.append(
+                        (String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), bytes))
                 }
             }
             entry = current.pointee.ai_next

@@ -31,7 +31,8 @@ final class LoaderHeaders: Sendable {
             if let resolved { return resolved }
             var headers = known
             if headers["Accept"] == nil {
-                headers["Accept"] = CurlImageLoader.Configuration.acceptHeader(for: configuration.acceptedFormats?() ?? [])
+                headers["Accept"] = CurlImageLoader.Configuration.acceptHeader(
+                    for: configuration.acceptedFormats?() ?? [])
             }
             if headers["User-Agent"] == nil { headers["User-Agent"] = CurlImageLoader.Configuration.defaultUserAgent }
             resolved = headers

@@ -18,9 +18,10 @@ enum LocalLoad {
             case .failure(let error): return operation.finish(.failure(error))
             }
             let length = Int64(loaded.data.count)
-            var head = ImageLoading.ResponseHead(url: request.url, statusCode: nil,
-                                             headers: loaded.type.map { ["content-type": $0] } ?? [:],
-                                             expectedContentLength: length)
+            var head = ImageLoading.ResponseHead(
+                url: request.url, statusCode: nil,
+                headers: loaded.type.map { ["content-type": $0] } ?? [:],
+                expectedContentLength: length)
             if let error = ResponseValidation.check(&head, request: request, configuration: configuration) {
                 return operation.finish(.failure(error))
             }
@@ -30,8 +31,9 @@ enum LocalLoad {
                 operation.send(.partialData(loaded.data))
                 operation.send(.progress(received: length, expected: length))
             }
-            ResponseValidation.complete([operation], data: loaded.data, head: head, metrics: nil, request: request,
-                                       pool: pool)
+            ResponseValidation.complete(
+                [operation], data: loaded.data, head: head, metrics: nil, request: request,
+                pool: pool)
         }
     }
 

@@ -49,9 +49,12 @@ struct ResponseHeaderFields {
     private static func isValueSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
 
     /// The range `start..<end` of `bytes` without the bytes `isSpace` matches at either end.
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
-                                isSpace: (UInt8) -> Bool) -> Range<Int> {
-        var lower = start, upper = end
+    private static func trimmed(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+        isSpace: (UInt8) -> Bool
+    ) -> Range<Int> {
+        var lower = start
+        var upper = end
         while lower < upper && isSpace(bytes[lower]) { lower += 1 }
         while upper > lower && isSpace(bytes[upper - 1]) { upper -= 1 }
         return lower..<upper
@@ -59,7 +62,9 @@ struct ResponseHeaderFields {
 
     /// `bytes` decoded as UTF-8 with the ASCII letters lower-cased.
     private static func lowercasedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.contains(where: { (0x41...0x5A).contains($0) }) else { return String(decoding: bytes, as: UTF8.self) }
+        guard bytes.contains(where: { (0x41...0x5A).contains($0) }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         return String(unsafeUninitializedCapacity: bytes.count) { buffer in
             for (i, byte) in bytes.enumerated() { buffer[i] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
             return bytes.count

@@ -10,9 +10,13 @@ import WICore
 /// against the body limit (2007).
 enum ResponseValidation {
     /// The error `head` fails with, or nil; `head` becomes the response modifier's version.
-    static func check(_ head: inout ImageLoading.ResponseHead, request: ImageLoading.Request,
-                      configuration: CurlImageLoader.Configuration) -> ImageError? {
-        if let seconds = configuration.defaultMaxAge, head.statusCode != nil { defaultFreshness(&head, seconds: seconds) }
+    static func check(
+        _ head: inout ImageLoading.ResponseHead, request: ImageLoading.Request,
+        configuration: CurlImageLoader.Configuration
+    ) -> ImageError? {
+        if let seconds = configuration.defaultMaxAge, head.statusCode != nil {
+            defaultFreshness(&head, seconds: seconds)
+        }
         if let modifier = request.context[.responseModifier] {
             guard let modified = modifier.modified(head) else {
                 return ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
@@ -23,21 +27,26 @@ enum ResponseValidation {
             if status == 304 {
                 // The answer to a conditional request: no body, the cached copy stands (`complete` delivers it).
                 if request.isConditional { return nil }
-                return ImageError(.cacheNotModified, "the server answered 304 Not Modified and nothing is cached",
-                                  statusCode: status)
+                return ImageError(
+                    .cacheNotModified, "the server answered 304 Not Modified and nothing is cached",
+                    statusCode: status)
             }
             if !configuration.acceptableStatusCodes.contains(status) {
                 return ImageError(.badServerResponse, "unacceptable status code \(status)", statusCode: status)
             }
         }
         if let types = configuration.acceptableContentTypes, let mime = head.mimeType,
-           !types.contains(mime), !(mime.hasPrefix("image/") && types.contains("image/*")), !types.contains("*/*") {
-            return ImageError(.invalidDownloadContentType, "unacceptable content type \(mime)",
-                              statusCode: head.statusCode)
+            !types.contains(mime), !(mime.hasPrefix("image/") && types.contains("image/*")), !types.contains("*/*")
+        {
+            return ImageError(
+                .invalidDownloadContentType, "unacceptable content type \(mime)",
+                statusCode: head.statusCode)
         }
         if head.expectedContentLength > configuration.maximumBodySize {
-            return ImageError(.bodyTooLarge, "the announced body of \(head.expectedContentLength) bytes exceeds "
-                              + "the limit of \(configuration.maximumBodySize) bytes")
+            return ImageError(
+                .bodyTooLarge,
+                "the announced body of \(head.expectedContentLength) bytes exceeds "
+                    + "the limit of \(configuration.maximumBodySize) bytes")
         }
         return nil
     }
@@ -45,8 +54,10 @@ enum ResponseValidation {
     /// Delivers a finished body to `callers`: a 304 to a conditional request succeeds with no bytes and its head,
     /// other empty bodies fail (1001), the decryptor (if any) runs on a worker thread and fails with 1001 when it
     /// returns nil.
-    static func complete(_ callers: [CurlLoadOperation], data: Data, head: ImageLoading.ResponseHead?,
-                         metrics: ImageLoading.Metrics?, request: ImageLoading.Request, pool: WorkerPool) {
+    static func complete(
+        _ callers: [CurlLoadOperation], data: Data, head: ImageLoading.ResponseHead?,
+        metrics: ImageLoading.Metrics?, request: ImageLoading.Request, pool: WorkerPool
+    ) {
         if head?.statusCode == 304 && request.isConditional {
             // Not modified: no body, and nothing for the decryptor; the head says so.
             let result = ImageLoadResult(data: Data(), response: head, metrics: metrics)

@@ -29,9 +29,10 @@ struct ResumeStore {
     mutating func keep(_ body: Data, of head: ImageLoading.ResponseHead, key: ImageLoading.Identity) {
         let h = head.headers
         guard budget > 0, !body.isEmpty, Int64(body.count) <= budget, head.statusCode == 200 || head.statusCode == 206,
-              h["accept-ranges"]?.lowercased().contains("bytes") == true,
-              (h["content-encoding"] ?? "identity").lowercased() == "identity",
-              head.expectedContentLength < 0 || Int64(body.count) < head.expectedContentLength else { return }
+            h["accept-ranges"]?.lowercased().contains("bytes") == true,
+            (h["content-encoding"] ?? "identity").lowercased() == "identity",
+            head.expectedContentLength < 0 || Int64(body.count) < head.expectedContentLength
+        else { return }
         let etag = h["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
         guard let validator = etag ?? h["last-modified"] else { return }
         remove(key)

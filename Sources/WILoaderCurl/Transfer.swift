@@ -83,9 +83,9 @@ final class Transfer: CurlTransferEvents {
         headerFields.add(line: line)
         // Through a proxy, a redirect's destination is checked before libcurl follows it (the proxy connects).
         guard engine.checksDestinations, line.count <= 2 || line.first == UInt8(ascii: "\r"),
-              (300...399).contains(easy?.responseCode ?? 0),
-              let location = headerFields.fields["location"], let current = easy?.effectiveURL.flatMap(URL.init(string:)),
-              let next = URL(string: location, relativeTo: current)?.absoluteURL
+            (300...399).contains(easy?.responseCode ?? 0),
+            let location = headerFields.fields["location"], let current = easy?.effectiveURL.flatMap(URL.init(string:)),
+            let next = URL(string: location, relativeTo: current)?.absoluteURL
         else { return true }
         if let refused = engine.refusedDestination(next) {
             refusedAddress = refused

@@ -19,7 +19,8 @@ public final class NginxServer: @unchecked Sendable {
     public static let openssl = "/usr/bin/openssl"
     /// Whether nginx and openssl are installed.
     public static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: executable) && FileManager.default.isExecutableFile(atPath: openssl)
+        FileManager.default.isExecutableFile(atPath: executable)
+            && FileManager.default.isExecutableFile(atPath: openssl)
     }
 
     /// The temporary folder holding the configuration, the certificate and the served files (`www/`).
@@ -35,11 +36,16 @@ public final class NginxServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, data) in files { try data.write(to: root.appendingPathComponent(name)) }
         let folder = directory
-        try await NIOThreadPool.singleton.runIfActive { () throws -> Void in   // blocks until openssl exits: keep it off the task pool
-            try Self.run(Self.openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                    "-keyout", folder.appendingPathComponent("key.pem").path,
-                                    "-out", folder.appendingPathComponent("cert.pem").path,
-                                    "-days", "1", "-subj", "/CN=localhost"])
+        // blocks until openssl exits: keep it off the task pool
+        try await NIOThreadPool.singleton.runIfActive { () throws -> Void in
+            try Self.run(
+                Self.openssl,
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", folder.appendingPathComponent("key.pem").path,
+                    "-out", folder.appendingPathComponent("cert.pem").path,
+                    "-days", "1", "-subj", "/CN=localhost",
+                ])
         }
         // A free port: let the system pick one for a listener, then close it.
         let probe = try await TestHTTPServer.start()
@@ -78,7 +84,8 @@ public final class NginxServer: @unchecked Sendable {
     /// Stops nginx by its PID and removes the folder.
     public func stop() {
         if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)   // SIGTERM may be blocked: children inherit the test runner's signal mask
+            // SIGTERM may be blocked: children inherit the test runner's signal mask
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)
@@ -96,7 +103,9 @@ public final class NginxServer: @unchecked Sendable {
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             close(fd)
             if connected == 0 { return }

@@ -42,20 +42,26 @@ final class TestConnectionHandler: ChannelInboundHandler {
             // so the server can stand in for a forward proxy as well as for the origin behind it.
             var target = Substring(requestHead.uri)
             if target.hasPrefix("http://") || target.hasPrefix("https://"),
-               let scheme = target.firstRange(of: "://") {
+                let scheme = target.firstRange(of: "://")
+            {
                 let rest = target[scheme.upperBound...]
                 target = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
             }
             let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-            var parsed = TestHTTPServer.Request(method: requestHead.method.rawValue, path: String(parts[0]),
-                                                query: parts.count > 1 ? String(parts[1]) : "", headers: fields,
-                                                connection: connection)
+            var parsed = TestHTTPServer.Request(
+                method: requestHead.method.rawValue, path: String(parts[0]),
+                query: parts.count > 1 ? String(parts[1]) : "", headers: fields,
+                connection: connection)
             parsed.target = requestHead.uri
             let request = parsed
             let response = server.respond(to: request)
             let loop = context.eventLoop.assumeIsolated()
             if let gate = response.gate {
-                let released = { var copy = response; copy.gate = nil; return copy }()
+                let released = {
+                    var copy = response
+                    copy.gate = nil
+                    return copy
+                }()
                 let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 gate.whenOpen {
                     bound.eventLoop.execute {
@@ -64,7 +70,9 @@ final class TestConnectionHandler: ChannelInboundHandler {
                     }
                 }
             } else if response.delay > 0 {
-                loop.scheduleTask(in: .nanoseconds(Int64(response.delay * 1e9))) { self.send(response, request, context) }
+                loop.scheduleTask(in: .nanoseconds(Int64(response.delay * 1e9))) {
+                    self.send(response, request, context)
+                }
             } else {
                 send(response, request, context)
             }
@@ -89,7 +97,8 @@ final class TestConnectionHandler: ChannelInboundHandler {
         server.recordAnswer(request, status: response.status, bodyBytes: body.count)
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
         var pieces: [Data] = []
-        let size = response.drip?.chunk ?? { if case .chunked(let n) = response.framing { return n } else { return 65536 } }()
+        let size =
+            response.drip?.chunk ?? { if case .chunked(let n) = response.framing { return n } else { return 65536 } }()
         var offset = 0
         while offset < body.count {
             var end = min(body.count, offset + size)
@@ -99,13 +108,18 @@ final class TestConnectionHandler: ChannelInboundHandler {
             offset = end
         }
         let chunked: Bool = { if case .chunked = response.framing { return true } else { return false } }()
-        let closes: Bool = { if case .untilClose = response.framing { return true } else { return response.closeAfter != nil } }()
-        writePieces(pieces[...], sent: 0, chunked: chunked && !bodyless, closes: closes,
-                    interval: response.drip?.interval ?? 0, hold: response.hold, context: context)
+        let closes: Bool = {
+            if case .untilClose = response.framing { return true } else { return response.closeAfter != nil }
+        }()
+        writePieces(
+            pieces[...], sent: 0, chunked: chunked && !bodyless, closes: closes,
+            interval: response.drip?.interval ?? 0, hold: response.hold, context: context)
     }
 
-    private func writePieces(_ pieces: ArraySlice<Data>, sent: Int, chunked: Bool, closes: Bool, interval: Double,
-                             hold: (afterBytes: Int, gate: TestGate)?, context: ChannelHandlerContext) {
+    private func writePieces(
+        _ pieces: ArraySlice<Data>, sent: Int, chunked: Bool, closes: Bool, interval: Double,
+        hold: (afterBytes: Int, gate: TestGate)?, context: ChannelHandlerContext
+    ) {
         guard context.channel.isActive else { return }
         guard let piece = pieces.first else {
             if chunked { context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: "0\r\n\r\n")), promise: nil) }
@@ -124,18 +138,21 @@ final class TestConnectionHandler: ChannelInboundHandler {
             hold.gate.whenOpen {
                 bound.eventLoop.execute {
                     let (handler, context) = bound.value
-                    handler.writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval,
-                                        hold: nil, context: context)
+                    handler.writePieces(
+                        rest, sent: total, chunked: chunked, closes: closes, interval: interval,
+                        hold: nil, context: context)
                 }
             }
         } else if interval > 0 {
             context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(interval * 1e9))) {
-                self.writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
-                                 context: context)
+                self.writePieces(
+                    rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
+                    context: context)
             }
         } else {
-            writePieces(rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
-                        context: context)
+            writePieces(
+                rest, sent: total, chunked: chunked, closes: closes, interval: interval, hold: hold,
+                context: context)
         }
     }
 }

@@ -79,7 +79,10 @@ public final class TestHTTPServer: Sendable {
 
     /// Stops listening (open connections stay until their clients close them).
     public func stop() async {
-        let listener = channel.withLock { c in defer { c = nil }; return c }
+        let listener = channel.withLock { c in
+            defer { c = nil }
+            return c
+        }
         try? await listener?.close()
     }
 
@@ -104,10 +107,18 @@ public final class TestHTTPServer: Sendable {
     public var connections: (opened: Int, closed: Int) { state.withLock { ($0.opened, $0.closed) } }
 
     func recordAnswer(_ request: Request, status: Int, bodyBytes: Int) {
-        state.withLock { $0.exchanges[request.path, default: []].append(Exchange(request: request, status: status, bodyBytes: bodyBytes)) }
+        state.withLock {
+            $0.exchanges[request.path, default: []].append(
+                Exchange(request: request, status: status, bodyBytes: bodyBytes))
+        }
     }
 
-    func connectionOpened() -> Int { state.withLock { $0.opened += 1; return $0.opened } }
+    func connectionOpened() -> Int {
+        state.withLock {
+            $0.opened += 1
+            return $0.opened
+        }
+    }
 
     func connectionClosed() { state.withLock { $0.closed += 1 } }
 

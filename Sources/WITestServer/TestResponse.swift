@@ -30,8 +30,10 @@ public struct TestResponse: Sendable {
     /// Send nothing until this gate opens (a response held before its head).
     public var gate: TestGate?
 
-    public init(status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), contentType: String? = nil,
-                framing: Framing = .contentLength) {
+    public init(
+        status: Int = 200, headers: [(String, String)] = [], body: Data = Data(), contentType: String? = nil,
+        framing: Framing = .contentLength
+    ) {
         self.status = status
         self.headers = headers
         if let contentType { self.headers.append(("Content-Type", contentType)) }
@@ -74,15 +76,19 @@ public struct TestResponse: Sendable {
 
     /// A resource with validators: answers 304 to a matching If-None-Match, 206 to a Range request whose
     /// If-Range matches (200 with the whole body when it does not), and advertises `Accept-Ranges: bytes`.
-    public static func resource(_ body: Data, etag: String, contentType: String = "image/png",
-                                request: TestHTTPServer.Request) -> TestResponse {
+    public static func resource(
+        _ body: Data, etag: String, contentType: String = "image/png",
+        request: TestHTTPServer.Request
+    ) -> TestResponse {
         let common = [("ETag", etag), ("Accept-Ranges", "bytes")]
         if request.headers["if-none-match"] == etag { return TestResponse(status: 304, headers: common) }
         if let range = request.headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
-           request.headers["if-range"].map({ $0 == etag }) ?? true,
-           let start = Int(range.dropFirst(6).dropLast()), start < body.count {
-            return TestResponse(status: 206, headers: common + [("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)")],
-                                body: body.subdata(in: start..<body.count), contentType: contentType)
+            request.headers["if-range"].map({ $0 == etag }) ?? true,
+            let start = Int(range.dropFirst(6).dropLast()), start < body.count
+        {
+            return TestResponse(
+                status: 206, headers: common + [("Content-Range", "bytes \(start)-\(body.count - 1)/\(body.count)")],
+                body: body.subdata(in: start..<body.count), contentType: contentType)
         }
         return TestResponse(headers: common, body: body, contentType: contentType)
     }
@@ -91,9 +97,11 @@ public struct TestResponse: Sendable {
     /// when given, and 304 Not Modified (no body, the same validators and freshness) when the request's
     /// If-None-Match lists the ETag (weak comparison, or `*`), or, without If-None-Match, its If-Modified-Since is
     /// the Last-Modified date or later.
-    public static func cacheable(_ body: Data, etag: String? = nil, lastModified: String? = nil,
-                                 cacheControl: String? = nil, date: String? = nil, contentType: String = "image/png",
-                                 request: TestHTTPServer.Request) -> TestResponse {
+    public static func cacheable(
+        _ body: Data, etag: String? = nil, lastModified: String? = nil,
+        cacheControl: String? = nil, date: String? = nil, contentType: String = "image/png",
+        request: TestHTTPServer.Request
+    ) -> TestResponse {
         var headers: [(String, String)] = []
         if let etag { headers.append(("ETag", etag)) }
         if let lastModified { headers.append(("Last-Modified", lastModified)) }
@@ -101,12 +109,16 @@ public struct TestResponse: Sendable {
         if let date { headers.append(("Date", date)) }
         let notModified: Bool
         if let tags = request.headers["if-none-match"] {
-            let strip = { (tag: Substring) in tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "") }
-            notModified = etag.map { etag in
-                tags.split(separator: ",").contains { strip($0) == "*" || strip($0) == strip(Substring(etag)) }
-            } ?? false
+            let strip = { (tag: Substring) in
+                tag.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "W/", with: "")
+            }
+            notModified =
+                etag.map { etag in
+                    tags.split(separator: ",").contains { strip($0) == "*" || strip($0) == strip(Substring(etag)) }
+                } ?? false
         } else if let since = request.headers["if-modified-since"].flatMap(HTTPDate.parse),
-                  let modified = lastModified.flatMap(HTTPDate.parse) {
+            let modified = lastModified.flatMap(HTTPDate.parse)
+        {
             notModified = modified <= since
         } else {
             notModified = false
@@ -116,12 +128,15 @@ public struct TestResponse: Sendable {
     }
 
     /// `then` when the request carries Basic credentials `user`:`password`, else 401 asking for them.
-    public static func basicAuth(user: String, password: String, request: TestHTTPServer.Request,
-                                 then response: TestResponse) -> TestResponse {
+    public static func basicAuth(
+        user: String, password: String, request: TestHTTPServer.Request,
+        then response: TestResponse
+    ) -> TestResponse {
         let expected = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
         if request.headers["authorization"] == expected { return response }
-        return TestResponse(status: 401, headers: [("WWW-Authenticate", "Basic realm=\"test\"")],
-                            body: Data("unauthorized".utf8), contentType: "text/plain")
+        return TestResponse(
+            status: 401, headers: [("WWW-Authenticate", "Basic realm=\"test\"")],
+            body: Data("unauthorized".utf8), contentType: "text/plain")
     }
 
     /// `body` gzip-encoded (`Content-Encoding: gzip`).
@@ -133,19 +148,23 @@ public struct TestResponse: Sendable {
 /// Gzip streams made of stored (uncompressed) deflate blocks: valid gzip any decoder reads, without zlib.
 enum Gzip {
     static func stored(_ data: Data) -> Data {
-        var out = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])   // magic, deflate, no flags, mtime 0, OS unknown
+        var out = Data([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff])  // magic, deflate, no flags, mtime 0, OS unknown
         let bytes = [UInt8](data)
         var offset = 0
         repeat {
             let count = min(65535, bytes.count - offset)
             let final: UInt8 = offset + count == bytes.count ? 1 : 0
             out.append(final)
-            out.append(contentsOf: [UInt8(count & 0xff), UInt8(count >> 8), UInt8(~count & 0xff), UInt8((~count >> 8) & 0xff)])
+            out.append(contentsOf: [
+                UInt8(count & 0xff), UInt8(count >> 8), UInt8(~count & 0xff), UInt8((~count >> 8) & 0xff),
+            ])
             out.append(contentsOf: bytes[offset..<offset + count])
             offset += count
         } while offset < bytes.count
         for value in [crc32(bytes), UInt32(truncatingIfNeeded: bytes.count)] {
-            out.append(contentsOf: [UInt8(value & 0xff), UInt8((value >> 8) & 0xff), UInt8((value >> 16) & 0xff), UInt8(value >> 24)])
+            out.append(contentsOf: [
+                UInt8(value & 0xff), UInt8((value >> 8) & 0xff), UInt8((value >> 16) & 0xff), UInt8(value >> 24),
+            ])
         }
         return out
     }

@@ -16,7 +16,8 @@ public enum CacheTraces {
         var random = SeededRandom(seed: seed)
         return (0..<count).map { _ in
             let target = Double(random.next() >> 11) / Double(1 << 53) * sum
-            var low = 0, high = keyCount - 1
+            var low = 0
+            var high = keyCount - 1
             while low < high {
                 let middle = (low + high) / 2
                 if cdf[middle] < target { low = middle + 1 } else { high = middle }

@@ -6,14 +6,15 @@ import WICore
 /// check. For tests of where CPU work stops.
 public enum CancelledJob {
     /// The error `body` ended with in such a job, or nil when it returned normally.
-    public static func error<T: Sendable>(on pool: WorkerPool, _ body: @escaping @Sendable () throws(ImageError) -> T) async
+    public static func error<T: Sendable>(on pool: WorkerPool, _ body: @escaping @Sendable () throws(ImageError) -> T)
+        async
         -> ImageError?
     {
         let started = Atomic<Bool>(false)
         let job = Task { () throws(ImageError) -> T in
             try await pool.runCancellable { () throws(ImageError) -> T in
                 started.store(true, ordering: .relaxed)
-                while !WorkerPool.isCancelled {}   // the cancellation comes while the job runs
+                while !WorkerPool.isCancelled {}  // the cancellation comes while the job runs
                 return try body()
             }
         }

@@ -15,7 +15,9 @@ public enum CommandRunner {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
         var directory = testBinary.deletingLastPathComponent()
         // Inside an .xctest bundle on macOS the binary is nested deeper; walk up to the build folder.
-        while directory.path != "/" && !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path) {
+        while directory.path != "/"
+            && !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+        {
             directory = directory.deletingLastPathComponent()
         }
         return directory.appendingPathComponent(name).path
@@ -23,8 +25,10 @@ public enum CommandRunner {
 
     /// Runs `executable` with `arguments` in `directory`, with `environment` added to this process's, and waits
     /// for it to exit.
-    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
-                           environment: [String: String] = [:]) throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -32,7 +36,8 @@ public enum CommandRunner {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -44,8 +49,9 @@ public enum CommandRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         done.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.value.withLock { $0 }, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.value.withLock { $0 }, as: UTF8.self))
     }
 }
 

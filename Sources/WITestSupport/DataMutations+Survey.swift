@@ -22,8 +22,10 @@ extension DataMutations {
     /// let survey = DataMutations.survey(DataMutations.bitFlipped(data)) { try coder.decode($0, options: .init()) }
     /// #expect(survey.unexpected == [] && survey.slowest < .seconds(1))
     /// ```
-    public static func survey(_ inputs: [Data], allowing allowed: Set<ImageError.Code> = [.badImageData, .pixelLimitExceeded],
-                              decode: (Data) throws(ImageError) -> Image) -> Survey {
+    public static func survey(
+        _ inputs: [Data], allowing allowed: Set<ImageError.Code> = [.badImageData, .pixelLimitExceeded],
+        decode: (Data) throws(ImageError) -> Image
+    ) -> Survey {
         var survey = Survey()
         let clock = ContinuousClock()
         for (index, input) in inputs.enumerated() {
@@ -31,9 +33,17 @@ extension DataMutations {
             do {
                 let image = try decode(input)
                 if image.frameBuffer != nil { for frame in 1..<image.frameCount { _ = try image.frame(at: frame) } }
-                if image.width > 0 && image.height > 0 { survey.decoded += 1 } else { survey.unexpected.append("#\(index): empty image") }
+                if image.width > 0 && image.height > 0 {
+                    survey.decoded += 1
+                } else {
+                    survey.unexpected.append("#\(index): empty image")
+                }
             } catch {
-                if allowed.contains(error.code) { survey.failed += 1 } else { survey.unexpected.append("#\(index): \(error)") }
+                if allowed.contains(error.code) {
+                    survey.failed += 1
+                } else {
+                    survey.unexpected.append("#\(index): \(error)")
+                }
             }
             survey.slowest = max(survey.slowest, clock.now - started)
         }

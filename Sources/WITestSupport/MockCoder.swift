@@ -28,11 +28,15 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
     /// Bytes this coder decodes to a `width` x `height` image: magic, "SIZE", then both as big-endian UInt32
     /// (`extra` makes distinct files of one size).
     public func data(width: Int, height: Int, extra: String = "") -> Data {
-        func be(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be(_ v: Int) -> [UInt8] {
+            [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
         return magic + Data("SIZE".utf8) + Data(be(width) + be(height)) + Data(extra.utf8)
     }
 
-    public var decodingFormats: [ImageFormat] { [ImageFormat("mock-\(marker)", mimeType: "image/x-mock", fileExtension: "mock")] }
+    public var decodingFormats: [ImageFormat] {
+        [ImageFormat("mock-\(marker)", mimeType: "image/x-mock", fileExtension: "mock")]
+    }
 
     public func canDecode(_ data: Data) -> Bool { data.starts(with: magic) }
 
@@ -43,7 +47,9 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
         var size = PixelSize(width: 1, height: 1)
         let tail = [UInt8](data.dropFirst(magic.count).prefix(12))
         if tail.count == 12, tail.starts(with: Array("SIZE".utf8)) {
-            func be(_ i: Int) -> Int { Int(tail[i]) << 24 | Int(tail[i + 1]) << 16 | Int(tail[i + 2]) << 8 | Int(tail[i + 3]) }
+            func be(_ i: Int) -> Int {
+                Int(tail[i]) << 24 | Int(tail[i + 1]) << 16 | Int(tail[i + 2]) << 8 | Int(tail[i + 3])
+            }
             size = PixelSize(width: be(4), height: be(8))
             guard size.width > 0, size.height > 0 else { throw ImageError(.badImageData, "mock image with zero size") }
         }
@@ -53,11 +59,17 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
         var pixels = try PixelBuffer(width: output.width, height: output.height, format: .rgba8, zeroed: false)
         let marker = self.marker
         try pixels.withUnsafeMutableBytes { bytes in
-            for i in stride(from: 0, to: bytes.count, by: 4) { bytes[i] = marker; bytes[i + 1] = 0; bytes[i + 2] = 0; bytes[i + 3] = 255 }
+            for i in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[i] = marker
+                bytes[i + 1] = 0
+                bytes[i + 2] = 0
+                bytes[i + 3] = 255
+            }
         }
         let finished = try options.finish(pixels, orientation: .up, fullSize: size)
-        return Image(pixels: finished.pixels, format: decodingFormats[0], scale: options.scaleFactor,
-                     flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)
+        return Image(
+            pixels: finished.pixels, format: decodingFormats[0], scale: options.scaleFactor,
+            flags: finished.isThumbnail ? .thumbnail : [], decodeOptions: options)
     }
 
     public func canEncode(to format: ImageFormat) -> Bool { format == decodingFormats[0] }
@@ -65,7 +77,7 @@ public final class MockCoder: ProgressiveImageCoder, Sendable {
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws(ImageError) -> Data {
         counters.withLock { $0.encodes += 1 }
         if let failure { throw failure }
-        return data(width: image.width, height: image.height)   // decodes back to the same size
+        return data(width: image.width, height: image.height)  // decodes back to the same size
     }
 
     public func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {

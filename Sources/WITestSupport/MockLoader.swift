@@ -41,9 +41,13 @@ public final class MockLoader: ImageLoader, Sendable {
     }
 
     /// Serves `data` for `url`.
-    public func register(_ url: URL, data: Data) { state.withLock { $0.responses[url.absoluteString] = .success(data) } }
+    public func register(_ url: URL, data: Data) {
+        state.withLock { $0.responses[url.absoluteString] = .success(data) }
+    }
     /// Fails `url` with `error`.
-    public func register(_ url: URL, error: ImageError) { state.withLock { $0.responses[url.absoluteString] = .failure(error) } }
+    public func register(_ url: URL, error: ImageError) {
+        state.withLock { $0.responses[url.absoluteString] = .failure(error) }
+    }
 
     /// Holds new loads until `open()`.
     public func close() { state.withLock { $0.gateOpen = false } }
@@ -79,8 +83,10 @@ public final class MockLoader: ImageLoader, Sendable {
 
     public func canLoad(_ url: URL) -> Bool { url.scheme == scheme }
 
-    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
+    public func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation {
         let box = OnceBox(completion)
         let (pending, serveNow) = state.withLock { s -> (Pending, Bool) in
             s.nextID += 1
@@ -103,12 +109,16 @@ public final class MockLoader: ImageLoader, Sendable {
             guard !load.completion.isDone else { return }
             load.events(.progress(received: 0, expected: -1))
             guard case .success(let data) = response else {
-                if case .failure(let error) = response { load.completion.call(.failure(error)) }
-                else { load.completion.call(.failure(ImageError(.badServerResponse, "404 Not Found", statusCode: 404))) }
+                if case .failure(let error) = response {
+                    load.completion.call(.failure(error))
+                } else {
+                    load.completion.call(.failure(ImageError(.badServerResponse, "404 Not Found", statusCode: 404)))
+                }
                 return
             }
-            let head = ImageLoading.ResponseHead(url: load.request.url, statusCode: 200, headers: [:],
-                                             expectedContentLength: Int64(data.count))
+            let head = ImageLoading.ResponseHead(
+                url: load.request.url, statusCode: 200, headers: [:],
+                expectedContentLength: Int64(data.count))
             load.events(.response(head))
             var offset = 0
             while offset < data.count, !load.completion.isDone {
@@ -147,7 +157,9 @@ public final class MockLoader: ImageLoader, Sendable {
     /// A completion that runs at most once.
     fileprivate final class OnceBox: Sendable {
         private let completion: Mutex<(@Sendable (Result<ImageLoadResult, ImageError>) -> Void)?>
-        init(_ completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) { self.completion = Mutex(completion) }
+        init(_ completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) {
+            self.completion = Mutex(completion)
+        }
         var isDone: Bool { completion.withLock { $0 == nil } }
         @discardableResult
         func call(_ result: Result<ImageLoadResult, ImageError>) -> Bool {

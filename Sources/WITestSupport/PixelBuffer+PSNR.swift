@@ -6,7 +6,8 @@ extension PixelBuffer {
     /// straight RGBA8 first); infinity when equal, nil when the sizes differ.
     public func psnr(against other: PixelBuffer) -> Double? {
         guard size == other.size, let a = try? converted(to: .rgba8).packedBytes(),
-              let b = try? other.converted(to: .rgba8).packedBytes() else { return nil }
+            let b = try? other.converted(to: .rgba8).packedBytes()
+        else { return nil }
         var sum = 0.0
         for (x, y) in zip(a, b) {
             let d = Double(Int(x) - Int(y))

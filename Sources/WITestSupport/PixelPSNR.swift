@@ -9,8 +9,10 @@ public enum PixelPSNR {
     /// ignored, as refdecode.py does); infinity when equal.
     public static func rgba8(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         precondition(a.size == b.size, "sizes differ: \(a.size) vs \(b.size)")
-        let x = try a.converted(to: .rgba8).packedBytes(), y = try b.converted(to: .rgba8).packedBytes()
-        var sum = 0.0, count = 0
+        let x = try a.converted(to: .rgba8).packedBytes()
+        let y = try b.converted(to: .rgba8).packedBytes()
+        var sum = 0.0
+        var count = 0
         for i in stride(from: 0, to: x.count, by: 4) {
             let bothClear = x[i + 3] == 0 && y[i + 3] == 0
             for c in 0..<4 where c == 3 || !bothClear {

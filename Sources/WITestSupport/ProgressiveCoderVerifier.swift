@@ -21,12 +21,16 @@ public enum ProgressiveCoderVerifier {
 
     /// Verifies `coder` on `data`. `seed` fixes the random chunking; `chunkRuns` random patterns are tried.
     @discardableResult
-    public static func verify(_ coder: any ProgressiveImageCoder, data: Data, options: DecodeOptions = .init(),
-                              seed: UInt64 = 1, chunkRuns: Int = 3) throws -> Report {
+    public static func verify(
+        _ coder: any ProgressiveImageCoder, data: Data, options: DecodeOptions = .init(),
+        seed: UInt64 = 1, chunkRuns: Int = 3
+    ) throws -> Report {
         let reference = try coder.decode(data, options: options)
         var report = Report()
         var random = SeededRandom(seed: seed)
-        var patterns: [(String, [Int])] = [("whole", [data.count]), ("byte by byte", Array(repeating: 1, count: data.count))]
+        var patterns: [(String, [Int])] = [
+            ("whole", [data.count]), ("byte by byte", Array(repeating: 1, count: data.count)),
+        ]
         for run in 0..<chunkRuns {
             var sizes: [Int] = []
             var left = data.count
@@ -48,13 +52,15 @@ public enum ProgressiveCoderVerifier {
             for size in sizes {
                 let chunk = data[offset..<offset + size]
                 offset += size
-                if try decoder.append(Data(chunk)), offset - lastPartialAt >= partialSpacing || offset == data.endIndex {
+                if try decoder.append(Data(chunk)), offset - lastPartialAt >= partialSpacing || offset == data.endIndex
+                {
                     lastPartialAt = offset
                     guard let partial = decoder.currentImage() else {
                         throw Failure(description: "\(name): append reported progress but currentImage() is nil")
                     }
                     guard partial.size == reference.size else {
-                        throw Failure(description: "\(name): partial image is \(partial.size), final is \(reference.size)")
+                        throw Failure(
+                            description: "\(name): partial image is \(partial.size), final is \(reference.size)")
                     }
                     guard partial.flags.contains(.incremental) else {
                         throw Failure(description: "\(name): partial image not flagged incremental")
@@ -64,7 +70,8 @@ public enum ProgressiveCoderVerifier {
             }
             let final = try decoder.finish()
             guard final.frameCount == reference.frameCount,
-                  try zip(final.frames, reference.frames).allSatisfy({ $0.pixels == $1.pixels }) else {
+                try zip(final.frames, reference.frames).allSatisfy({ $0.pixels == $1.pixels })
+            else {
                 throw Failure(description: "\(name): the final image differs from a one-shot decode")
             }
             guard !final.flags.contains(.incremental) else {

@@ -10,8 +10,10 @@ public enum ThumborReference {
         var bytes: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                bytes += [UInt8((x * 37 + y * 11) % 256), UInt8((x * x + 3 * y) % 256),
-                          UInt8(((255 - x * 9 + y * y) % 256 + 256) % 256), (x + y) % 5 == 0 ? 128 : 255]
+                bytes += [
+                    UInt8((x * 37 + y * 11) % 256), UInt8((x * x + 3 * y) % 256),
+                    UInt8(((255 - x * 9 + y * y) % 256 + 256) % 256), (x + y) % 5 == 0 ? 128 : 255,
+                ]
             }
         }
         return try PixelBuffer(width: width, height: height, format: .rgba8, bytes: bytes)

@@ -18,12 +18,16 @@ extension RoutesBuilder {
     ///
     /// Thread safety: call while configuring the app, as for any route; `route` is called from any task, once
     /// per request.
-    public func addImageRoute(_ path: PathComponent..., service: ImageService,
-                              route: @escaping @Sendable (Request) async throws -> ImageRoute) {
+    public func addImageRoute(
+        _ path: PathComponent..., service: ImageService,
+        route: @escaping @Sendable (Request) async throws -> ImageRoute
+    ) {
         let handler: @Sendable (Request) async throws -> Response = { request in
-            Response(try await service.respondMounted(to: ServeRequest(request, path: request.url.path),
-                                                      describedBy: { try await route(request) },
-                                                      isServersOwn: { $0 is any AbortError }))
+            Response(
+                try await service.respondMounted(
+                    to: ServeRequest(request, path: request.url.path),
+                    describedBy: { try await route(request) },
+                    isServersOwn: { $0 is any AbortError }))
         }
         on(.GET, path, use: handler)
         on(.HEAD, path, use: handler)

@@ -17,8 +17,9 @@ extension ServeRequest {
             let values = headers[name]
             return values.isEmpty ? nil : values.joined(separator: ", ")
         }
-        self.init(isHead: request.method == .HEAD, path: path, query: request.url.query, accept: field(.accept),
-                  ifNoneMatch: field(.ifNoneMatch), ifModifiedSince: field(.ifModifiedSince))
+        self.init(
+            isHead: request.method == .HEAD, path: path, query: request.url.query, accept: field(.accept),
+            ifNoneMatch: field(.ifNoneMatch), ifModifiedSince: field(.ifModifiedSince))
     }
 }
 
@@ -30,7 +31,8 @@ extension Response {
     public convenience init(_ answer: ServeResponse) {
         var headers = HTTPHeaders()
         for (name, value) in answer.fieldsWithLength { headers.add(name: name, value: value) }
-        self.init(status: HTTPResponseStatus(statusCode: answer.status), version: .http1_1, headersNoUpdate: headers,
-                  body: answer.body.isEmpty ? .empty : Response.Body(data: answer.body))
+        self.init(
+            status: HTTPResponseStatus(statusCode: answer.status), version: .http1_1, headersNoUpdate: headers,
+            body: answer.body.isEmpty ? .empty : Response.Body(data: answer.body))
     }
 }

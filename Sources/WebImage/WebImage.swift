@@ -30,8 +30,11 @@ public enum WebImage {
     /// plain `ImageCodersManager` or a coder called directly still uses `ImageCoding.AreaAverageResampler`.
     public static func makeCoders() -> ImageCodersManager {
         ImageCodersManager(
-            coders: [BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(), SVGCoder(),
-                     PDFCoder(), JXLCoder(), TIFFCoder()],
+            coders: [
+                BMPCoder(pngCoder: PNGCoder()), GIFCoder(), PNGCoder(), JPEGCoder(), WebPCoder(), HEIFCoder(),
+                SVGCoder(),
+                PDFCoder(), JXLCoder(), TIFFCoder(),
+            ],
             resampler: PixmanResampler())
     }
 
@@ -40,8 +43,10 @@ public enum WebImage {
     /// `useDiskCache: false` for none), the curl loader (http and https; file and data URLs too when
     /// `allowLocalURLs`), an Accept header listing every decodable format, and every coder. The manager owns them:
     /// its `shutdown()` ends the loader's and the caches' threads too.
-    public static func makeManager(diskCacheRoot: String? = nil, useDiskCache: Bool = true,
-                                   allowLocalURLs: Bool = false) throws(ImageError) -> ImageManager {
+    public static func makeManager(
+        diskCacheRoot: String? = nil, useDiskCache: Bool = true,
+        allowLocalURLs: Bool = false
+    ) throws(ImageError) -> ImageManager {
         let coders = makeCoders()
         var dataTiers: [any DataCaching] = []
         if useDiskCache { dataTiers.append(try DiskCache(name: "images", root: diskCacheRoot)) }

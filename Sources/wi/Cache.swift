@@ -32,15 +32,20 @@ struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stats",
             abstract: "Print the number of entries and their bytes.",
-            discussion: "Example:\n  wi cache stats --json    # {\"path\":\"/home/me/.cache/wi/images\",\"count\":12,\"bytes\":482133}")
+            discussion:
+                "Example:\n  wi cache stats --json    # {\"path\":\"/home/me/.cache/wi/images\",\"count\":12,\"bytes\":482133}"
+        )
         @OptionGroup var location: Location
         @Flag(help: "Print one JSON object.") var json = false
 
         func run() async throws {
             let cache = try location.open()
             if json {
-                print(JSONValue.object([("path", .string(cache.directory)), ("count", .int(cache.totalCount)),
-                                        ("bytes", .int(Int(cache.totalSize)))]).serialized)
+                print(
+                    JSONValue.object([
+                        ("path", .string(cache.directory)), ("count", .int(cache.totalCount)),
+                        ("bytes", .int(Int(cache.totalSize))),
+                    ]).serialized)
             } else {
                 print("\(cache.directory)\t\(cache.totalCount) entries\t\(cache.totalSize) bytes")
             }
@@ -75,11 +80,16 @@ struct Cache: AsyncParsableCommand {
             do {
                 let result = try await cache.removeExpired()
                 if json {
-                    print(JSONValue.object([("path", .string(cache.directory)), ("expired", .int(result.expiredCount)),
-                                            ("evicted", .int(result.evictedCount)), ("bytes", .int(Int(result.removedBytes))),
-                                            ("count", .int(cache.totalCount))]).serialized)
+                    print(
+                        JSONValue.object([
+                            ("path", .string(cache.directory)), ("expired", .int(result.expiredCount)),
+                            ("evicted", .int(result.evictedCount)), ("bytes", .int(Int(result.removedBytes))),
+                            ("count", .int(cache.totalCount)),
+                        ]).serialized)
                 } else {
-                    print("\(cache.directory)\t\(result.expiredCount) expired, \(result.evictedCount) evicted, \(result.removedBytes) bytes freed")
+                    print(
+                        "\(cache.directory)\t\(result.expiredCount) expired, \(result.evictedCount) evicted, \(result.removedBytes) bytes freed"
+                    )
                 }
             } catch {
                 writeToStandardError("wi cache trim: \(describe(error))\n")
@@ -102,7 +112,7 @@ enum WICommandCache {
     static func diskCache(at directory: String?) throws -> DiskCache {
         var configuration = DiskCache.Configuration()
         configuration.sizeAccounting = .logical
-        configuration.trimInterval = nil   // a command-line run is short; `wi cache trim` trims on demand
+        configuration.trimInterval = nil  // a command-line run is short; `wi cache trim` trims on demand
         configuration.logger = WI.logger
         return try DiskCache(name: "images", root: directory ?? defaultDirectory(), configuration: configuration)
     }

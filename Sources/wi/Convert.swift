@@ -43,7 +43,8 @@ struct Convert: ParsableCommand {
             var options = DecodeOptions()
             if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
             let image = try coders.decode(data, options: options)
-            let encoded = try coders.encode(image, as: format, options: EncodeOptions(quality: quality, lossless: lossless))
+            let encoded = try coders.encode(
+                image, as: format, options: EncodeOptions(quality: quality, lossless: lossless))
             try encoded.write(to: URL(fileURLWithPath: output), options: .atomic)
             print("\(input) -> \(output)\t\(format.identifier)\t\(image.width)x\(image.height)\t\(encoded.count) bytes")
         } catch {

@@ -30,7 +30,8 @@ struct Fetch: AsyncParsableCommand {
 
     @Argument(help: "URLs or file paths.") var targets: [String]
     @Option(help: "Decode to fit an N x N box (the codec's reduced decode where it has one).") var thumbnail: Int?
-    @Option(help: ArgumentHelp("Resize to exactly W x H (aspect fill, centre crop).", valueName: "WxH")) var resize: String?
+    @Option(help: ArgumentHelp("Resize to exactly W x H (aspect fill, centre crop).", valueName: "WxH")) var resize:
+        String?
     @Option(help: "Write --out files in this format: png, jpeg, webp, heic, avif, gif.") var format: String?
     @Option(help: "Quality from 0 to 1 when encoding.") var quality: Double = 0.9
     @Option(help: "Write each image to this folder.") var out: String?
@@ -40,7 +41,8 @@ struct Fetch: AsyncParsableCommand {
     @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of animations.") var firstFrame = false
     @Flag(help: "Revalidate cached images with the server (conditional requests) before answering.") var refresh = false
     @Flag(help: "Print one JSON object per URL.") var json = false
-    @Option(help: "Loads at once, from download to written output (default 24).") var concurrency = Fetch.defaultConcurrency
+    @Option(help: "Loads at once, from download to written output (default 24).") var concurrency = Fetch
+        .defaultConcurrency
 
     /// Loads at once by default. Six download at a time (the loader's limit); the others decode, transform, store
     /// and write, so that the cores keep working while some loads wait on the network or on file creation. With
@@ -61,7 +63,9 @@ struct Fetch: AsyncParsableCommand {
         }
         if let format, ImageFormat.named(format) == nil { throw ValidationError("unknown --format '\(format)'") }
         try WICommandSetup.checkQuality(quality)
-        for target in targets where commandLineURL(target) == nil { throw ValidationError("not a URL or path: \(target)") }
+        for target in targets where commandLineURL(target) == nil {
+            throw ValidationError("not a URL or path: \(target)")
+        }
         if refresh && noCache { throw ValidationError("--refresh revalidates the cache; it cannot go with --no-cache") }
         guard (1...1024).contains(concurrency) else {
             throw ValidationError("--concurrency must be in 1...1024, got \(concurrency)")
@@ -90,8 +94,9 @@ struct Fetch: AsyncParsableCommand {
 
         let urls = targets.map { commandLineURL($0)! }
         let output = out.map {
-            FetchOutput(folder: $0, format: format.flatMap(ImageFormat.named), quality: quality,
-                        transformed: thumbnail != nil || resize != nil, coders: setup.coders)
+            FetchOutput(
+                folder: $0, format: format.flatMap(ImageFormat.named), quality: quality,
+                transformed: thumbnail != nil || resize != nil, coders: setup.coders)
         }
         if let output, output.transformed, !noCache { context[.cacheSerializer] = output.serializer }
         let (manager, context2, options2, targets2, refresh2) = (setup.manager, context, options, targets, refresh)
@@ -115,9 +120,10 @@ struct Fetch: AsyncParsableCommand {
                     } catch {
                         result = .failure(error)
                     }
-                    var report = FetchReport(url: targets2[index], result: result,
-                                             milliseconds: WICommandSetup.milliseconds(ContinuousClock.now - started),
-                                             reportsRevalidation: refresh2)
+                    var report = FetchReport(
+                        url: targets2[index], result: result,
+                        milliseconds: WICommandSetup.milliseconds(ContinuousClock.now - started),
+                        reportsRevalidation: refresh2)
                     if case .success(let value) = result, let output {
                         if let failure = await writers.run({ output.write(value, named: url, index: index) }) {
                             report.error = failure

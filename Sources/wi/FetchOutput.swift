@@ -26,7 +26,9 @@ struct FetchOutput: Sendable {
     let serializer: EncodingSerializer
 
     init(folder: String, format: ImageFormat?, quality: Double, transformed: Bool, coders: ImageCodersManager) {
-        (self.folder, self.format, self.quality, self.transformed, self.coders) = (folder, format, quality, transformed, coders)
+        (self.folder, self.format, self.quality, self.transformed, self.coders) = (
+            folder, format, quality, transformed, coders
+        )
         serializer = EncodingSerializer(coders: coders, format: format, options: EncodeOptions(quality: quality))
     }
 
@@ -62,8 +64,10 @@ struct FetchOutput: Sendable {
         case .some(let made?): return made
         case .some(nil): break
         case nil:
-            if transformed, result.cacheType == .disk, let stored = result.sourceData, ImageFormat.detect(stored) == format,
-               result.image.frameCount == frameCount(of: stored) {
+            if transformed, result.cacheType == .disk, let stored = result.sourceData,
+                ImageFormat.detect(stored) == format,
+                result.image.frameCount == frameCount(of: stored)
+            {
                 return stored
             }
         }
@@ -76,7 +80,9 @@ struct FetchOutput: Sendable {
     /// (300 fsyncs, 0.18 s of blocked writer threads in the corpus Pipeline row); thumbnails are not worth a sync.
     private static func replace(_ file: URL, with bytes: Data) throws {
         let path = file.path
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp").path
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            ".\(file.lastPathComponent).\(getpid()).tmp"
+        ).path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputFileError("create \(temporary)", errno: errno) }
         let failure = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32 in

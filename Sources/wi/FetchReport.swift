@@ -39,7 +39,8 @@ struct FetchReport {
 
     var jsonLine: String {
         var fields: [(String, JSONValue)] = [
-            ("url", .string(url)), ("cache_type", cacheType.map { .string($0 == .all ? "memory" : $0.description) } ?? .null),
+            ("url", .string(url)),
+            ("cache_type", cacheType.map { .string($0 == .all ? "memory" : $0.description) } ?? .null),
             ("width", width.map(JSONValue.int) ?? .null), ("height", height.map(JSONValue.int) ?? .null),
             ("frames", frames.map(JSONValue.int) ?? .null), ("bytes", bytes.map(JSONValue.int) ?? .null),
             ("ms", .int(milliseconds)), ("error", error.map(JSONValue.string) ?? .null),
@@ -52,8 +53,10 @@ struct FetchReport {
     var tableRow: [String] {
         guard error == nil else { return [url, "ERROR", error ?? "", "", "", "\(milliseconds) ms"] }
         let source = cacheType.map { $0 == .none ? "loader" : $0.description } ?? "?"
-        return [url, source, "\(width ?? 0)x\(height ?? 0)", "\(frames ?? 0)", bytes.map(String.init) ?? "-",
-                "\(milliseconds) ms"]
+        return [
+            url, source, "\(width ?? 0)x\(height ?? 0)", "\(frames ?? 0)", bytes.map(String.init) ?? "-",
+            "\(milliseconds) ms",
+        ]
     }
 
     static let tableHeader = ["URL", "FROM", "SIZE", "FRAMES", "BYTES", "TIME"]

@@ -28,9 +28,11 @@ struct Info: ParsableCommand {
     @Flag(help: "Print one JSON object per line.")
     var json = false
 
-    @Option(name: .customLong("dump-rgba"), help: ArgumentHelp(
-        "Write each frame as raw straight-alpha RGBA8 (width*height*4 bytes) to DIR/<file name>.<frame>.rgba.",
-        valueName: "DIR"))
+    @Option(
+        name: .customLong("dump-rgba"),
+        help: ArgumentHelp(
+            "Write each frame as raw straight-alpha RGBA8 (width*height*4 bytes) to DIR/<file name>.<frame>.rgba.",
+            valueName: "DIR"))
     var dumpRGBA: String?
 
     func run() throws {

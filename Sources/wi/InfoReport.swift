@@ -53,7 +53,10 @@ struct InfoReport {
 
 /// A JSON value written with keys in a fixed order (JSONSerialization does not keep order).
 enum JSONValue {
-    case string(String), int(Int), bool(Bool), null
+    case string(String)
+    case int(Int)
+    case bool(Bool)
+    case null
     case array([JSONValue])
     case object([(String, JSONValue)])
 
@@ -64,7 +67,8 @@ enum JSONValue {
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
-        case .object(let fields): return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+        case .object(let fields):
+            return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
         }
     }
 

@@ -58,8 +58,9 @@ struct Prefetch: AsyncParsableCommand {
             writeToStandardError("wi prefetch: \(describe(error))\n")
             throw ExitCode(1)
         }
-        let prefetcher = ImagePrefetcher(manager: setup.manager, maxConcurrentLoads: concurrency,
-                                         options: [.lowPriority, .queryMemoryData, .waitStoreCache])
+        let prefetcher = ImagePrefetcher(
+            manager: setup.manager, maxConcurrentLoads: concurrency,
+            options: [.lowPriority, .queryMemoryData, .waitStoreCache])
         let display = PrefetchDisplay(total: urls.count, json: json, terminal: isatty(STDOUT_FILENO) == 1)
         let summary = await withCheckedContinuation { continuation in
             prefetcher.prefetch(urls) { _, _ in

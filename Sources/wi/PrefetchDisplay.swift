@@ -19,7 +19,8 @@ final class PrefetchDisplay: Sendable {
 
         var text: String {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return "prefetched \(loaded + fromMemory + fromDisk + failed): \(loaded) loaded, \(fromMemory) from memory, "
+            return
+                "prefetched \(loaded + fromMemory + fromDisk + failed): \(loaded) loaded, \(fromMemory) from memory, "
                 + "\(fromDisk) from disk, \(failed) failed, \(bytes) bytes in " + decimal(seconds, places: 2) + " s"
         }
     }
@@ -37,8 +38,9 @@ final class PrefetchDisplay: Sendable {
     }
 
     func record(_ event: ImagePrefetcher.Progress) {
-        let report = FetchReport(url: event.url.absoluteString, result: event.result,
-                                 milliseconds: WICommandSetup.milliseconds(event.duration))
+        let report = FetchReport(
+            url: event.url.absoluteString, result: event.result,
+            milliseconds: WICommandSetup.milliseconds(event.duration))
         state.withLock { s in
             switch event.result {
             case .success(let value):
@@ -50,12 +52,13 @@ final class PrefetchDisplay: Sendable {
                 s.bytes += value.data?.count ?? 0
             case .failure(let error):
                 s.failed += 1
-                let line = (terminal ? "\r\u{1B}[K" : "") + "wi prefetch: \(event.url.absoluteString): \(describe(error))\n"
+                let line =
+                    (terminal ? "\r\u{1B}[K" : "") + "wi prefetch: \(event.url.absoluteString): \(describe(error))\n"
                 writeToStandardError(line)
             }
             if terminal && !json {
                 print("\r\u{1B}[K" + bar(done: event.finished), terminator: "")
-                fflush(nil)   // nil flushes every output stream (Swift 6 forbids touching the global stdout)
+                fflush(nil)  // nil flushes every output stream (Swift 6 forbids touching the global stdout)
             } else {
                 print(json ? report.jsonLine : report.tableRow.joined(separator: "\t"))
             }

@@ -20,10 +20,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var bind = "127.0.0.1"
     @Option(help: "Port to listen on (0: a free one).") var port = 8888
-    @Option(help: "thumbor security key: URLs must carry its HMAC-SHA1 signature (repeatable: any verifies).") var key: [String] = []
+    @Option(help: "thumbor security key: URLs must carry its HMAC-SHA1 signature (repeatable: any verifies).") var key:
+        [String] = []
     @Flag(help: "Accept /unsafe/ URLs (no signature).") var allowUnsafe = false
-    @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] = []
-    @Option(help: "A source the service may fetch: a URL prefix, or a host where * stands for any characters (repeatable; none: any public source).")
+    @Option(help: "A host whose URLs may reach loopback and private addresses (repeatable).") var allowHost: [String] =
+        []
+    @Option(
+        help:
+            "A source the service may fetch: a URL prefix, or a host where * stands for any characters (repeatable; none: any public source)."
+    )
     var allowSource: [String] = []
     @Option(help: "An HTTP proxy for origin fetches (http://host:port); each source's address is still checked.")
     var proxy: String?
@@ -34,15 +39,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Redis URL (redis://host[:port][/db]): shared tier and fleet-wide single flight.") var redis: String?
     @Option(help: "Most pixels of a source or result (width x height x frames).") var maxPixels = 50_000_000
     @Option(help: "Largest source body in bytes.") var maxSourceBytes: Int64 = 32 << 20
-    @Option(help: "Most frames or pages of a source; larger animations are refused (400; 413 with --strict).") var maxFrames = 1_000
+    @Option(help: "Most frames or pages of a source; larger animations are refused (400; 413 with --strict).")
+    var maxFrames = 1_000
     @Option(help: "Most filters in one URL; more is a 400.") var maxFilters = 32
-    @Flag(help: "A filter thumbor would skip or clamp is a 400 naming it; a bad signature is 403, a pixel limit 413 (default: thumbor's answers).")
+    @Flag(
+        help:
+            "A filter thumbor would skip or clamp is a 400 naming it; a bad signature is 403, a pixel limit 413 (default: thumbor's answers)."
+    )
     var strict = false
-    @Option(help: "Seconds a failed source or a timed-out request is answered again from memory (0: off).") var failureTtl: Double = 10
-    @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Seconds a failed source or a timed-out request is answered again from memory (0: off).")
+    var failureTtl: Double = 10
+    @Option(help: "Requests working at once (default: the number of cores).") var concurrency = ProcessInfo.processInfo
+        .activeProcessorCount
     @Option(help: "Requests waiting for a slot; beyond that, 503 with Retry-After.") var queue = 16
-    @Option(help: "Seconds a request may take from its arrival, the wait for a slot included; then 504.") var timeout: Double = 30
-    @Option(help: "Seconds a client may take to send a request's head; then the connection is closed.") var headerTimeout: Double = 10
+    @Option(help: "Seconds a request may take from its arrival, the wait for a slot included; then 504.") var timeout:
+        Double = 30
+    @Option(help: "Seconds a client may take to send a request's head; then the connection is closed.")
+    var headerTimeout: Double = 10
     @Option(help: "Seconds a connection may wait for its next request; then it is closed.") var idleTimeout: Double = 10
     @Option(help: "Connections open at once; more wait in the listen backlog.") var maxConnections = 2048
     @Option(help: "Decode in sandboxed worker processes: none, uncancellable (SVG, PDF, HEIC, AVIF) or all.")
@@ -50,19 +63,24 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Memory (address space) of each decode worker, in bytes.") var maxRequestMemory = 2 << 30
     @Flag(help: "Answer in WebP when Accept allows it and the URL names no format.") var autoWebp = false
     @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
-    @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).") var keepMetadata = false
+    @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
+    var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
     @Option(help: "Cache-Control max-age of answers, in seconds.") var maxAge = 86_400
     @Option(help: "Seconds the origin may take to send a source (within --timeout).") var originTimeout: Double = 10
-    @Option(help: "How sources follow their origin's HTTP caching: ignore, respect, or stale (served while revalidated).")
+    @Option(
+        help: "How sources follow their origin's HTTP caching: ignore, respect, or stale (served while revalidated).")
     var originCache = OriginCache.stale
-    @Option(help: "Seconds past its freshness a source is still served while it is revalidated (with --origin-cache stale).")
+    @Option(
+        help: "Seconds past its freshness a source is still served while it is revalidated (with --origin-cache stale)."
+    )
     var originMaxStale = 86_400
     @Option(help: "Bytes of decoded images kept in memory.") var memoryCacheBytes = 256 << 20
     @Option(help: "Bytes of encoded answers kept in memory.") var variantMemoryBytes = 64 << 20
     @Option(help: "Bytes the disk cache may take (originals 3/4, answers 1/4), trimmed in the background.")
     var cacheSize: Int64 = 10 << 30
-    @Option(help: "A configuration file: one name = value per line, names as the flags without dashes.") var config: String?
+    @Option(help: "A configuration file: one name = value per line, names as the flags without dashes.") var config:
+        String?
     @Flag(help: "Print the effective settings and where each came from, then exit.") var printConfig = false
 
     /// Where each setting came from (`ServeSettings`, set by `wi` before parsing), by flag name.
@@ -103,11 +121,12 @@ struct Serve: AsyncParsableCommand {
         configuration.keepCopyright = keepCopyright
         configuration.maxAge = maxAge
         configuration.originTimeout = originTimeout
-        configuration.originCachePolicy = switch originCache {
-        case .ignore: .ignore
-        case .respect: .respect
-        case .stale: .staleWhileRevalidate(maxStale: .seconds(originMaxStale))
-        }
+        configuration.originCachePolicy =
+            switch originCache {
+            case .ignore: .ignore
+            case .respect: .respect
+            case .stale: .staleWhileRevalidate(maxStale: .seconds(originMaxStale))
+            }
         configuration.memoryCacheBytes = memoryCacheBytes
         configuration.variantMemoryBytes = variantMemoryBytes
         configuration.cacheSize = cacheSize
@@ -118,7 +137,8 @@ struct Serve: AsyncParsableCommand {
     static func executablePath() -> String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return count > 0
+            ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             : CommandLine.arguments[0]
     }
 
@@ -135,10 +155,12 @@ struct Serve: AsyncParsableCommand {
         return [
             ("bind", bind), ("port", "\(port)"),
             ("key", key.isEmpty ? "(none)" : "\(key.count) key(s), not shown"), ("allow-unsafe", "\(allowUnsafe)"),
-            ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"), ("proxy", proxy ?? "(none)"),
+            ("allow-host", list(allowHost)), ("allow-source", list(allowSource)), ("file-root", fileRoot ?? "(none)"),
+            ("proxy", proxy ?? "(none)"),
             ("cache-dir", cacheDir ?? "(default)"),
             ("no-cache", "\(noCache)"), ("redis", redis ?? "(none)"), ("max-pixels", "\(maxPixels)"),
-            ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"), ("strict", "\(strict)"),
+            ("max-source-bytes", "\(maxSourceBytes)"), ("max-frames", "\(maxFrames)"), ("max-filters", "\(maxFilters)"),
+            ("strict", "\(strict)"),
             ("failure-ttl", "\(failureTtl)"), ("concurrency", "\(concurrency)"), ("queue", "\(queue)"),
             ("timeout", "\(timeout)"), ("header-timeout", "\(headerTimeout)"), ("idle-timeout", "\(idleTimeout)"),
             ("max-connections", "\(maxConnections)"), ("isolate", isolate.rawValue),

@@ -29,8 +29,9 @@ struct ServeSettings {
         guard let label = child.label, label.hasPrefix("_") else { return nil }
         let kind = String(describing: type(of: child.value))
         guard kind.hasPrefix("Option<") || kind.hasPrefix("Flag<") else { return nil }
-        return Setting(name: kebabCase(String(label.dropFirst())), isSwitch: kind.hasPrefix("Flag<"),
-                       isList: kind.hasPrefix("Option<Array<"))
+        return Setting(
+            name: kebabCase(String(label.dropFirst())), isSwitch: kind.hasPrefix("Flag<"),
+            isList: kind.hasPrefix("Option<Array<"))
     }
 
     /// Where each setting's value came from, by flag name (missing: the default).
@@ -68,16 +69,17 @@ struct ServeSettings {
         if setting.isSwitch {
             return ["1", "true", "yes", "on"].contains(values.last?.lowercased() ?? "") ? ["--\(setting.name)"] : []
         }
-        return values.map { "--\(setting.name)=\($0)" }   // "=": a value may start with a dash
+        return values.map { "--\(setting.name)=\($0)" }  // "=": a value may start with a dash
     }
 
     /// The option names the command line gives (`--name value`, `--name=value`, a switch).
     private static func names(in arguments: [String]) -> Set<String> {
-        Set(arguments.compactMap { argument -> String? in
-            guard argument.hasPrefix("--") else { return nil }
-            let name = String(argument.dropFirst(2).prefix { $0 != "=" })
-            return settings.contains { $0.name == name } ? name : nil
-        })
+        Set(
+            arguments.compactMap { argument -> String? in
+                guard argument.hasPrefix("--") else { return nil }
+                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+                return settings.contains { $0.name == name } ? name : nil
+            })
     }
 
     /// The value the command line gives `--name`, if any.
@@ -100,7 +102,9 @@ struct ServeSettings {
             throw ServeSettingsError("cannot read the configuration file \(path)")
         }
         var found: [(Setting, String, String)] = []
-        for (index, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, raw) in String(decoding: data, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).enumerated() {
             let line = String(raw).trimmingSpacesAndTabs()
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             guard let equals = line.firstIndex(of: "=") else {
@@ -108,7 +112,9 @@ struct ServeSettings {
             }
             let name = String(line[..<equals]).trimmingSpacesAndTabs()
             var value = String(line[line.index(after: equals)...]).trimmingSpacesAndTabs()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             guard let setting = settings.first(where: { $0.name == name }), name != "config" else {
                 throw ServeSettingsError("\(path):\(index + 1): no option named \(name)")
             }
@@ -137,6 +143,6 @@ struct ServeSettingsError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-private extension String {
-    func replacingDashes() -> String { String(map { $0 == "-" ? "_" : $0 }) }
+extension String {
+    fileprivate func replacingDashes() -> String { String(map { $0 == "-" ? "_" : $0 }) }
 }

@@ -17,7 +17,9 @@ struct WI: AsyncParsableCommand {
         commandName: "wi",
         abstract: "Load, decode and inspect images with WebImage for Swift on Linux.",
         version: WI.version,
-        subcommands: [Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self, DecodeWorkerCommand.self]
+        subcommands: [
+            Fetch.self, Info.self, Convert.self, Prefetch.self, Cache.self, Serve.self, DecodeWorkerCommand.self,
+        ]
     )
 
     /// What `wi --version` prints.
@@ -46,8 +48,9 @@ struct WI: AsyncParsableCommand {
             // `wi serve` also takes its settings from the environment and a configuration file.
             if arguments.first == "serve" {
                 do {
-                    let settings = try ServeSettings(commandLine: Array(arguments.dropFirst()),
-                                                     environment: ProcessInfo.processInfo.environment)
+                    let settings = try ServeSettings(
+                        commandLine: Array(arguments.dropFirst()),
+                        environment: ProcessInfo.processInfo.environment)
                     arguments = ["serve"] + settings.arguments
                     Serve.origins = settings.origins
                 } catch let error as ServeSettingsError {

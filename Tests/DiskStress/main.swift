@@ -67,7 +67,8 @@ func write(directory: String, seed: UInt64, iterations: Int?) throws -> Int32 {
         let key = "k\(Int.random(in: 0..<keyCount, using: &generator))"
         switch Int.random(in: 0..<100, using: &generator) {
         case 0..<55:
-            try cache.store(payload(size: Int.random(in: 1...40_000, using: &generator), using: &generator), forKey: key)
+            try cache.store(
+                payload(size: Int.random(in: 1...40_000, using: &generator), using: &generator), forKey: key)
         case 55..<90:
             if let data = try cache.readData(forKey: key), !isWhole(data) {
                 FileHandle.standardError.write(Data("torn read of \(key): \(data.count) bytes\n".utf8))
@@ -84,7 +85,9 @@ func write(directory: String, seed: UInt64, iterations: Int?) throws -> Int32 {
 
 func verify(directory: String) throws -> Int32 {
     let cache = try openCache(directory)
-    var files = 0, keys = 0, bad = 0
+    var files = 0
+    var keys = 0
+    var bad = 0
     for name in try FileManager.default.contentsOfDirectory(atPath: directory) where !name.hasPrefix(".") {
         files += 1
         if !isWhole(FileManager.default.contents(atPath: directory + "/" + name) ?? Data()) { bad += 1 }
@@ -102,8 +105,10 @@ let arguments = CommandLine.arguments
 do {
     switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
     case ("write", 4...5):
-        exit(try write(directory: arguments[2], seed: UInt64(arguments[3]) ?? 1,
-                       iterations: arguments.count == 5 ? Int(arguments[4]) : nil))
+        exit(
+            try write(
+                directory: arguments[2], seed: UInt64(arguments[3]) ?? 1,
+                iterations: arguments.count == 5 ? Int(arguments[4]) : nil))
     case ("verify", 3):
         exit(try verify(directory: arguments[2]))
     default:

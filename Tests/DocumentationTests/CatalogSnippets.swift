@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (its regions are compared, character for character, with the documents' code blocks)
 // The DocC catalogs' Swift blocks (WICore, WITransform, WIServe), as the build compiles them: each between
 // `// doc:begin` and `// doc:end`, with what it needs around it. DocumentationBlocksTests checks that the
 // articles print exactly these.

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (its regions are compared, character for character, with the documents' code blocks)
 import Foundation
 import Testing
 import WITestServer

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (its regions are compared, character for character, with the documents' code blocks)
 // The Swift blocks of the README and docs/GUIDE.md (besides the quick start, which is Examples/QuickStart), as the
 // build compiles them: each between `// doc:begin` and `// doc:end`, with what it needs around it.
 // DocumentationBlocksTests checks that the documents print exactly these.

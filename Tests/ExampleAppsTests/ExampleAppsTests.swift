@@ -19,10 +19,12 @@ import WITestSupport
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("wi-\(product)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let port = try await Self.freePort()
-        let app = try RunningProduct(product, environment: [
-            "PORT": "\(port)", "AVATAR_SOURCE": "http://127.0.0.1:\(origin.port)/avatars/{id}.png",
-            "ALLOWED_HOSTS": "127.0.0.1", "XDG_CACHE_HOME": cache.path,
-        ])
+        let app = try RunningProduct(
+            product,
+            environment: [
+                "PORT": "\(port)", "AVATAR_SOURCE": "http://127.0.0.1:\(origin.port)/avatars/{id}.png",
+                "ALLOWED_HOSTS": "127.0.0.1", "XDG_CACHE_HOME": cache.path,
+            ])
         let session = URLSession(configuration: .ephemeral)
         let base = "http://127.0.0.1:\(port)"
 
@@ -36,7 +38,8 @@ import WITestSupport
         #expect(square.pixels.color(x: 32, y: 32).isClose(to: ServeTestImages.green))
         let refused = try await Self.get(base + "/avatars/7/9", session)
         #expect(refused.status == 400)
-        let thumb = try await Self.get(base + "/thumbs/unsafe/40x20/http://127.0.0.1:\(origin.port)/avatars/7.png", session)
+        let thumb = try await Self.get(
+            base + "/thumbs/unsafe/40x20/http://127.0.0.1:\(origin.port)/avatars/7.png", session)
         #expect(thumb.status == 200 && thumb.contentType == "image/png")
         let image = try coders.decode(thumb.body, options: DecodeOptions())
         #expect(image.size == PixelSize(width: 40, height: 20))

@@ -11,7 +11,9 @@ struct Descriptors: Equatable, Sendable {
         let listing = dirfd(directory)
         var targets: [Int32: String] = [:]
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard let fd = Int32(name), fd != listing else { continue }
             targets[fd] = linkTarget("/proc/self/fd/\(name)")
         }
@@ -76,7 +78,7 @@ private func address(_ column: Substring) -> String {
     let parts = column.split(separator: ":")
     guard parts.count == 2, let port = Int(parts[1], radix: 16) else { return String(column) }
     guard parts[0].count == 8, let host = UInt32(parts[0], radix: 16) else { return "[\(parts[0])]:\(port)" }
-    let octets = (0..<4).map { String((host >> ($0 * 8)) & 0xFF) }   // stored in network order, read little-endian
+    let octets = (0..<4).map { String((host >> ($0 * 8)) & 0xFF) }  // stored in network order, read little-endian
     return "\(octets.joined(separator: ".")):\(port)"
 }
 

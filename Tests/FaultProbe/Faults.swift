@@ -26,7 +26,9 @@ struct Fault: Sendable {
             return servers.http.url("/reset")
         },
         Fault(name: "slow drip past the low-speed limit", configure: { $0.lowSpeedTime = 1 }) { servers in
-            servers.http.route("/drip") { _ in TestResponse(body: body, contentType: "image/png").dripping(10, every: 0.1) }
+            servers.http.route("/drip") { _ in
+                TestResponse(body: body, contentType: "image/png").dripping(10, every: 0.1)
+            }
             return servers.http.url("/drip")
         },
         Fault(name: "no answer before the total timeout", configure: { $0.totalTimeout = 0.5 }) { servers in
@@ -34,7 +36,9 @@ struct Fault: Sendable {
             return servers.http.url("/late")
         },
         Fault(name: "500") { servers in
-            servers.http.route("/500") { _ in TestResponse(status: 500, body: Data("oops".utf8), contentType: "text/plain") }
+            servers.http.route("/500") { _ in
+                TestResponse(status: 500, body: Data("oops".utf8), contentType: "text/plain")
+            }
             return servers.http.url("/500")
         },
         Fault(name: "redirect loop") { servers in

@@ -50,9 +50,15 @@ struct Options {
             case "--stray-fd": strayFD = true
             case "--only", "--keep-loader", "--settle":
                 guard let value = rest.popFirst() else { throw ProbeError(description: "\(flag) needs a value") }
-                if flag == "--only" { only.insert(value) } else if flag == "--keep-loader" { keepLoader = value }
-                else if let seconds = Double(value) { settleSeconds = seconds }
-                else { throw ProbeError(description: "--settle takes seconds, not \(value)") }
+                if flag == "--only" {
+                    only.insert(value)
+                } else if flag == "--keep-loader" {
+                    keepLoader = value
+                } else if let seconds = Double(value) {
+                    settleSeconds = seconds
+                } else {
+                    throw ProbeError(description: "--settle takes seconds, not \(value)")
+                }
             default: throw ProbeError(description: "unknown argument \(flag)")
             }
         }
@@ -79,7 +85,8 @@ struct Outcome {
         let code = error.map { codeNames[$0.code] ?? "code \($0.code.rawValue)" } ?? "no error"
         let curl = error.flatMap { curlCode(in: $0.message) }.map(String.init) ?? "-"
         let status = error?.statusCode.map(String.init) ?? "-"
-        return "\(code), curl \(curl), status \(status), transfers \(transfers), handles \(handles), leaked \(leaked.count)"
+        return
+            "\(code), curl \(curl), status \(status), transfers \(transfers), handles \(handles), leaked \(leaked.count)"
     }
 }
 
@@ -97,9 +104,10 @@ func curlCode(in message: String) -> Int? {
     return Int(number)
 }
 
-func configuration(_ change: (inout CurlImageLoader.Configuration) -> Void = { _ in }) -> CurlImageLoader.Configuration {
+func configuration(_ change: (inout CurlImageLoader.Configuration) -> Void = { _ in }) -> CurlImageLoader.Configuration
+{
     var configuration = CurlImageLoader.Configuration()
-    configuration.lowSpeedTime = 90   // the drip fault sets its own
+    configuration.lowSpeedTime = 90  // the drip fault sets its own
     change(&configuration)
     return configuration
 }
@@ -144,12 +152,13 @@ var stray: Int32 = -1
         if options.strayFD && stray < 0 { stray = open("/dev/null", O_RDONLY) }
         let serverPorts = Set([servers.http.port] + (servers.nginx.map { [$0.port] } ?? []))
         inheritable = Descriptors.current().opened(since: baseline).filter { !isCloseOnExec($0.fd) }
-            .map { ($0.fd, describe($0.target)) }   // described now: the sockets are gone by the report
+            .map { ($0.fd, describe($0.target)) }  // described now: the sockets are gone by the report
             .filter { isTheLoaders($0.1, serverPorts: serverPorts) }
     }
     let after = await Descriptors.poll(seconds: options.settleSeconds) { $0 == baseline }
-    return Outcome(error: error, transfers: transfers, handles: handles, after: after,
-                   leaked: after.opened(since: baseline), inheritable: inheritable, closed: baseline.opened(since: after))
+    return Outcome(
+        error: error, transfers: transfers, handles: handles, after: after,
+        leaked: after.opened(since: baseline), inheritable: inheritable, closed: baseline.opened(since: after))
 }
 
 @MainActor func main() async -> Int32 {
@@ -160,8 +169,9 @@ var stray: Int32 = -1
         return 64
     }
     do {
-        let servers = Servers(http: try await TestHTTPServer.start(),
-                              nginx: NginxServer.isAvailable ? try await NginxServer(files: ["a.png": Data([1])]) : nil)
+        let servers = Servers(
+            http: try await TestHTTPServer.start(),
+            nginx: NginxServer.isAvailable ? try await NginxServer(files: ["a.png": Data([1])]) : nil)
         defer { servers.nginx?.stop() }
         // One good load first: what it opens for good (event descriptors of SwiftNIO's and Dispatch's loops) is
         // not the loader's; its own sockets (the connection, libcurl's wakeup pair) are closed once it is released.
@@ -171,10 +181,11 @@ var stray: Int32 = -1
         try await Task.sleep(for: .milliseconds(1))
         let start = Descriptors.current()
         servers.http.route("/warm-up") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
-        _ = await load(servers.http.url("/warm-up"), with: try CurlImageLoader(configuration: configuration()),
-                       settleSeconds: options.settleSeconds)
+        _ = await load(
+            servers.http.url("/warm-up"), with: try CurlImageLoader(configuration: configuration()),
+            settleSeconds: options.settleSeconds)
         var baseline = await Descriptors.poll(seconds: options.settleSeconds) {
-            $0.sockets.isSubset(of: start.sockets) && $0 == Descriptors.current()   // and not changing
+            $0.sockets.isSubset(of: start.sockets) && $0 == Descriptors.current()  // and not changing
         }
         let first = baseline
         print("baseline: \(first.targets.count) descriptors")

@@ -19,12 +19,13 @@ struct HostileCoder: ImageCoder {
     func action(in data: Data) -> String? {
         if data.starts(with: Self.prefix) { return String(decoding: data.dropFirst(Self.prefix.count), as: UTF8.self) }
         guard ImageFormat.detect(data) == .svg, let start = data.range(of: Self.marker),
-              let end = data.range(of: Data("-->".utf8), in: start.upperBound..<data.endIndex) else { return nil }
+            let end = data.range(of: Data("-->".utf8), in: start.upperBound..<data.endIndex)
+        else { return nil }
         return String(decoding: data[start.upperBound..<end.lowerBound], as: UTF8.self)
     }
 
     func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
-        let action = action(in: data) ?? "" 
+        let action = action(in: data) ?? ""
         switch action {
         case "crash":
             let pointer = UnsafeMutablePointer<Int>(bitPattern: 8)!

@@ -28,13 +28,16 @@ final class Origin: ImageLoader, Sendable {
 
     func canLoad(_ url: URL) -> Bool { url.scheme == "test" }
 
-    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
+    func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation {
         served.withLock { $0.append(request.url.absoluteString) }
         DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
             let data = originBytes(request.url)
-            let head = ImageLoading.ResponseHead(url: request.url, statusCode: 200, headers: [:],
-                                             expectedContentLength: Int64(data.count))
+            let head = ImageLoading.ResponseHead(
+                url: request.url, statusCode: 200, headers: [:],
+                expectedContentLength: Int64(data.count))
             completion(.success(ImageLoadResult(data: data, response: head)))
         }
         return ImageLoading.FinishedOperation()
@@ -42,8 +45,9 @@ final class Origin: ImageLoader, Sendable {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 6, let port = Int(arguments[1]), let count = Int(arguments[2]), let delay = Double(arguments[3]),
-      let first = Int(arguments[4]), let concurrency = Int(arguments[5]), count > 0, concurrency > 0
+guard arguments.count == 6, let port = Int(arguments[1]), let count = Int(arguments[2]),
+    let delay = Double(arguments[3]),
+    let first = Int(arguments[4]), let concurrency = Int(arguments[5]), count > 0, concurrency > 0
 else {
     FileHandle.standardError.write(Data("usage: wi-redis-fleet PORT COUNT DELAY_MS FIRST CONCURRENCY\n".utf8))
     exit(2)
@@ -51,12 +55,15 @@ else {
 let redis = try RedisCache(configuration: .init(host: "127.0.0.1", port: port))
 let origin = Origin(delay: delay / 1000)
 // A long lease: a machine busy with other tests must not let one expire while its holder loads.
-let loader = RedisSingleFlightLoader(wrapping: origin, redis: redis, leaseDuration: .seconds(60), pollInterval: .milliseconds(5))
+let loader = RedisSingleFlightLoader(
+    wrapping: origin, redis: redis, leaseDuration: .seconds(60), pollInterval: .milliseconds(5))
 let urls = (0..<count).map { URL(string: "test://origin/image\((first + $0) % count).png")! }
 
 /// 0 = from the origin, 1 = from Redis, 2 = failed or wrong bytes.
 func fetch(_ url: URL) async -> Int {
-    guard let result = try? await loader.load(ImageLoading.Request(url: url)), result.data == originBytes(url) else { return 2 }
+    guard let result = try? await loader.load(ImageLoading.Request(url: url)), result.data == originBytes(url) else {
+        return 2
+    }
     return result.response == nil ? 1 : 0
 }
 

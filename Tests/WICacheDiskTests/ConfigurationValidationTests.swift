@@ -34,10 +34,12 @@ import WICacheDisk
             let scale: Int64 = Bool.random(using: &random) ? 1 : .max / 3
             configuration.sizeLimit = Int64.random(in: -3...3, using: &random) * scale
             configuration.trimRatio = Self.real(&random)
-            configuration.trimInterval = Bool.random(using: &random)
+            configuration.trimInterval =
+                Bool.random(using: &random)
                 ? nil : .milliseconds(Int64.random(in: -2...2, using: &random))
             configuration.staleTemporaryFileAge = Self.real(&random)
-            let valid = configuration.maxAge.isFinite && configuration.sizeLimit >= 0
+            let valid =
+                configuration.maxAge.isFinite && configuration.sizeLimit >= 0
                 && (0...1).contains(configuration.trimRatio) && (configuration.trimInterval.map { $0 > .zero } ?? true)
                 && configuration.staleTemporaryFileAge.isFinite && configuration.staleTemporaryFileAge >= 0
             let check = { () throws(ImageError) in try configuration.validate() }
@@ -55,8 +57,10 @@ import WICacheDisk
         }
     }
 
-    func expectInvalid(_ message: String, _ change: (inout DiskCache.Configuration) -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectInvalid(
+        _ message: String, _ change: (inout DiskCache.Configuration) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var configuration = DiskCache.Configuration()
         change(&configuration)
         let directory = TestDirectory()
@@ -65,6 +69,7 @@ import WICacheDisk
         }
         #expect(error?.code == .invalidArgument, sourceLocation: sourceLocation)
         #expect(error?.message == message, sourceLocation: sourceLocation)
-        #expect(directory.names().isEmpty, "nothing is created for a refused configuration", sourceLocation: sourceLocation)
+        #expect(
+            directory.names().isEmpty, "nothing is created for a refused configuration", sourceLocation: sourceLocation)
     }
 }

@@ -16,7 +16,7 @@ import WICore
         #expect(cache.containsData(forKey: key))
         #expect(cache.path(forKey: key) == root("images") + "/" + DiskCache.fileName(forKey: key))
         #expect(FileManager.default.contents(atPath: cache.path(forKey: key)) == Data([1, 2, 3]))
-        try cache.store(Data([9]), forKey: key)   // replaces
+        try cache.store(Data([9]), forKey: key)  // replaces
         #expect(try cache.readData(forKey: key) == Data([9]))
         #expect(cache.totalCount == 1)
         #expect(cache.totalSize == 1)
@@ -24,7 +24,7 @@ import WICore
         #expect(try cache.readData(forKey: key) == nil)
         #expect(!cache.containsData(forKey: key))
         #expect(cache.totalCount == 0)
-        try cache.remove(forKey: key)   // removing a missing entry is fine
+        try cache.remove(forKey: key)  // removing a missing entry is fine
     }
 
     @Test func totalsFollowEveryChangeAndSurviveReopening() throws {
@@ -43,7 +43,7 @@ import WICore
         var allocated = DiskCache.Configuration.testing()
         allocated.sizeAccounting = .allocated
         let blocks = try DiskCache(directory: root.path, configuration: allocated)
-        #expect(blocks.totalSize == 8 * 4096)   // "key0" is empty and occupies no block
+        #expect(blocks.totalSize == 8 * 4096)  // "key0" is empty and occupies no block
     }
 
     @Test func removeAllEmptiesTheDirectoryButKeepsItsBookkeeping() throws {

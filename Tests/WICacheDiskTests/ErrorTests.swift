@@ -36,7 +36,7 @@ import Glibc
         #expect(readError?.code == .diskEntryNotAFile)
         let writeError = #expect(throws: ImageError.self) { try cache.store(Data([2]), forKey: "k") }
         #expect(writeError?.code == .diskEntryNotAFile)
-        #expect(cache.data(forKey: "k") == nil)   // DataCaching: a miss, a dropped write
+        #expect(cache.data(forKey: "k") == nil)  // DataCaching: a miss, a dropped write
         cache.setData(Data([3]), forKey: "k")
         #expect(!cache.containsData(forKey: "k"))
         #expect(root.names().filter { $0.hasPrefix(".tmp-") }.isEmpty)
@@ -60,7 +60,7 @@ import Glibc
         let error = #expect(throws: ImageError.self) { try cache.store(Data(count: 200_000), forKey: "big") }
         #expect(error?.code == .diskFull)
         #expect(mountPoint.names().filter { $0.hasPrefix(".tmp-") }.isEmpty)
-        cache.setData(Data(count: 200_000), forKey: "big")   // DataCaching: dropped, no crash
+        cache.setData(Data(count: 200_000), forKey: "big")  // DataCaching: dropped, no crash
         #expect(!cache.containsData(forKey: "big"))
         #expect(try cache.readData(forKey: "small") == Data(count: 8_000))
         #expect(cache.totalCount == 1)
@@ -71,7 +71,7 @@ import Glibc
         let mountPoint = TestDirectory()
         #expect(Tmpfs.mount(mountPoint.path, options: "size=64k"))
         defer { Tmpfs.unmount(mountPoint.path) }
-        do {   // the writer's lock file and shared counter must be closed before the remount
+        do {  // the writer's lock file and shared counter must be closed before the remount
             let writer = try DiskCache(name: "c", root: mountPoint.path, configuration: .testing())
             try writer.store(Data([42]), forKey: "k")
         }

@@ -20,16 +20,16 @@ import WICore
         let extended = Data("{\"Test\":\"Object\"}".utf8)
         try cache.setExtendedData(extended, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == extended)
-        #expect(try cache.readData(forKey: "k") == Data([1, 2, 3]))   // the entry itself is unchanged
+        #expect(try cache.readData(forKey: "k") == Data([1, 2, 3]))  // the entry itself is unchanged
         #expect(cache.totalSize == 3)
         let sidecar = ".ext-" + DiskCache.fileName(forKey: "k")
         #expect(root.names().contains(sidecar) == (storage == .sidecar))
-        let large = Data((0..<3000).map { UInt8($0 & 0xFF) })   // more than one read's first buffer
+        let large = Data((0..<3000).map { UInt8($0 & 0xFF) })  // more than one read's first buffer
         try cache.setExtendedData(large, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == large)
         try cache.setExtendedData(nil, forKey: "k")
         #expect(cache.extendedData(forKey: "k") == nil)
-        try cache.setExtendedData(nil, forKey: "k")   // removing twice is fine
+        try cache.setExtendedData(nil, forKey: "k")  // removing twice is fine
         #expect(!root.names().contains(sidecar))
         // Rewriting the entry drops its extended data; removing the entry removes it too.
         try cache.setExtendedData(extended, forKey: "k")
@@ -46,13 +46,15 @@ import WICore
     @Test(arguments: [DiskCache.ExtendedDataStorage.automatic, .sidecar])
     func httpCacheInfoRoundTrip(storage: DiskCache.ExtendedDataStorage) throws {
         let (root, cache) = try Self.cache(storage)
-        let info = HTTPCacheInfo(etag: "\"v1\"", lastModified: "Thu, 05 Nov 2026 08:49:37 GMT",
-                                 date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60)
+        let info = HTTPCacheInfo(
+            etag: "\"v1\"", lastModified: "Thu, 05 Nov 2026 08:49:37 GMT",
+            date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60)
         cache.setData(Data([1, 2, 3]), httpCacheInfo: info, forKey: "k")
         try cache.setExtendedData(Data([7]), forKey: "k")
         #expect(cache.httpCacheInfo(forKey: "k") == info)
         #expect(cache.extendedData(forKey: "k") == Data([7]))
-        #expect(try DiskCache(directory: root.path, configuration: cache.configuration).httpCacheInfo(forKey: "k") == info)
+        #expect(
+            try DiskCache(directory: root.path, configuration: cache.configuration).httpCacheInfo(forKey: "k") == info)
         let sidecar = ".http-" + DiskCache.fileName(forKey: "k")
         #expect(root.names().contains(sidecar) == (storage == .sidecar))
         var renewed = info
@@ -60,7 +62,7 @@ import WICore
         cache.setHTTPCacheInfo(renewed, forKey: "k")
         #expect(cache.httpCacheInfo(forKey: "k") == renewed)
         #expect(try cache.readData(forKey: "k") == Data([1, 2, 3]) && cache.totalSize == 3)
-        cache.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        cache.setHTTPCacheInfo(renewed, forKey: "missing")  // no entry: nothing written
         #expect(cache.httpCacheInfo(forKey: "missing") == nil)
         // Rewriting without info drops it; removing the entry removes everything beside it.
         cache.setData(Data([4]), forKey: "k")
@@ -101,7 +103,7 @@ import WICore
         let cache = try DiskCache(directory: root.path, configuration: configuration)
         try cache.store(Data([1]), forKey: "k")
         try cache.setExtendedData(Data([2]), forKey: "k")
-        try FileManager.default.removeItem(atPath: cache.path(forKey: "k"))   // another process removed the entry
+        try FileManager.default.removeItem(atPath: cache.path(forKey: "k"))  // another process removed the entry
         try cache.removeExpired()
         #expect(root.names() == [".generation", ".lock"])
     }

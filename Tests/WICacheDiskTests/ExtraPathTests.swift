@@ -14,9 +14,9 @@ import WICacheDisk
         try cache.store(Data("new".utf8), forKey: "both")
         #expect(try cache.readData(forKey: "https://example.com/logo.png") == Data("bundled".utf8))
         #expect(cache.containsData(forKey: "https://example.com/logo.png"))
-        #expect(try cache.readData(forKey: "both") == Data("new".utf8))   // the cache's own entry wins
+        #expect(try cache.readData(forKey: "both") == Data("new".utf8))  // the cache's own entry wins
         #expect(try cache.readData(forKey: "absent") == nil)
-        #expect(cache.totalCount == 1)   // extra paths are not counted, trimmed or written
+        #expect(cache.totalCount == 1)  // extra paths are not counted, trimmed or written
         try cache.remove(forKey: "https://example.com/logo.png")
         #expect(try cache.readData(forKey: "https://example.com/logo.png") == Data("bundled".utf8))
         try cache.removeAll()
@@ -43,6 +43,6 @@ import WICacheDisk
         #expect(merged.totalCount == 3)
         #expect(try merged.readData(forKey: "a") == Data([4]))
         #expect(try merged.readData(forKey: "c") == Data([3]))
-        try DiskCache.moveDirectory(from: root("missing"), to: root("nested/new"))   // nothing to move
+        try DiskCache.moveDirectory(from: root("missing"), to: root("nested/new"))  // nothing to move
     }
 }

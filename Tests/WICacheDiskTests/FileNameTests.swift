@@ -4,7 +4,7 @@ import WICore
 
 @Suite struct FileNameTests {
     @Test func nilAndPlainKeysAreMD5Hex() {
-        #expect(DiskCache.fileName(forKey: nil) == "d41d8cd98f00b204e9800998ecf8427e")   // MD5 of ""
+        #expect(DiskCache.fileName(forKey: nil) == "d41d8cd98f00b204e9800998ecf8427e")  // MD5 of ""
         #expect(DiskCache.fileName(forKey: "") == "d41d8cd98f00b204e9800998ecf8427e")
         #expect(DiskCache.fileName(forKey: "abc") == "900150983cd24fb0d6963f7d28e17f72")
     }
@@ -14,8 +14,9 @@ import WICore
     }
 
     @Test func dotsOnlyInTheQueryGiveNoExtension() {
-        #expect(DiskCache.fileName(forKey: "https://example.com/image?format=png.v2")
-            == "800d568248834a78896949118c0b8768")
+        #expect(
+            DiskCache.fileName(forKey: "https://example.com/image?format=png.v2")
+                == "800d568248834a78896949118c0b8768")
         #expect(!DiskCache.fileName(forKey: "https://example.com/a#frag.png").contains("."))
     }
 
@@ -29,7 +30,7 @@ import WICore
     @Test func extensionLongerThan222IsDropped() {
         let kept = DiskCache.fileName(forKey: "https://example.com/a." + String(repeating: "x", count: 222))
         #expect(kept.count == 32 + 1 + 222)
-        #expect(kept.count == 255)   // NAME_MAX exactly
+        #expect(kept.count == 255)  // NAME_MAX exactly
         let dropped = DiskCache.fileName(forKey: "https://example.com/a." + String(repeating: "x", count: 223))
         #expect(dropped.count == 32)
         // The limit counts UTF-8 bytes: 112 two-byte characters (224 bytes) are too long.
@@ -37,10 +38,12 @@ import WICore
     }
 
     @Test func percentEncodedNULAndColonAreRemoved() {
-        #expect(DiskCache.fileName(forKey: "https://example.com/image.jpg00%00") == "e06b0e5d1bc52cb4fc9f7001fe4e9636.jpg00")
+        #expect(
+            DiskCache.fileName(forKey: "https://example.com/image.jpg00%00") == "e06b0e5d1bc52cb4fc9f7001fe4e9636.jpg00"
+        )
         #expect(DiskCache.fileName(forKey: "a.jp:g") == "3630569f202b1ab259fc441f1c5aa1f3.jpg")
         #expect(!DiskCache.fileName(forKey: "https://example.com/a.b%2Fc").dropFirst(32).contains("/"))
-        #expect(DiskCache.fileName(forKey: "https://example.com/a.%3A").count == 32)   // only ":" -> no extension
+        #expect(DiskCache.fileName(forKey: "https://example.com/a.%3A").count == 32)  // only ":" -> no extension
     }
 
     @Test func namesAreStableAndDistinct() {
@@ -51,7 +54,8 @@ import WICore
 
     @Test func digestsOfMultiBlockKeysMatchRFC1321() {
         // Reference digests from RFC 1321 and Python's hashlib; 55, 56, 63 and 64 bytes cross the padding boundary.
-        #expect(DiskCache.fileName(forKey: String(repeating: "1234567890", count: 8)) == "57edf4a22be3c955ac49da2e2107b67a")
+        #expect(
+            DiskCache.fileName(forKey: String(repeating: "1234567890", count: 8)) == "57edf4a22be3c955ac49da2e2107b67a")
         #expect(DiskCache.fileName(forKey: "abcdefghijklmnopqrstuvwxyz") == "c3fcd3d76192e4007dfb496cca67e13b")
         #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 55)) == "e38a93ffe074a99b3fed47dfbe37db21")
         #expect(DiskCache.fileName(forKey: String(repeating: "A", count: 56)) == "a2f3e2024931bd470555002aa5ccc010")
@@ -61,7 +65,8 @@ import WICore
 
     @Test func onlyTheLastPathSegmentBeforeQueryAndFragmentGivesTheExtension() {
         #expect(DiskCache.fileName(forKey: "https://example.com/a/b.c/d") == "5265c6a3d873b68a43aea948669306a3")
-        #expect(DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
+        #expect(
+            DiskCache.fileName(forKey: "https://example.com/x.tar.gz?x=1#y") == "2df59d1341944509f1ee604403cb0429.gz")
     }
 
     @Test func canonicallyEquivalentKeysWithOtherBytesGetOtherNames() {

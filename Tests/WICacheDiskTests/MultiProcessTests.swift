@@ -13,14 +13,14 @@ import Glibc
         let root = TestDirectory()
         let first = try DiskCache(directory: root.path, configuration: .testing())
         let second = try DiskCache(directory: root.path, configuration: .testing())
-        #expect(try first.readData(forKey: "x") == nil)   // builds first's index
+        #expect(try first.readData(forKey: "x") == nil)  // builds first's index
         #expect(first.totalCount == 0)
-        try second.store(Data([5]), forKey: "x")          // bumps the shared generation
+        try second.store(Data([5]), forKey: "x")  // bumps the shared generation
         #expect(try first.readData(forKey: "x") == Data([5]))
         #expect(first.containsData(forKey: "x"))
         #expect(first.totalCount == 1)
         try second.remove(forKey: "x")
-        #expect(try first.readData(forKey: "x") == nil)   // indexed, but gone: a miss, and unindexed
+        #expect(try first.readData(forKey: "x") == nil)  // indexed, but gone: a miss, and unindexed
         #expect(first.totalCount == 0)
     }
 
@@ -44,7 +44,7 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: root(sneaked), contents: Data([3])))
         #expect(try first.readData(forKey: "sneaked") == nil)
         #expect(first.totalCount == 1)
-        try first.removeExpired()   // a trim rescans too
+        try first.removeExpired()  // a trim rescans too
         #expect(try first.readData(forKey: "sneaked") == Data([3]))
     }
 
@@ -85,6 +85,6 @@ import Glibc
         let verify = try CommandRunner.run(Self.stress, ["verify", root.path])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains(" bad=0 "))
-        #expect(!verify.stdout.hasPrefix("files=0 "))   // the writers got far enough to leave entries
+        #expect(!verify.stdout.hasPrefix("files=0 "))  // the writers got far enough to leave entries
     }
 }

@@ -16,7 +16,7 @@ import WITestSupport
         let hit = await cache.query(key: "good", options: [], context: .init(), cacheType: .all)
         #expect(hit?.cacheType == .disk)
         #expect(hit?.data == Data("MOCK-bytes".utf8))
-        #expect(hit?.image == nil)                          // the manager decodes, in its shared decode stage
+        #expect(hit?.image == nil)  // the manager decodes, in its shared decode stage
         #expect(coder.decodeCount == 0)
         #expect(await cache.contains(key: "good", cacheType: .all) == .disk)
 
@@ -27,8 +27,8 @@ import WITestSupport
 
         await cache.clear(cacheType: .all)
         #expect(disk.totalCount == 0)
-        await cache.shutdown()                              // ends the cache's pool and the disk cache's
+        await cache.shutdown()  // ends the cache's pool and the disk cache's
         #expect(disk.ioPool.isShuttingDown)
-        #expect(disk.data(forKey: "good") == nil)           // the synchronous methods keep working
+        #expect(disk.data(forKey: "good") == nil)  // the synchronous methods keep working
     }
 }

@@ -44,7 +44,7 @@ import Glibc
         try cache.store(Data([1]), forKey: "read")
         try cache.store(Data([2]), forKey: "unread")
         clock.advance(8)
-        #expect(try cache.readData(forKey: "read") == Data([1]))   // sets its access date to now
+        #expect(try cache.readData(forKey: "read") == Data([1]))  // sets its access date to now
         clock.advance(8)
         #expect(try cache.removeExpired() == .init(expiredCount: 1, removedBytes: 1))
         #expect(try cache.readData(forKey: "read") == Data([1]))
@@ -76,7 +76,7 @@ import Glibc
         let root = TestDirectory()
         let clock = TestClock()
         var configuration = DiskCache.Configuration.testing(clock: clock)
-        configuration.sizeLimit = 35   // 4 x 10 bytes = 40 > 35; target 17.5 -> keep one entry
+        configuration.sizeLimit = 35  // 4 x 10 bytes = 40 > 35; target 17.5 -> keep one entry
         let cache = try DiskCache(directory: root.path, configuration: configuration)
         for name in ["first", "second", "third", "fourth"] {
             try cache.store(Data(count: 10), forKey: name)
@@ -103,12 +103,13 @@ import Glibc
         let clock = TestClock(Date())
         let cache = try DiskCache(directory: root.path, configuration: .testing(clock: clock))
         #expect(FileManager.default.createFile(atPath: root(".tmp-dead"), contents: Data(count: 100)))
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)],
-                                              ofItemAtPath: root(".tmp-dead"))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7200)],
+            ofItemAtPath: root(".tmp-dead"))
         #expect(FileManager.default.createFile(atPath: root(".tmp-writing"), contents: Data(count: 100)))
         try cache.removeExpired()
         #expect(root.names() == [".generation", ".lock", ".tmp-writing"])
-        #expect(cache.totalCount == 0)   // temporary files are never entries
+        #expect(cache.totalCount == 0)  // temporary files are never entries
     }
 
     @Test func theTimerTrimsInTheBackground() async throws {
@@ -133,7 +134,7 @@ import Glibc
         let root = TestDirectory()
         let clock = TestClock()
         var configuration = DiskCache.Configuration.testing(clock: clock)
-        configuration.sizeLimit = 35   // the fourth 10-byte entry goes over; the trim keeps at most 17.5 bytes
+        configuration.sizeLimit = 35  // the fourth 10-byte entry goes over; the trim keeps at most 17.5 bytes
         configuration.trimsWhenOverLimit = true
         let cache = try DiskCache(directory: root.path, configuration: configuration)
         for name in ["first", "second", "third"] {
@@ -168,12 +169,12 @@ import Glibc
         #expect(flock(lock, LOCK_EX) == 0)
         try cache.store(Data(count: 20), forKey: "big")
         cache.waitForBackgroundTrims()
-        #expect(cache.totalSize == 20)   // skipped, not waited for
+        #expect(cache.totalSize == 20)  // skipped, not waited for
         #expect(flock(lock, LOCK_UN) == 0)
         close(lock)
         try cache.store(Data(count: 30), forKey: "bigger")
         cache.waitForBackgroundTrims()
-        #expect(cache.totalCount == 0)   // 50 > 10: both go (target 5)
+        #expect(cache.totalCount == 0)  // 50 > 10: both go (target 5)
     }
 
     @Test func filesNotNamedByTheCacheAreEntriesToo() throws {
@@ -184,7 +185,9 @@ import Glibc
         let cache = try DiskCache(directory: root.path, configuration: configuration)
         try cache.store(Data(count: 10), forKey: "a")
         // Names that do not parse as <32 lowercase hex>[.ext]: kept whole, still counted and trimmed.
-        let names = [("notes.txt", 5), ("0123456789ABCDEF0123456789ABCDEF", 3), (String(repeating: "a", count: 32) + ".", 2)]
+        let names = [
+            ("notes.txt", 5), ("0123456789ABCDEF0123456789ABCDEF", 3), (String(repeating: "a", count: 32) + ".", 2),
+        ]
         for (name, size) in names {
             #expect(FileManager.default.createFile(atPath: root(name), contents: Data(count: size)))
         }
@@ -195,4 +198,3 @@ import Glibc
         #expect(root.names() == [".generation", ".lock"])
     }
 }
-

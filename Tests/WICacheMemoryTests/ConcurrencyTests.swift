@@ -9,16 +9,21 @@ import WITestSupport
     /// and the counters add up.
     @Test(arguments: [(MemoryCache.EvictionPolicy.tinyLFU, 1_000_000), (.clock, 125_000)])
     func hammering(policy: MemoryCache.EvictionPolicy, operations: Int) async throws {
-        let costLimit = 40_000, countLimit = 600
-        let cache = try MemoryCache(configuration: .init(costLimit: costLimit, countLimit: countLimit,
-                                                     evictionPolicy: policy))
+        let costLimit = 40_000
+        let countLimit = 600
+        let cache = try MemoryCache(
+            configuration: .init(
+                costLimit: costLimit, countLimit: countLimit,
+                evictionPolicy: policy))
         let keys = (0..<2000).map { "https://example.com/images/\($0).png" }
         let images = (0..<2000).map { makeImage(cost: 4 * (1 + $0 % 50)) }
         let counts = await onThreads(8) { thread -> (gets: Int, violations: Int) in
             var random = SeededRandom(seed: UInt64(thread + 1))
-            var gets = 0, violations = 0
+            var gets = 0
+            var violations = 0
             for operation in 0..<operations / 8 {
-                let index = Int(random.next() % 2000), roll = random.next() % 10
+                let index = Int(random.next() % 2000)
+                let roll = random.next() % 10
                 if roll < 7 {
                     gets += 1
                     if let image = cache.image(forKey: keys[index]), image !== images[index] { violations += 1 }
@@ -31,7 +36,8 @@ import WITestSupport
             }
             return (gets, violations)
         }
-        let gets = counts.reduce(0) { $0 + $1.gets }, violations = counts.reduce(0) { $0 + $1.violations }
+        let gets = counts.reduce(0) { $0 + $1.gets }
+        let violations = counts.reduce(0) { $0 + $1.violations }
         #expect(violations == 0)
         let stats = cache.statistics
         #expect(stats.hits + stats.misses == gets)

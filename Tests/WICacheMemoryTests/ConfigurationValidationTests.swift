@@ -9,18 +9,24 @@ import WITestSupport
     @Test func boundaries() throws {
         try expectInvalid("costLimit must be in 0...\(Int.max), got -1") { .init(costLimit: -1) }
         try expectInvalid("countLimit must be in 0...\(Int.max), got \(Int.min)") { .init(countLimit: .min) }
-        try expectInvalid("maxEntryCostRatio must be a finite number in 0...1, got nan") { .init(maxEntryCostRatio: .nan) }
-        try expectInvalid("maxEntryCostRatio must be a finite number in 0...1, got 1.5") { .init(maxEntryCostRatio: 1.5) }
+        try expectInvalid("maxEntryCostRatio must be a finite number in 0...1, got nan") {
+            .init(maxEntryCostRatio: .nan)
+        }
+        try expectInvalid("maxEntryCostRatio must be a finite number in 0...1, got 1.5") {
+            .init(maxEntryCostRatio: 1.5)
+        }
         try expectInvalid("pressureTrimRatio must be a finite number in 0...1, got -inf") {
             .init(pressureTrimRatio: -.infinity)
         }
         try expectInvalid("timeToLive must be positive, got 0.0 seconds") { .init(timeToLive: .zero) }
         try expectInvalid("shardCount must be in 1...256, got \(Int.max)") { .init(shardCount: .max) }
         try expectInvalid("shardCount must be in 1...256, got 0") { .init(shardCount: 0) }
-        let edge = try MemoryCache(configuration: .init(costLimit: 0, countLimit: 0, maxEntryCostRatio: 1,
-                                                        pressureTrimRatio: 0, shardCount: 256))
+        let edge = try MemoryCache(
+            configuration: .init(
+                costLimit: 0, countLimit: 0, maxEntryCostRatio: 1,
+                pressureTrimRatio: 0, shardCount: 256))
         #expect(edge.shardCount == 256 && edge.costLimit == 0)
-        #expect(MemoryCache().configuration.costLimit > 0)   // the defaults are valid: no `try` needed
+        #expect(MemoryCache().configuration.costLimit > 0)  // the defaults are valid: no `try` needed
     }
 
     /// 2000 random configurations from a fixed seed: invalid ones throw exactly `.invalidArgument`; valid ones make
@@ -35,8 +41,10 @@ import WITestSupport
                 timeToLive: Bool.random(using: &random) ? nil : .milliseconds(Int64(Self.integer(&random) % 1_000_000)),
                 pressureTrimRatio: Self.real(&random),
                 shardCount: Bool.random(using: &random) ? nil : Self.integer(&random) % 1000)
-            let valid = configuration.costLimit >= 0 && configuration.countLimit >= 0
-                && (0...1).contains(configuration.maxEntryCostRatio) && (0...1).contains(configuration.pressureTrimRatio)
+            let valid =
+                configuration.costLimit >= 0 && configuration.countLimit >= 0
+                && (0...1).contains(configuration.maxEntryCostRatio)
+                && (0...1).contains(configuration.pressureTrimRatio)
                 && (configuration.timeToLive.map { $0 > .zero } ?? true)
                 && (configuration.shardCount.map { (1...256).contains($0) } ?? true)
             let check = { () throws(ImageError) in
@@ -66,8 +74,10 @@ import WITestSupport
         }
     }
 
-    func expectInvalid(_ message: String, _ make: () -> MemoryCache.Configuration,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectInvalid(
+        _ message: String, _ make: () -> MemoryCache.Configuration,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let configuration = make()
         let error = #expect(throws: ImageError.self, sourceLocation: sourceLocation) {
             try MemoryCache(configuration: configuration)

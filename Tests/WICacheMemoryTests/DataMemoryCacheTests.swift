@@ -7,8 +7,9 @@ import WITestSupport
 /// The byte-bounded data tier: least recently used out by bytes, the eighth-of-the-limit rule, HTTP cache info
 /// beside the bytes, and the limit under concurrent use.
 @Suite struct DataMemoryCacheTests {
-    static let info = HTTPCacheInfo(etag: "\"e1\"", lastModified: "Mon, 02 Jan 2006 15:04:05 GMT",
-                                    date: Date(timeIntervalSince1970: 1_000), freshnessLifetime: 60)
+    static let info = HTTPCacheInfo(
+        etag: "\"e1\"", lastModified: "Mon, 02 Jan 2006 15:04:05 GMT",
+        date: Date(timeIntervalSince1970: 1_000), freshnessLifetime: 60)
 
     /// The keys among `keys` the cache holds, in the order given.
     static func held(_ cache: DataMemoryCache, _ keys: [String]) -> [String] {
@@ -16,13 +17,13 @@ import WITestSupport
     }
 
     @Test func leastRecentlyUsedGoFirstUntilTheBytesFit() {
-        let cache = DataMemoryCache(byteLimit: 400)   // an entry may have 50 bytes
+        let cache = DataMemoryCache(byteLimit: 400)  // an entry may have 50 bytes
         let keys = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
         for (key, size) in zip(keys, [50, 20, 20, 50, 50, 50, 50, 50, 50]) {
             cache.setData(Data(repeating: 1, count: size), forKey: key)
         }
         #expect(cache.usage == (390, 9))
-        #expect(cache.data(forKey: "a")?.count == 50)   // a is now the most recent
+        #expect(cache.data(forKey: "a")?.count == 50)  // a is now the most recent
         // 440 bytes: b and c, the two least recent, go; one entry of 50 takes the place of two of 20.
         cache.setData(Data(repeating: 2, count: 50), forKey: "j")
         #expect(Self.held(cache, keys) == ["a", "d", "e", "f", "g", "h", "i", "j"])
@@ -52,7 +53,7 @@ import WITestSupport
     @Test func anEntryOverAnEighthIsNotKeptAndRemovesTheOldOne() {
         let cache = DataMemoryCache(byteLimit: 800)
         cache.setData(Data(repeating: 7, count: 50), forKey: "other")
-        cache.setData(Data(repeating: 1, count: 100), httpCacheInfo: Self.info, forKey: "k")   // an eighth: kept
+        cache.setData(Data(repeating: 1, count: 100), httpCacheInfo: Self.info, forKey: "k")  // an eighth: kept
         #expect(cache.usage == (150, 2))
         cache.setData(Data(repeating: 2, count: 101), httpCacheInfo: Self.info, forKey: "k")
         #expect(cache.data(forKey: "k") == nil)
@@ -70,11 +71,11 @@ import WITestSupport
         renewed.freshnessLifetime = 120
         cache.setHTTPCacheInfo(renewed, forKey: "k")
         #expect(cache.httpCacheInfo(forKey: "k") == renewed)
-        #expect(cache.data(forKey: "k") == Data([1, 2, 3]))   // the bytes stay
-        cache.setHTTPCacheInfo(renewed, forKey: "missing")     // no entry: none made
+        #expect(cache.data(forKey: "k") == Data([1, 2, 3]))  // the bytes stay
+        cache.setHTTPCacheInfo(renewed, forKey: "missing")  // no entry: none made
         #expect(!cache.containsData(forKey: "missing"))
         #expect(cache.usage == (3, 1))
-        cache.setData(Data([4]), forKey: "k")                  // new bytes without info drop the old info
+        cache.setData(Data([4]), forKey: "k")  // new bytes without info drop the old info
         #expect(cache.httpCacheInfo(forKey: "k") == nil)
     }
 
@@ -112,9 +113,11 @@ import WITestSupport
         let values = (0..<300).map { Data(repeating: UInt8($0 % 251), count: 1 + $0 * 7 % (limit / 8)) }
         let counts = await onThreads(8) { thread -> (hits: Int, violations: Int) in
             var random = SeededRandom(seed: UInt64(thread + 1))
-            var hits = 0, violations = 0
+            var hits = 0
+            var violations = 0
             for _ in 0..<10_000 {
-                let index = Int(random.next() % 300), roll = random.next() % 20
+                let index = Int(random.next() % 300)
+                let roll = random.next() % 20
                 if roll < 12 {
                     if let data = cache.data(forKey: keys[index]) {
                         hits += 1
@@ -136,6 +139,6 @@ import WITestSupport
         #expect(usage.bytes <= limit)
         #expect(usage.bytes == held.reduce(0) { $0 + values[$1].count })
         #expect(usage.count == held.count)
-        #expect(held.count < 300)   // the limit made it evict
+        #expect(held.count < 300)  // the limit made it evict
     }
 }

@@ -16,7 +16,8 @@ import WITestSupport
     typealias Ratios = CacheTraces.Ratios
 
     static func simulate(warmUp: [Int], trace: [Int], policy: MemoryCache.EvictionPolicy) -> Ratios {
-        let cache = makeFixedCache(.init(costLimit: .max, countLimit: capacity, evictionPolicy: policy, usesWeakTier: false))
+        let cache = makeFixedCache(
+            .init(costLimit: .max, countLimit: capacity, evictionPolicy: policy, usesWeakTier: false))
         let image = makeImage(cost: 4)
         return Ratios.measure(keyCount: keyCount, warmUp: warmUp, trace: trace) { key in
             let name = String(key)
@@ -49,7 +50,7 @@ import WITestSupport
     @Test func admissionWinsOnBothTraces() async {
         let results = await onThreads(1) { _ in Self.measure() }[0]
         let (zipfLRU, zipfClock, zipfTiny) = (results[0][0].all, results[0][1].all, results[0][2].all)
-        #expect(zipfTiny >= zipfLRU + 0.05)        // never worse on pure Zipf (here: far better)
+        #expect(zipfTiny >= zipfLRU + 0.05)  // never worse on pure Zipf (here: far better)
         #expect(zipfTiny >= zipfClock + 0.05)
         // On the scan trace, the Zipf accesses (the scan's own can never hit) gain at least 10 points.
         let (scanLRU, scanClock, scanTiny) = (results[1][0], results[1][1], results[1][2])
@@ -61,16 +62,21 @@ import WITestSupport
     /// Runs the three policies on both traces, prints the table, returns [trace][LRU, CLOCK, W-TinyLFU].
     static func measure() -> [[Ratios]] {
         let zipf = CacheTraces.zipf(keyCount: keyCount, count: warmUpCount + accessCount, seed: 42)
-        let warmUp = Array(zipf[..<warmUpCount]), measured = Array(zipf[warmUpCount...])
+        let warmUp = Array(zipf[..<warmUpCount])
+        let measured = Array(zipf[warmUpCount...])
         var lines = ["trace            LRU     CLOCK   W-TinyLFU   (\(capacity) entries, \(keyCount) keys)"]
         func percent(_ value: Double) -> String { String(format: "%6.2f%%", 100 * value) }
         var results: [[Ratios]] = []
         let scan = CacheTraces.withScan(measured, keyCount: keyCount, scanCount: scanCount)
         for (name, trace) in [("zipf-0.9", measured), ("zipf-0.9+scan", scan)] {
-            let row = [simulateLRU(warmUp: warmUp, trace: trace), simulate(warmUp: warmUp, trace: trace, policy: .clock),
-                       simulate(warmUp: warmUp, trace: trace, policy: .tinyLFU)]
+            let row = [
+                simulateLRU(warmUp: warmUp, trace: trace), simulate(warmUp: warmUp, trace: trace, policy: .clock),
+                simulate(warmUp: warmUp, trace: trace, policy: .tinyLFU),
+            ]
             results.append(row)
-            lines.append(name.padding(toLength: 15, withPad: " ", startingAt: 0) + row.map { percent($0.all) }.joined(separator: " "))
+            lines.append(
+                name.padding(toLength: 15, withPad: " ", startingAt: 0)
+                    + row.map { percent($0.all) }.joined(separator: " "))
             if trace.count > measured.count {
                 lines.append("  (zipf part)  " + row.map { percent($0.zipf) }.joined(separator: " "))
             }

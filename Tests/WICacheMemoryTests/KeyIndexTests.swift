@@ -5,7 +5,8 @@ import WITestSupport
 
 @Suite struct KeyIndexTests {
     /// Inserts `key` for a new node holding `image`; returns the node.
-    static func insert(_ key: CacheKey, image: Image? = nil, into index: inout KeyIndex, pool: inout NodePool) -> Int32 {
+    static func insert(_ key: CacheKey, image: Image? = nil, into index: inout KeyIndex, pool: inout NodePool) -> Int32
+    {
         let node = pool.append(Node(hash: key.hash, cost: 0, deadline: .max), to: 0)
         index.insert(key, node: node, image: image, expires: false)
         return node
@@ -134,7 +135,7 @@ import WITestSupport
         #expect(key(native).hash == key(String(sliced)).hash)
         #expect(key("short").hash == key(String("short".reversed().reversed())).hash)
         #expect(key(native) == key(rebuilt))
-        #expect(key("caf\u{E9}") != key("cafe\u{301}"))   // NFC and NFD spellings are different keys
+        #expect(key("caf\u{E9}") != key("cafe\u{301}"))  // NFC and NFD spellings are different keys
     }
 
     /// Through the cache: a key is found by a string with the same bytes built anew (not the stored object), and
@@ -153,7 +154,8 @@ import WITestSupport
     /// 10,000 URL keys spread over 16 shards (the low 4 bits) and over the index's home slots (bits 16 and up)
     /// within 25% of even, under a fixed secret.
     @Test func spreadsURLKeysEvenly() {
-        var shards = [Int](repeating: 0, count: 16), homes = [Int](repeating: 0, count: 1024)
+        var shards = [Int](repeating: 0, count: 16)
+        var homes = [Int](repeating: 0, count: 1024)
         for number in 0..<10_000 {
             let value = hash(Array("https://example.com/images/\(number)/photo.jpg".utf8))
             shards[Int(value & 15)] += 1

@@ -16,12 +16,12 @@ import WICore
         #expect(cache?.totalCost == 500)
         #expect(present(cache!, (0..<10).map { "k\($0)" }) == ["k5", "k6", "k7", "k8", "k9"])
         source.fire(.warning)
-        #expect(cache?.totalCost == 200)                          // half of 500, rounded down to whole entries
+        #expect(cache?.totalCost == 200)  // half of 500, rounded down to whole entries
         source.fire(.critical)
         #expect(cache?.count == 0)
         #expect(cache?.statistics.evictions == 10)
         cache = nil
-        #expect(source.subscriberCount == 0)                      // the cache unsubscribes when it goes away
+        #expect(source.subscriberCount == 0)  // the cache unsubscribes when it goes away
     }
 
     @Test func trimToCostAndRemoveAll() {
@@ -44,10 +44,10 @@ import WICore
         var tracker = PressureTracker(warningSome: 10, criticalFull: 10)
         #expect(tracker.update(PressureReading(someAverage10: 5)) == nil)
         #expect(tracker.update(PressureReading(someAverage10: 10)) == .warning)
-        #expect(tracker.update(PressureReading(someAverage10: 30)) == nil)           // still warning: no repeat
+        #expect(tracker.update(PressureReading(someAverage10: 30)) == nil)  // still warning: no repeat
         #expect(tracker.update(PressureReading(someAverage10: 30, fullAverage10: 10)) == .critical)
         #expect(tracker.update(PressureReading()) == nil)
-        #expect(tracker.update(PressureReading(high: 1)) == .warning)                 // counter moved
+        #expect(tracker.update(PressureReading(high: 1)) == .warning)  // counter moved
         #expect(tracker.update(PressureReading(high: 1)) == nil)
         #expect(tracker.update(PressureReading(high: 1, max: 1)) == .critical)
     }
@@ -62,22 +62,23 @@ import WICore
         }
         func events(_ high: Int, _ max: Int) -> String { "low 0\nhigh \(high)\nmax \(max)\noom 0\noom_kill 0\n" }
         try write(cgroup ? events(0, 0) : psi(0, 0))
-        let source = LinuxMemoryPressureSource(mode: cgroup ? .cgroupEvents(path.path) : .psi(path.path),
-                                               interval: .milliseconds(5))
+        let source = LinuxMemoryPressureSource(
+            mode: cgroup ? .cgroupEvents(path.path) : .psi(path.path),
+            interval: .milliseconds(5))
         let seen = Mutex<[MemoryPressureLevel]>([])
         let token = source.subscribe { level in seen.withLock { $0.append(level) } }
         func waitFor(_ count: Int) async throws {
             for _ in 0..<1_000 where seen.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(5)) }
         }
-        try await Task.sleep(for: .milliseconds(300))               // the first reading is the baseline
+        try await Task.sleep(for: .milliseconds(300))  // the first reading is the baseline
         try write(cgroup ? events(1, 0) : psi(25, 0))
         try await waitFor(1)
         try write(cgroup ? events(1, 3) : psi(25, 40))
         try await waitFor(2)
-        token.cancel()                                            // returns once the polling thread has ended
+        token.cancel()  // returns once the polling thread has ended
         try write(cgroup ? events(0, 0) : psi(0, 0))
         try write(cgroup ? events(5, 5) : psi(90, 90))
-        #expect(seen.withLock { $0 } == [.warning, .critical])    // nothing after cancel: no thread is left to call
+        #expect(seen.withLock { $0 } == [.warning, .critical])  // nothing after cancel: no thread is left to call
     }
 
     @Test func detectsWhatThisMachineOffers() {
@@ -87,6 +88,7 @@ import WICore
         } else {
             #expect(mode != .psi("/proc/pressure/memory"))
         }
-        #expect(LinuxMemoryPressureSource.detectMode(psiPath: "/nonexistent", cgroupPath: "/nonexistent") == .unavailable)
+        #expect(
+            LinuxMemoryPressureSource.detectMode(psiPath: "/nonexistent", cgroupPath: "/nonexistent") == .unavailable)
     }
 }

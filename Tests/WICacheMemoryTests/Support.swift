@@ -41,10 +41,14 @@ func makeFixedCache(_ configuration: MemoryCache.Configuration) -> MemoryCache {
 }
 
 /// A single-shard cache (exact, documented eviction order) with the weak tier off unless asked.
-func makeCache(policy: MemoryCache.EvictionPolicy = .clock, costLimit: Int = 1 << 30, countLimit: Int = .max,
-               maxEntryCostRatio: Double = 0.1, weak: Bool = false, ttl: Duration? = nil) -> MemoryCache {
-    makeFixedCache(.init(costLimit: costLimit, countLimit: countLimit, maxEntryCostRatio: maxEntryCostRatio,
-                         evictionPolicy: policy, usesWeakTier: weak, timeToLive: ttl, shardCount: 1))
+func makeCache(
+    policy: MemoryCache.EvictionPolicy = .clock, costLimit: Int = 1 << 30, countLimit: Int = .max,
+    maxEntryCostRatio: Double = 0.1, weak: Bool = false, ttl: Duration? = nil
+) -> MemoryCache {
+    makeFixedCache(
+        .init(
+            costLimit: costLimit, countLimit: countLimit, maxEntryCostRatio: maxEntryCostRatio,
+            evictionPolicy: policy, usesWeakTier: weak, timeToLive: ttl, shardCount: 1))
 }
 
 /// The keys among `keys` held in the strong tier, in the order given.

@@ -24,10 +24,10 @@ import WITestSupport
 
     /// The window's least recent entry duels the probation victim once the cache is full; ties keep the resident.
     @Test func frequentCandidateDisplacesVictim() {
-        let cache = makeCache(policy: .tinyLFU, countLimit: 4)   // window 1 entry, main 3
+        let cache = makeCache(policy: .tinyLFU, countLimit: 4)  // window 1 entry, main 3
         for key in ["a", "b", "c", "d"] { cache.setImage(makeImage(cost: 4), forKey: key) }
-        #expect(cache.count == 4)                                 // probation a b c, window d
-        for _ in 0..<3 { #expect(cache.image(forKey: "e") == nil) }   // "e" is wanted three times
+        #expect(cache.count == 4)  // probation a b c, window d
+        for _ in 0..<3 { #expect(cache.image(forKey: "e") == nil) }  // "e" is wanted three times
         cache.setImage(makeImage(cost: 4), forKey: "e")
         // Candidate "d" (seen once) ties with victim "a" (seen once): "d" is evicted, "e" stays in the window.
         #expect(present(cache, ["a", "b", "c", "d", "e"]) == ["a", "b", "c", "e"])
@@ -40,9 +40,9 @@ import WITestSupport
     /// A hit moves nothing but marks the entry: when the marked probation entry "a" reaches the front it is
     /// promoted to protected instead of being the victim, so the duels are fought by "b", the next unmarked one.
     @Test func hitGivesASecondChanceInsteadOfAMove() {
-        let cache = makeCache(policy: .tinyLFU, countLimit: 4)   // window 1 entry, main 3
+        let cache = makeCache(policy: .tinyLFU, countLimit: 4)  // window 1 entry, main 3
         for key in ["a", "b", "c", "d"] { cache.setImage(makeImage(cost: 4), forKey: key) }
-        #expect(cache.image(forKey: "a") != nil)                  // probation a* b c, window d
+        #expect(cache.image(forKey: "a") != nil)  // probation a* b c, window d
         for _ in 0..<3 { #expect(cache.image(forKey: "e") == nil) }
         cache.setImage(makeImage(cost: 4), forKey: "e")
         // "a" is promoted; candidate "d" ties with victim "b": "d" is evicted.
@@ -69,20 +69,20 @@ import WITestSupport
             #expect(estimate >= position % 15 + 1)
             if estimate == position % 15 + 1 { exact += 1 }
         }
-        #expect(exact == 499)   // deterministic: the sketch hashes with no secret of its own
+        #expect(exact == 499)  // deterministic: the sketch hashes with no secret of its own
     }
 
     @Test func sketchCountsWithDoorkeeperAndAges() {
         var sketch = FrequencySketch(capacity: 16)
         let key = CacheKey("only", secret: fixedKeySecret).hash
         #expect(sketch.frequency(key) == 0)
-        sketch.increment(key)                 // first sighting: doorkeeper only
+        sketch.increment(key)  // first sighting: doorkeeper only
         #expect(sketch.frequency(key) == 1)
         for _ in 0..<4 { sketch.increment(key) }
         #expect(sketch.frequency(key) == 5)
         for _ in 0..<20 { sketch.increment(key) }
         #expect(sketch.frequency(key) == 16)  // counters saturate at 15, plus the doorkeeper bit
-        sketch.age()                          // every 10 x width counted increments: halve, clear the doorkeeper
+        sketch.age()  // every 10 x width counted increments: halve, clear the doorkeeper
         #expect(sketch.frequency(key) == 7)
     }
 
@@ -93,13 +93,14 @@ import WITestSupport
         var immediate = FrequencySketch(capacity: 16)
         var random = SeededRandom(seed: 11)
         let keys = (0..<40).map { _ in random.next() }
-        var agings = 0, previous = -1
+        var agings = 0
+        var previous = -1
         for step in 0..<5_000 {
-            let key = keys[Int(random.next() % UInt64(1 + step % keys.count))]   // skewed toward the first keys
+            let key = keys[Int(random.next() % UInt64(1 + step % keys.count))]  // skewed toward the first keys
             buffered.increment(key)
             immediate.increment(key)
             immediate.flush()
-            if step % 97 == 0 {   // reads in between flush the buffered one early, at odd points of its buffer
+            if step % 97 == 0 {  // reads in between flush the buffered one early, at odd points of its buffer
                 #expect(buffered.frequency(key) == immediate.frequency(key))
             }
             let total = keys.reduce(0) { $0 + immediate.frequency($1) }

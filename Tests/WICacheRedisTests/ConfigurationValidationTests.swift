@@ -27,7 +27,7 @@ import WITestSupport
         var edge = RedisCache.Configuration(port: 65535)
         (edge.maxIdleConnections, edge.multiGetBatchSize, edge.timeToLive) = (0, 100_000, .seconds(Int64.max))
         _ = try RedisCache(configuration: edge)
-        _ = RedisCache()   // the defaults are valid: no `try` needed
+        _ = RedisCache()  // the defaults are valid: no `try` needed
     }
 
     /// Per-call durations are not validated (a store's own TTL): they saturate instead of overflowing.
@@ -44,14 +44,17 @@ import WITestSupport
         var invalid = 0
         func integer() -> Int {
             switch Int.random(in: 0..<3, using: &random) {
-            case 0: return [0, -1, 1, 1024, 1025, 65535, 65536, 100_000, 100_001, .max, .min].randomElement(using: &random)!
+            case 0:
+                return [0, -1, 1, 1024, 1025, 65535, 65536, 100_000, 100_001, .max, .min].randomElement(using: &random)!
             case 1: return Int.random(in: Int.min...Int.max, using: &random)
             default: return Int.random(in: 0...2000, using: &random)
             }
         }
         func duration() -> Duration {
             switch Int.random(in: 0..<3, using: &random) {
-            case 0: return [.zero, .milliseconds(1), .seconds(86400), .seconds(86401), .seconds(-1)].randomElement(using: &random)!
+            case 0:
+                return [.zero, .milliseconds(1), .seconds(86400), .seconds(86401), .seconds(-1)].randomElement(
+                    using: &random)!
             case 1: return .seconds(Int64.random(in: .min ... .max, using: &random))
             default: return .milliseconds(Int64.random(in: -10...100_000, using: &random))
             }
@@ -59,14 +62,20 @@ import WITestSupport
         let day = Duration.seconds(86400)
         for _ in 0..<2000 {
             var c = RedisCache.Configuration(port: integer())
-            (c.database, c.maxEntrySize, c.maxIdleConnections, c.multiGetBatchSize) = (integer(), integer(), integer(), integer())
+            (c.database, c.maxEntrySize, c.maxIdleConnections, c.multiGetBatchSize) = (
+                integer(), integer(), integer(), integer()
+            )
             c.timeToLive = Bool.random(using: &random) ? nil : duration()
-            (c.connectTimeout, c.commandTimeout, c.reconnectDelay, c.maxReconnectDelay) = (duration(), duration(), duration(), duration())
-            let valid = (1...65535).contains(c.port) && (0...65535).contains(c.database) && c.maxEntrySize >= 0
+            (c.connectTimeout, c.commandTimeout, c.reconnectDelay, c.maxReconnectDelay) = (
+                duration(), duration(), duration(), duration()
+            )
+            let valid =
+                (1...65535).contains(c.port) && (0...65535).contains(c.database) && c.maxEntrySize >= 0
                 && (c.timeToLive.map { $0 > .zero } ?? true)
                 && (Duration.milliseconds(1)...day).contains(c.connectTimeout)
                 && (Duration.milliseconds(1)...day).contains(c.commandTimeout)
-                && (Duration.zero...day).contains(c.reconnectDelay) && (Duration.zero...day).contains(c.maxReconnectDelay)
+                && (Duration.zero...day).contains(c.reconnectDelay)
+                && (Duration.zero...day).contains(c.maxReconnectDelay)
                 && (0...1024).contains(c.maxIdleConnections) && (1...100_000).contains(c.multiGetBatchSize)
             if let mismatch = ValidationProperty.mismatch(valid: valid, { () throws(ImageError) in try c.validate() }) {
                 Issue.record("\(mismatch): \(c)")
@@ -76,8 +85,10 @@ import WITestSupport
         #expect(invalid > 1500 && invalid < 2000, "\(invalid)")
     }
 
-    func expectInvalid(_ message: String, _ change: (inout RedisCache.Configuration) -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectInvalid(
+        _ message: String, _ change: (inout RedisCache.Configuration) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var configuration = RedisCache.Configuration()
         change(&configuration)
         let error = #expect(throws: ImageError.self, sourceLocation: sourceLocation) {

@@ -18,7 +18,7 @@ import WITestSupport
             redis.setData(Data([1]), forKey: "k\(index)")
             #expect(!redis.containsData(forKey: "k\(index)"))
         }
-        #expect(redis.pool.connectAttempts == 1)   // the breaker answers the other 1,499 calls
+        #expect(redis.pool.connectAttempts == 1)  // the breaker answers the other 1,499 calls
         #expect(warnings.count == 1)
         #expect(warnings.all[0].contains("127.0.0.1:\(configuration.port) is unavailable"))
         do { _ = try redis.readData(forKey: "k") } catch {
@@ -32,7 +32,7 @@ import WITestSupport
         let warnings = Warnings()
         let redis = try RedisCache(configuration: server.configuration(warnings: warnings))
         let large = Data(repeating: 0xAB, count: 6_000_000)
-        redis.setData(Data([1]), forKey: "k")   // one pooled connection
+        redis.setData(Data([1]), forKey: "k")  // one pooled connection
         let admin = try RedisCache(configuration: server.configuration())
         for round in 1...3 {
             // The server drops the tier's idle connection (as its `timeout` setting or a restart would).
@@ -74,7 +74,7 @@ import WITestSupport
         let server = try RedisServer()
         let warnings = Warnings()
         var configuration = server.configuration(warnings: warnings)
-        configuration.reconnectDelay = .milliseconds(500)   // no reconnection try during the checks below
+        configuration.reconnectDelay = .milliseconds(500)  // no reconnection try during the checks below
         configuration.maxReconnectDelay = .milliseconds(500)
         let redis = try RedisCache(configuration: configuration)
         redis.setData(Data("v".utf8), forKey: "k")
@@ -86,13 +86,13 @@ import WITestSupport
             return (first, waited, Result { () throws(ImageError) in try redis.readData(forKey: "k") })
         }
         #expect(first == nil)
-        #expect(waited >= 190 && waited < 5000)   // the 200 ms command timeout, not forever
+        #expect(waited >= 190 && waited < 5000)  // the 200 ms command timeout, not forever
         guard case .failure(let error) = second else {
             Issue.record("a frozen server answered")
             return
         }
         #expect(error.code == .redisUnavailable)
-        #expect(error.message.contains("next try in"))   // the breaker answered: no second timeout
+        #expect(error.message.contains("next try in"))  // the breaker answered: no second timeout
         #expect(redis.pool.connectAttempts == 1)
         server.resume()
         try await waitForRecovery(redis, key: "k", expected: Data("v".utf8))
@@ -108,8 +108,9 @@ import WITestSupport
         let urls = (0..<120).map { URL(string: "mock://origin/\($0).png")! }
         for url in urls { origin.register(url, data: coder.data(width: 2, height: 1, extra: url.absoluteString)) }
         let loader = RedisSingleFlightLoader(wrapping: origin, redis: redis)
-        let manager = ImageManager(cache: TieredImageCache(memory: nil, dataTiers: [redis], coders: coder),
-                                   loader: loader, coders: coder)
+        let manager = ImageManager(
+            cache: TieredImageCache(memory: nil, dataTiers: [redis], coders: coder),
+            loader: loader, coders: coder)
 
         var failures = 0
         for (index, url) in urls.enumerated() {
@@ -120,24 +121,28 @@ import WITestSupport
             } catch { failures += 1 }
         }
         #expect(failures == 0)
-        #expect(origin.loadCount == 120)   // everything after the kill came from the origin
-        #expect(warnings.count == 1)       // one outage, one warning
+        #expect(origin.loadCount == 120)  // everything after the kill came from the origin
+        #expect(warnings.count == 1)  // one outage, one warning
         #expect(redis.pool.isInOutage)
         #expect(redis.data(forKey: urls[10].absoluteString) == nil)
 
-        try server.start()   // an empty server on the same port
+        try server.start()  // an empty server on the same port
         try await waitForRecovery(redis, key: "probe", expected: nil)
         #expect(!redis.pool.isInOutage)
         let reloaded = try await manager.loadImage(with: urls[0])
         #expect(reloaded.cacheType == .none)
-        #expect(redis.data(forKey: urls[0].absoluteString) == coder.data(width: 2, height: 1, extra: urls[0].absoluteString))
-        let hit = try await ImageManager(cache: TieredImageCache(memory: nil, dataTiers: [redis], coders: coder),
-                                         loader: loader, coders: coder).loadImage(with: urls[0])
-        #expect(hit.cacheType == .disk)    // a data-tier hit: the tier serves again
+        #expect(
+            redis.data(forKey: urls[0].absoluteString) == coder.data(width: 2, height: 1, extra: urls[0].absoluteString)
+        )
+        let hit = try await ImageManager(
+            cache: TieredImageCache(memory: nil, dataTiers: [redis], coders: coder),
+            loader: loader, coders: coder
+        ).loadImage(with: urls[0])
+        #expect(hit.cacheType == .disk)  // a data-tier hit: the tier serves again
         #expect(origin.loadCount == 121)
         #expect(warnings.count == 1)
 
-        server.kill()                      // a second outage warns once more
+        server.kill()  // a second outage warns once more
         for url in urls.prefix(5) { _ = redis.data(forKey: url.absoluteString) }
         #expect(warnings.count == 2)
     }

@@ -22,15 +22,15 @@ import WITestSupport
         #expect(redis.redisKey(forKey: "a") == "test:d:a")
         #expect(try redis.execute(["GET", "test:d:a"]) == .string(Data("alpha".utf8)))
 
-        redis.setData(Data("alpha2".utf8), forKey: "a")   // replaces
+        redis.setData(Data("alpha2".utf8), forKey: "a")  // replaces
         #expect(redis.data(forKey: "a") == Data("alpha2".utf8))
         redis.removeData(forKey: "a")
         #expect(redis.data(forKey: "a") == nil)
-        redis.removeData(forKey: "never-stored")          // not an error
+        redis.removeData(forKey: "never-stored")  // not an error
         #expect(try redis.readData(forKey: "b") == Data("beta".utf8))
 
         for index in 0..<1200 { redis.setData(Data([UInt8(index & 0xFF)]), forKey: "bulk\(index)") }
-        #expect(try redis.removeAll() == 1201)            // several SCAN pages
+        #expect(try redis.removeAll() == 1201)  // several SCAN pages
         #expect(redis.data(forKey: "b") == nil)
         #expect(other.data(forKey: "a") == Data("kept".utf8))
         #expect(try redis.execute(["DBSIZE"]) == .integer(1))
@@ -40,8 +40,9 @@ import WITestSupport
     @Test func keepsHTTPCacheInfoBesideTheBytes() throws {
         let server = try RedisServer()
         let redis = try RedisCache(configuration: server.configuration())
-        let info = HTTPCacheInfo(etag: "\"v1\"", date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60,
-                                 noCache: true)
+        let info = HTTPCacheInfo(
+            etag: "\"v1\"", date: Date(timeIntervalSince1970: 1_800_000_000), freshnessLifetime: 60,
+            noCache: true)
         redis.setData(Data("alpha".utf8), httpCacheInfo: info, forKey: "a")
         #expect(redis.data(forKey: "a") == Data("alpha".utf8))
         #expect(redis.httpCacheInfo(forKey: "a") == info)
@@ -50,9 +51,9 @@ import WITestSupport
         renewed.date = info.date.addingTimeInterval(60)
         redis.setHTTPCacheInfo(renewed, forKey: "a")
         #expect(redis.httpCacheInfo(forKey: "a") == renewed && redis.data(forKey: "a") == Data("alpha".utf8))
-        redis.setHTTPCacheInfo(renewed, forKey: "missing")   // no entry: nothing written
+        redis.setHTTPCacheInfo(renewed, forKey: "missing")  // no entry: nothing written
         #expect(redis.httpCacheInfo(forKey: "missing") == nil)
-        redis.setData(Data("beta".utf8), forKey: "a")   // new bytes without info drop the old info
+        redis.setData(Data("beta".utf8), forKey: "a")  // new bytes without info drop the old info
         #expect(redis.httpCacheInfo(forKey: "a") == nil)
         redis.setData(Data("gamma".utf8), httpCacheInfo: info, forKey: "a")
         redis.removeData(forKey: "a")
@@ -111,7 +112,7 @@ import WITestSupport
         #expect(redis.data(forKey: "fits")?.count == 1000)
         redis.setData(Data(count: 1001), forKey: "too-big")
         #expect(redis.data(forKey: "too-big") == nil)
-        redis.setData(Data(count: 1001), forKey: "fits")   // an older entry under the key goes too
+        redis.setData(Data(count: 1001), forKey: "fits")  // an older entry under the key goes too
         #expect(redis.data(forKey: "fits") == nil)
         #expect(throws: ImageError.self) { try redis.store(Data(count: 5000), forKey: "x") }
         do { try redis.store(Data(count: 5000), forKey: "x") } catch { #expect(error.code == .redisEntryTooLarge) }
@@ -126,9 +127,12 @@ import WITestSupport
         let keys = (0..<50).map { "k\($0)" } + ["missing"]
         let found = redis.data(forKeys: keys)
         #expect(found.count == 25)
-        #expect(found == Dictionary(uniqueKeysWithValues: stride(from: 0, to: 50, by: 2).map { ("k\($0)", Data("v\($0)".utf8)) }))
+        #expect(
+            found
+                == Dictionary(
+                    uniqueKeysWithValues: stride(from: 0, to: 50, by: 2).map { ("k\($0)", Data("v\($0)".utf8)) }))
         #expect(redis.data(forKeys: []) == [:])
-        #expect(redis.pool.connectAttempts == 1)   // 26 sets and 8 MGET batches over one pooled connection
+        #expect(redis.pool.connectAttempts == 1)  // 26 sets and 8 MGET batches over one pooled connection
     }
 
     @Test func authenticatesAndSelectsTheDatabase() throws {
@@ -140,8 +144,8 @@ import WITestSupport
         redis.setData(Data([9]), forKey: "k")
         #expect(redis.data(forKey: "k") == Data([9]))
         configuration.database = 0
-        #expect(try RedisCache(configuration: configuration).data(forKey: "k") == nil)   // another database
-        configuration.username = "default"   // ACL form: AUTH user password
+        #expect(try RedisCache(configuration: configuration).data(forKey: "k") == nil)  // another database
+        configuration.username = "default"  // ACL form: AUTH user password
         configuration.database = 3
         #expect(try RedisCache(configuration: configuration).data(forKey: "k") == Data([9]))
 
@@ -156,7 +160,7 @@ import WITestSupport
         var none = server.configuration()
         none.password = nil
         do { _ = try RedisCache(configuration: none).readData(forKey: "k") } catch {
-            #expect(error.code == .redisCommandFailed)   // NOAUTH is the server's error reply
+            #expect(error.code == .redisCommandFailed)  // NOAUTH is the server's error reply
             #expect(error.message.hasPrefix("NOAUTH"))
         }
     }

@@ -18,25 +18,28 @@ import WITestSupport
             let origin = MockLoader()
             origin.register(Self.url, data: Data("bytes".utf8))
             let redis = try RedisCache(configuration: server.configuration())
-            return (RedisSingleFlightLoader(wrapping: origin, redis: redis, leaseDuration: .seconds(60),
-                                            pollInterval: .milliseconds(5), maxWait: maxWait), origin)
+            return (
+                RedisSingleFlightLoader(
+                    wrapping: origin, redis: redis, leaseDuration: .seconds(60),
+                    pollInterval: .milliseconds(5), maxWait: maxWait), origin
+            )
         }
     }
 
     @Test func theSecondProcessWaitsForTheFirstsBytes() async throws {
         let server = try RedisServer()
         let members = try fleet(server)
-        members[0].origin.close()   // the first load holds its lease until the gate opens
+        members[0].origin.close()  // the first load holds its lease until the gate opens
         async let first = members[0].loader.load(ImageLoading.Request(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
         async let second = members[1].loader.load(ImageLoading.Request(url: Self.url))
-        while members[1].loader.leaseAttemptCount < 3 { try await Task.sleep(for: .milliseconds(2)) }   // it polls
+        while members[1].loader.leaseAttemptCount < 3 { try await Task.sleep(for: .milliseconds(2)) }  // it polls
         #expect(members[1].origin.loadCount == 0)
         members[0].origin.open()
         #expect(try await first.data == Data("bytes".utf8))
         let waited = try await second
         #expect(waited.data == Data("bytes".utf8))
-        #expect(waited.response == nil)   // bytes from Redis, not from an origin
+        #expect(waited.response == nil)  // bytes from Redis, not from an origin
         #expect(members[0].origin.loadCount == 1)
         #expect(members[1].origin.loadCount == 0)
         // The holder stored the bytes as the tier's entry and gave the lease back.
@@ -56,12 +59,12 @@ import WITestSupport
         async let first = members[0].loader.load(ImageLoading.Request(url: Self.url))
         while members[0].origin.waitingCount == 0 { try await Task.sleep(for: .milliseconds(2)) }
         async let second = members[1].loader.load(ImageLoading.Request(url: Self.url))
-        while members[1].loader.leaseAttemptCount < 2 { try await Task.sleep(for: .milliseconds(2)) }   // it waits
+        while members[1].loader.leaseAttemptCount < 2 { try await Task.sleep(for: .milliseconds(2)) }  // it waits
         members[0].origin.open()
         var failure: ImageError?
         do { _ = try await first } catch { failure = error as? ImageError }
         #expect(failure?.statusCode == 503)
-        #expect(try await second.data == Data("bytes".utf8))   // took the released lease and loaded
+        #expect(try await second.data == Data("bytes".utf8))  // took the released lease and loaded
         #expect(members[1].origin.loadCount == 1)
     }
 
@@ -73,7 +76,7 @@ import WITestSupport
         _ = try redis.execute(["SET", "test:l:" + Self.url.absoluteString, "dead", "PX", "60000"])
         let start = ContinuousClock.now
         #expect(try await members[0].loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8))
-        #expect(milliseconds(since: start) >= 150)   // it waited its maxWait...
+        #expect(milliseconds(since: start) >= 150)  // it waited its maxWait...
         #expect(members[0].origin.loadCount == 1)
         // ...but not for the lease to expire: the dead lease is still there. Loading without the lease stores
         // nothing and leaves the other process's lease untouched.
@@ -94,7 +97,7 @@ import WITestSupport
         #expect(try !redis.releaseLease(forKey: "k", token: token))
         redis.setData(Data([7]), forKey: "k")
         #expect(try redis.attemptLease(forKey: "k", duration: .seconds(5)) == .stored(Data([7])))
-        #expect(try redis.execute(["EXISTS", "test:l:k"]) == .integer(0))   // taken and given back at once
+        #expect(try redis.execute(["EXISTS", "test:l:k"]) == .integer(0))  // taken and given back at once
     }
 
     @Test func withRedisDownLoadsGoStraightToTheOrigin() async throws {
@@ -103,7 +106,9 @@ import WITestSupport
         let origin = MockLoader()
         origin.register(Self.url, data: Data("bytes".utf8))
         let loader = RedisSingleFlightLoader(wrapping: origin, redis: try RedisCache(configuration: configuration))
-        for _ in 0..<3 { #expect(try await loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8)) }
+        for _ in 0..<3 {
+            #expect(try await loader.load(ImageLoading.Request(url: Self.url)).data == Data("bytes".utf8))
+        }
         #expect(origin.loadCount == 3)
     }
 

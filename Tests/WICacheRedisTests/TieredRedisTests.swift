@@ -27,8 +27,8 @@ import WITestSupport
         let hit = await cache.query(key: "shared", options: [], context: .init(), cacheType: .all)
         #expect(hit?.cacheType == .disk)
         #expect(hit?.data == bytes)
-        #expect(hit?.image == nil)                               // bytes: the manager decodes and fills memory
-        #expect(disk.data(forKey: "shared") == bytes)            // promoted to disk
+        #expect(hit?.image == nil)  // bytes: the manager decodes and fills memory
+        #expect(disk.data(forKey: "shared") == bytes)  // promoted to disk
         #expect(memory.keys.isEmpty)
         let again = await cache.query(key: "shared", options: [], context: .init(), cacheType: .all)
         #expect(again?.cacheType == .disk)

@@ -6,8 +6,10 @@ enum BMPBuilder {
     static func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
 
     /// A BITMAPINFOHEADER-family header of `size` bytes (40, 52, 56, 108, 124), masks at 40... when it has room.
-    static func infoHeader(size: Int = 40, width: Int, height: Int, bitCount: Int, compression: Int = 0,
-                           colorsUsed: Int = 0, masks: [Int] = []) -> [UInt8] {
+    static func infoHeader(
+        size: Int = 40, width: Int, height: Int, bitCount: Int, compression: Int = 0,
+        colorsUsed: Int = 0, masks: [Int] = []
+    ) -> [UInt8] {
         var h = u32(size) + u32(width) + u32(height) + u16(1) + u16(bitCount) + u32(compression) + u32(0)
         h += u32(2835) + u32(2835) + u32(colorsUsed) + u32(0)
         if size > 40 {
@@ -38,7 +40,7 @@ enum BMPBuilder {
         var offset = 6 + 16 * entries.count
         for entry in entries {
             out += [UInt8(entry.width & 0xFF), UInt8(entry.height & 0xFF), 0, 0]
-            out += type == 1 ? u16(1) + u16(entry.bitCount) : u16(3) + u16(4)   // CUR: hotspot 3, 4
+            out += type == 1 ? u16(1) + u16(entry.bitCount) : u16(3) + u16(4)  // CUR: hotspot 3, 4
             out += u32(entry.bytes.count) + u32(offset)
             offset += entry.bytes.count
         }
@@ -47,8 +49,10 @@ enum BMPBuilder {
     }
 
     /// An icon's BMP entry: 40-byte header with doubled height, `xor` pixel bytes, then the AND mask rows.
-    static func iconBitmap(width: Int, height: Int, bitCount: Int, palette: [UInt8] = [], xor: [UInt8],
-                           and mask: [UInt8]) -> [UInt8] {
+    static func iconBitmap(
+        width: Int, height: Int, bitCount: Int, palette: [UInt8] = [], xor: [UInt8],
+        and mask: [UInt8]
+    ) -> [UInt8] {
         infoHeader(width: width, height: height * 2, bitCount: bitCount) + palette + xor + mask
     }
 }

@@ -17,8 +17,9 @@ import WITestSupport
     static let rows: [Row] = String(decoding: Fixtures.data("bmp-reference.tsv"), as: UTF8.self)
         .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return Row(file: f[0], width: Int(f[1]) ?? -1, height: Int(f[2]) ?? -1, sha256: f[3],
-                       rule: f.count > 4 ? f[4] : "refused")
+            return Row(
+                file: f[0], width: Int(f[1]) ?? -1, height: Int(f[2]) ?? -1, sha256: f[3],
+                rule: f.count > 4 ? f[4] : "refused")
         }
     static let decodable = rows.filter { $0.rule != "refused" }
     static let refused = rows.filter { $0.rule == "refused" }.map(\.file)
@@ -28,7 +29,8 @@ import WITestSupport
         #expect(Self.rows.map(\.file) == Fixtures.files(in: "bmp"))
         #expect(Self.decodable.count == 102)
         #expect(Self.refused.count == 23)
-        #expect(Dictionary(grouping: Self.decodable, by: \.rule).mapValues(\.count)
+        #expect(
+            Dictionary(grouping: Self.decodable, by: \.rule).mapValues(\.count)
                 == ["pillow": 98, "ico-mask-after-xor": 3, "alpha-mask-16bit": 1])
     }
 
@@ -53,23 +55,23 @@ import WITestSupport
         }
         switch file {
         case "irs-V3_A4_R4_G4_B4.bmp", "irs-V3_A4_R4_G4_B4_Top_Down.bmp", "irs-V3_X4_R4_G4_B4.bmp",
-             "irs-V3_X4_R4_G4_B4_Top_Down.bmp", "irs-Bad_clrsUsed.bmp":
+            "irs-V3_X4_R4_G4_B4_Top_Down.bmp", "irs-Bad_clrsUsed.bmp":
             // 4-4-4(-4) bitfields and a colour count of 4278190086: the same picture as Info_8_Bit.
             #expect(SHA256.hex(try decoded().pixels.packedBytes()) == sixBySix)
         case "tm-blauesglas_16_bitmask444.bmp":
             let image = try decoded()
             #expect(image.size == PixelSize(width: 301, height: 331))
-            #expect(channels(image, 0).allSatisfy { $0 % 17 == 0 })   // 4-bit channels: v * 255 / 15
+            #expect(channels(image, 0).allSatisfy { $0 % 17 == 0 })  // 4-bit channels: v * 255 / 15
             #expect(channels(image, 0).count == 16)
         case "irs-rgb16-880.bmp":
             let image = try decoded()
             #expect(image.size == PixelSize(width: 127, height: 64))
-            #expect(channels(image, 2) == [0])                          // no blue bits
+            #expect(channels(image, 2) == [0])  // no blue bits
             #expect(channels(image, 0).count > 100)
         case "irs-rgba16-1924.bmp":
             let image = try decoded()
             #expect(image.size == PixelSize(width: 127, height: 64))
-            #expect(channels(image, 3).allSatisfy { $0 % 17 == 0 })   // 4-bit alpha
+            #expect(channels(image, 3).allSatisfy { $0 % 17 == 0 })  // 4-bit alpha
             #expect(channels(image, 3).count > 2)
         case "irs-rgba32-61754.bmp":
             let image = try decoded()
@@ -78,7 +80,7 @@ import WITestSupport
         case "irs-pal2color.bmp":
             let image = try decoded()
             #expect(image.size == PixelSize(width: 127, height: 64))
-            #expect(Set(image.pixels.packedBytes().chunks4).count == 4)   // 2 bits per pixel
+            #expect(Set(image.pixels.packedBytes().chunks4).count == 4)  // 2 bits per pixel
         case "irs-pal4rlecut.bmp":
             // RLE4 ending early with end-of-bitmap: the pixels never written are transparent, as browsers show.
             let image = try decoded()
@@ -106,9 +108,12 @@ import WITestSupport
             #expect(image.size == PixelSize(width: 127, height: 64) && image.flags == [])
             let bottom = (0..<12).map { image.pixels.color(x: $0, y: 63) }
             let rgb = { (r: UInt8, g: UInt8, b: UInt8) in RGBAColor(red: r, green: g, blue: b, alpha: 255) }
-            #expect(bottom == [rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0x2b, 0), rgb(0, 0, 0),
-                               rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33),
-                               rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x66)])
+            #expect(
+                bottom == [
+                    rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0, 0), rgb(0, 0x2b, 0), rgb(0, 0, 0),
+                    rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33), rgb(0, 0x2b, 0x33),
+                    rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x33), rgb(0, 0x55, 0x66),
+                ])
             #expect(image.pixels.isOpaque)
         default:
             // Bad bit counts (0, 40), RLE with 2 bits, broken PNG entries, a header cut inside its masks.

@@ -27,7 +27,7 @@ import WITestSupport
         let image = try Self.gradient(alpha: alpha)
         let data = try BMPCoder().encode(image, as: .bmp, options: .init())
         #expect(ImageFormat.detect(data) == .bmp)
-        #expect(u32(data, 14) == (alpha ? 108 : 40))            // V4 header with an alpha mask, or BITMAPINFOHEADER
+        #expect(u32(data, 14) == (alpha ? 108 : 40))  // V4 header with an alpha mask, or BITMAPINFOHEADER
         #expect(Int(data[28]) == (alpha ? 32 : 24))
         #expect(data.count == 14 + (alpha ? 108 + 37 * 4 * 23 : 40 + 112 * 23))
         let decoded = try BMPCoder().decode(data, options: .init())
@@ -36,8 +36,9 @@ import WITestSupport
     }
 
     @Test func maxPixelSizeScalesDown() throws {
-        let data = try BMPCoder().encode(try Self.gradient(alpha: false), as: .bmp,
-                                         options: .init(maxPixelSize: PixelSize(width: 10, height: 10)))
+        let data = try BMPCoder().encode(
+            try Self.gradient(alpha: false), as: .bmp,
+            options: .init(maxPixelSize: PixelSize(width: 10, height: 10)))
         #expect(try BMPCoder().decode(data, options: .init()).size == PixelSize(width: 10, height: 6))
     }
 
@@ -46,7 +47,7 @@ import WITestSupport
         let data = try BMPCoder().encode(image, as: .ico, options: .init())
         #expect(ImageFormat.detect(data) == .ico)
         #expect(Array(data.prefix(8)) == [0, 0, 1, 0, 1, 0, 37, 23])
-        #expect(u32(data, 22) == 40)                              // a DIB, not a PNG
+        #expect(u32(data, 22) == 40)  // a DIB, not a PNG
         let decoded = try BMPCoder().decode(data, options: .init())
         #expect(decoded.size == image.size)
         // Alpha carries the transparency; the AND mask marks the alpha-0 column too.
@@ -54,11 +55,13 @@ import WITestSupport
     }
 
     @Test func icoWithAPNGEntryAndLargeImagesFitIn256() throws {
-        let large = Image(pixels: try PixelBuffer(width: 600, height: 300, format: .rgba8,
-                                                  bytes: [UInt8](repeating: 200, count: 600 * 300 * 4)))
+        let large = Image(
+            pixels: try PixelBuffer(
+                width: 600, height: 300, format: .rgba8,
+                bytes: [UInt8](repeating: 200, count: 600 * 300 * 4)))
         let coder = BMPCoder(pngCoder: PNGCoder())
         let data = try coder.encode(large, as: .ico, options: .init())
-        #expect(Array(data.prefix(8)) == [0, 0, 1, 0, 1, 0, 0, 128])   // 256 written as 0
+        #expect(Array(data.prefix(8)) == [0, 0, 1, 0, 1, 0, 0, 128])  // 256 written as 0
         #expect(Array(data[22..<26]) == [0x89, 0x50, 0x4E, 0x47])
         let decoded = try coder.decode(data, options: .init())
         #expect(decoded.size == PixelSize(width: 256, height: 128))

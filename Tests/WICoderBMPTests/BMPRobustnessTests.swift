@@ -24,12 +24,12 @@ import WITestSupport
     }
 
     @Test func cuttingAnUncompressedFileKeepsTheRowsThatArrived() throws {
-        let data = Fixtures.data("bmp/tm-24bitpalette.bmp")   // 320x200, 24-bit, bottom-up, rows of 960 bytes
+        let data = Fixtures.data("bmp/tm-24bitpalette.bmp")  // 320x200, 24-bit, bottom-up, rows of 960 bytes
         let complete = try Self.coder.decode(data, options: .init())
         let cut = try Self.coder.decode(data.prefix(54 + 960 * 50 + 100), options: .init())
         #expect(cut.flags == [.incomplete])
         #expect(cut.size == complete.size)
-        #expect(cut.pixels.color(x: 5, y: 199) == complete.pixels.color(x: 5, y: 199))   // stored first
+        #expect(cut.pixels.color(x: 5, y: 199) == complete.pixels.color(x: 5, y: 199))  // stored first
         #expect(cut.pixels.color(x: 5, y: 150) == complete.pixels.color(x: 5, y: 150))
         #expect(cut.pixels.color(x: 5, y: 149) == .clear)
     }

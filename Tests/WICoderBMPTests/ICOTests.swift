@@ -15,12 +15,14 @@ import WITestSupport
         let xor = B.padded(Array(repeating: row, count: size))
         let maskStride = ((size + 31) / 32) * 4
         var mask = [UInt8](repeating: 0, count: maskStride * size)
-        mask[(size - 1) * maskStride] = 0x80   // last stored row = top row; first bit = x 0
+        mask[(size - 1) * maskStride] = 0x80  // last stored row = top row; first bit = x 0
         return (size, size, 24, B.iconBitmap(width: size, height: size, bitCount: 24, xor: xor, and: mask))
     }
 
-    static let threeSizes = B.icon([solidEntry(size: 16, color: (255, 0, 0)), solidEntry(size: 48, color: (0, 255, 0)),
-                                    solidEntry(size: 32, color: (0, 0, 255))])
+    static let threeSizes = B.icon([
+        solidEntry(size: 16, color: (255, 0, 0)), solidEntry(size: 48, color: (0, 255, 0)),
+        solidEntry(size: 32, color: (0, 0, 255)),
+    ])
 
     @Test func theLargestEntryWithoutAThumbnailAndTheAndMaskApplies() throws {
         let image = try BMPCoder().decode(Self.threeSizes, options: .init())
@@ -32,11 +34,14 @@ import WITestSupport
         #expect(image.pixels.color(x: 0, y: 47) == RGBAColor(red: 0, green: 255, blue: 0))
     }
 
-    @Test(arguments: [(10, 16, 10, 255, 0, 0), (16, 16, 16, 255, 0, 0), (17, 32, 17, 0, 0, 255),
-                      (32, 32, 32, 0, 0, 255), (40, 48, 40, 0, 255, 0), (100, 48, 48, 0, 255, 0)])
+    @Test(arguments: [
+        (10, 16, 10, 255, 0, 0), (16, 16, 16, 255, 0, 0), (17, 32, 17, 0, 0, 255),
+        (32, 32, 32, 0, 0, 255), (40, 48, 40, 0, 255, 0), (100, 48, 48, 0, 255, 0),
+    ])
     func theEntryClosestAboveTheThumbnail(box: Int, entry: Int, output: Int, r: UInt8, g: UInt8, b: UInt8) throws {
-        let image = try BMPCoder().decode(Self.threeSizes,
-                                          options: .init(thumbnailPixelSize: PixelSize(width: box, height: box)))
+        let image = try BMPCoder().decode(
+            Self.threeSizes,
+            options: .init(thumbnailPixelSize: PixelSize(width: box, height: box)))
         #expect(image.size == PixelSize(width: output, height: output), "entry \(entry)")
         #expect(image.pixels.color(x: output / 2, y: output / 2) == RGBAColor(red: r, green: g, blue: b))
         #expect(image.flags == (output < 48 ? [.thumbnail] : []))
@@ -70,18 +75,23 @@ import WITestSupport
     /// Hotspots as the files' directory entries hold them (read with Python's struct for the expected values),
     /// scaled with the pixels for a thumbnail; icons have none.
     @Test func cursorHotspotsAreInTheMetadata() throws {
-        let expected: [(String, Int, ImageCoding.PixelPoint)] = [("fc-cursor-hot-spot.cur", 21, ImageCoding.PixelPoint(x: 8, y: 8)),
-                                                     ("fc-cursor-crosshair.cur", 17, ImageCoding.PixelPoint(x: 8, y: 8)),
-                                                     ("fc-24bipp-6x6.cur", 6, ImageCoding.PixelPoint(x: 4, y: 1)),
-                                                     ("fc-24bipp-256x256.cur", 256, ImageCoding.PixelPoint(x: 254, y: 254))]
+        let expected: [(String, Int, ImageCoding.PixelPoint)] = [
+            ("fc-cursor-hot-spot.cur", 21, ImageCoding.PixelPoint(x: 8, y: 8)),
+            ("fc-cursor-crosshair.cur", 17, ImageCoding.PixelPoint(x: 8, y: 8)),
+            ("fc-24bipp-6x6.cur", 6, ImageCoding.PixelPoint(x: 4, y: 1)),
+            ("fc-24bipp-256x256.cur", 256, ImageCoding.PixelPoint(x: 254, y: 254)),
+        ]
         for (file, side, hotspot) in expected {
             let image = try BMPCoder().decode(Fixtures.data("bmp/\(file)"), options: .init())
             #expect(image.size == PixelSize(width: side, height: side), "\(file)")
             #expect(image.metadata.cursorHotspot == hotspot, "\(file)")
         }
-        let small = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp-256x256.cur"),
-                                          options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
-        #expect(small.size == PixelSize(width: 64, height: 64) && small.metadata.cursorHotspot == ImageCoding.PixelPoint(x: 63, y: 63))
+        let small = try BMPCoder().decode(
+            Fixtures.data("bmp/fc-24bipp-256x256.cur"),
+            options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        #expect(
+            small.size == PixelSize(width: 64, height: 64)
+                && small.metadata.cursorHotspot == ImageCoding.PixelPoint(x: 63, y: 63))
         let icon = try BMPCoder().decode(Fixtures.data("bmp/fc-24bipp.ico"), options: .init())
         #expect(icon.metadata.cursorHotspot == nil)
     }
@@ -98,7 +108,7 @@ import WITestSupport
 
     @Test func hostileDirectoriesAreTypedErrors() {
         let noEntries = Data([0, 0, 1, 0, 0, 0] + [UInt8](repeating: 0, count: 16))
-        let outside = B.icon([(16, 16, 32, [])])            // the entry's data would start at the end of the file
+        let outside = B.icon([(16, 16, 32, [])])  // the entry's data would start at the end of the file
         var pastEnd = [UInt8](B.icon([ICOTests.solidEntry(size: 16, color: (1, 2, 3))]))
         pastEnd.replaceSubrange(18..<22, with: B.u32(1 << 30))
         for data in [noEntries, outside, Data(pastEnd)] {

@@ -72,18 +72,26 @@ struct GIFBuilder {
 
     /// Literal-only LZW at code width minimumCodeSize + 1, a clear code every 2^m - 2 literals; then sub-blocks.
     static func lzw(_ indices: [UInt8], minimumCodeSize m: Int) -> [UInt8] {
-        let clear = 1 << m, end = clear + 1, width = m + 1
+        let clear = 1 << m
+        let end = clear + 1
+        let width = m + 1
         var codes = [clear]
         for (i, index) in indices.enumerated() {
             if i > 0 && i % (clear - 2) == 0 { codes.append(clear) }
             codes.append(Int(index))
         }
         codes.append(end)
-        var bytes: [UInt8] = [], accumulator = 0, bits = 0
+        var bytes: [UInt8] = []
+        var accumulator = 0
+        var bits = 0
         for code in codes {
             accumulator |= code << bits
             bits += width
-            while bits >= 8 { bytes.append(UInt8(accumulator & 0xFF)); accumulator >>= 8; bits -= 8 }
+            while bits >= 8 {
+                bytes.append(UInt8(accumulator & 0xFF))
+                accumulator >>= 8
+                bits -= 8
+            }
         }
         if bits > 0 { bytes.append(UInt8(accumulator & 0xFF)) }
         var out: [UInt8] = [UInt8(m)]

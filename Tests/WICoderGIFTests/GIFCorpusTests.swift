@@ -21,22 +21,29 @@ import WITestSupport
 
     static let expectations: [Expectation] = [
         // refdecode.py frame hashes (sha256 prefixes) for all of them.
-        .init(file: "gif/animated-red-blue.gif", size: .init(width: 64, height: 48), durations: [0.1, 0.2, 0.3, 0.4],
-              loopCount: 3, hashPrefixes: ["35759e5d", "9da7aa33", "b083df8f", "facbaa00"]),
-        .init(file: "gif/any-disposal.gif", size: .init(width: 32, height: 32), durations: [1, 1, 1, 1, 1], loopCount: 0,
-              hashPrefixes: ["a5b22624", "a9af3925", "84ec698c", "3f761080", "c3c5fef8"]),
-        .init(file: "gif/interlaced-32.gif", size: .init(width: 32, height: 32), durations: [0], loopCount: 0,
-              hashPrefixes: ["62863eb5"]),
-        .init(file: "formats/sample.gif", size: .init(width: 50, height: 50), durations: [0.12, 0.12, 0.12, 0.12, 0.12],
-              loopCount: 0, hashPrefixes: ["87d78867", "999f11dd", "986b2506", "86eddeb4", "2ca7f629"]),
+        .init(
+            file: "gif/animated-red-blue.gif", size: .init(width: 64, height: 48), durations: [0.1, 0.2, 0.3, 0.4],
+            loopCount: 3, hashPrefixes: ["35759e5d", "9da7aa33", "b083df8f", "facbaa00"]),
+        .init(
+            file: "gif/any-disposal.gif", size: .init(width: 32, height: 32), durations: [1, 1, 1, 1, 1], loopCount: 0,
+            hashPrefixes: ["a5b22624", "a9af3925", "84ec698c", "3f761080", "c3c5fef8"]),
+        .init(
+            file: "gif/interlaced-32.gif", size: .init(width: 32, height: 32), durations: [0], loopCount: 0,
+            hashPrefixes: ["62863eb5"]),
+        .init(
+            file: "formats/sample.gif", size: .init(width: 50, height: 50), durations: [0.12, 0.12, 0.12, 0.12, 0.12],
+            loopCount: 0, hashPrefixes: ["87d78867", "999f11dd", "986b2506", "86eddeb4", "2ca7f629"]),
         // image-gif: delays 0 and 1/100 s show 100 ms, 10000/100 s shows 100 s; frame 1 of anim-gr has a local palette.
-        .init(file: "gif/beacon.gif", size: .init(width: 6, height: 6), durations: [0.1, 0.1], loopCount: 0,
-              hashPrefixes: ["72d724e2", "74a4cf92"]),
-        .init(file: "gif/anim-gr.gif", size: .init(width: 100, height: 50), durations: [0.1, 100], loopCount: 0,
-              hashPrefixes: ["42f918be", "d9ff8ebe"]),
+        .init(
+            file: "gif/beacon.gif", size: .init(width: 6, height: 6), durations: [0.1, 0.1], loopCount: 0,
+            hashPrefixes: ["72d724e2", "74a4cf92"]),
+        .init(
+            file: "gif/anim-gr.gif", size: .init(width: 100, height: 50), durations: [0.1, 100], loopCount: 0,
+            hashPrefixes: ["42f918be", "d9ff8ebe"]),
         // No NETSCAPE2.0 extension: plays once.
-        .init(file: "gif/TestLoopCount.gif", size: .init(width: 72, height: 48), durations: [0.5, 0.5], loopCount: 1,
-              hashPrefixes: ["5319b14c", "9da91ed9"]),
+        .init(
+            file: "gif/TestLoopCount.gif", size: .init(width: 72, height: 48), durations: [0.5, 0.5], loopCount: 1,
+            hashPrefixes: ["5319b14c", "9da91ed9"]),
     ]
 
     @Test(arguments: expectations)
@@ -51,24 +58,28 @@ import WITestSupport
 
     @Test func wuffsArtificialFiles() throws {
         func letters(_ file: String) throws -> [String] {
-            try GIFCoder().decode(Fixtures.data("gif/\(file)"), options: .init()).frames.map { Pixels.letters($0.pixels) }
+            try GIFCoder().decode(Fixtures.data("gif/\(file)"), options: .init()).frames.map {
+                Pixels.letters($0.pixels)
+            }
         }
         // A 1x1 frame at (3,2), interlaced, on a 5x5 screen; the rest of the canvas stays transparent.
         #expect(try letters("small-frame-interlaced.gif") == ["...../...../...B./...../....."])
         // Frame 1 has no palette of its own and the file none at all after frame 0's local one: indices draw nothing.
         #expect(try letters("empty-palette.gif") == ["B", "B"])
         let loops = try GIFCoder().decode(Fixtures.data("gif/multiple-loop-counts.gif"), options: .init())
-        #expect(loops.loopCount == 51)   // the first NETSCAPE2.0 extension (50) wins: 50 repetitions after the first
+        #expect(loops.loopCount == 51)  // the first NETSCAPE2.0 extension (50) wins: 50 repetitions after the first
         #expect(loops.frameCount == 4)
         let bounds = try GIFCoder().decode(Fixtures.data("gif/frame-out-of-bounds.gif"), options: .init())
         #expect(bounds.size == PixelSize(width: 2, height: 2) && bounds.frameCount == 4)
-        #expect(bounds.pixels.color(x: 0, y: 0).alpha == 0)   // frame 0 is 3x1 at (1,0): (0,0) never drawn
+        #expect(bounds.pixels.color(x: 0, y: 0).alpha == 0)  // frame 0 is 3x1 at (1,0): (0,0) never drawn
         #expect(bounds.pixels.color(x: 1, y: 0).alpha == 255)
     }
 
     @Test(arguments: ["no-frames.gif", "zero-width-frame.gif", "pixel-data-not-enough.gif"])
     func filesWithoutADecodableFrameAreTypedErrors(file: String) {
-        let error = #expect(throws: ImageError.self) { try GIFCoder().decode(Fixtures.data("gif/\(file)"), options: .init()) }
+        let error = #expect(throws: ImageError.self) {
+            try GIFCoder().decode(Fixtures.data("gif/\(file)"), options: .init())
+        }
         #expect(error?.code == .badImageData)
     }
 
@@ -78,7 +89,7 @@ import WITestSupport
         #expect(image.frameCount == 2)
         #expect(try image.frames[0].pixels.color(x: 10, y: 10).alpha == 255)
         #expect(try image.frames[0].pixels.color(x: 60, y: 60).alpha == 0)
-        #expect(try image.frames[1].pixels.color(x: 10, y: 10).alpha == 0)     // cleared, not Pillow's background colour
+        #expect(try image.frames[1].pixels.color(x: 10, y: 10).alpha == 0)  // cleared, not Pillow's background colour
     }
 
     @Test func framesPastTheScreenAreClipped() throws {

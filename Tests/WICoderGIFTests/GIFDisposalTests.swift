@@ -46,14 +46,14 @@ import WITestSupport
 
     @Test func framesOutsideTheScreenAreClippedAndZeroSizeFramesSkipped() throws {
         var gif = GIFBuilder(width: 3, height: 2)
-        gif.frames.append(.init(x: 1, y: 1, width: 3, height: 2, indices: [0, 1, 2, 3, 3, 3]))   // half outside
-        gif.frames.append(.init(x: 0, y: 0, width: 0, height: 5, indices: []))                     // zero width
-        gif.frames.append(.init(x: 5, y: 5, width: 1, height: 1, indices: [2]))                    // fully outside
+        gif.frames.append(.init(x: 1, y: 1, width: 3, height: 2, indices: [0, 1, 2, 3, 3, 3]))  // half outside
+        gif.frames.append(.init(x: 0, y: 0, width: 0, height: 5, indices: []))  // zero width
+        gif.frames.append(.init(x: 5, y: 5, width: 1, height: 1, indices: [2]))  // fully outside
         gif.frames.append(.init(x: 0, y: 0, width: 1, height: 1, indices: [2], control: (7, 1, nil)))
         let image = try GIFCoder().decode(gif.build(), options: .init())
         #expect(try image.frames.map { Pixels.letters($0.pixels) } == [".../.RG", ".../.RG", "B../.RG"])
         #expect(image.durations == [0.1, 0.1, 0.07])
-        #expect(image.loopCount == 1)   // no NETSCAPE2.0: plays once
+        #expect(image.loopCount == 1)  // no NETSCAPE2.0: plays once
     }
 
     @Test func interlacedFramesAreDeinterlaced() throws {
@@ -74,7 +74,7 @@ import WITestSupport
         gif.frames.append(.init(width: 2, height: 1, indices: [3, 2]))
         let image = try GIFCoder().decode(gif.build(), options: .init())
         #expect(try image.frames.map { Pixels.letters($0.pixels) } == ["RG", "WK", "WB"])
-        #expect(image.loopCount == 3)   // NETSCAPE 2 = two repetitions after the first play
+        #expect(image.loopCount == 3)  // NETSCAPE 2 = two repetitions after the first play
     }
 
     @Test func noGlobalPaletteAndNoLocalOneIsTransparent() throws {

@@ -9,9 +9,15 @@ import WITestSupport
     static func layout(_ data: Data) -> (rects: [[Int]], disposals: [Int], loops: Int?) {
         let p = [UInt8](data)
         var offset = 13 + (p[10] & 0x80 != 0 ? 3 << ((Int(p[10]) & 7) + 1) : 0)
-        var rects: [[Int]] = [], disposals: [Int] = [], loops: Int?
+        var rects: [[Int]] = []
+        var disposals: [Int] = []
+        var loops: Int?
         func word(_ at: Int) -> Int { Int(p[at]) | Int(p[at + 1]) << 8 }
-        func skip(_ at: Int) -> Int { var q = at; while p[q] != 0 { q += Int(p[q]) + 1 }; return q + 1 }
+        func skip(_ at: Int) -> Int {
+            var q = at
+            while p[q] != 0 { q += Int(p[q]) + 1 }
+            return q + 1
+        }
         while offset < p.count && p[offset] != 0x3B {
             if p[offset] == 0x21 {
                 if p[offset + 1] == 0xF9 { disposals.append(Int(p[offset + 3]) >> 2 & 7) }
@@ -68,29 +74,37 @@ import WITestSupport
     @Test func manyColoursAreQuantizedClosely() throws {
         // 64x64 gradient with 4096 colours, semi-transparent alpha becomes binary.
         var bytes: [UInt8] = []
-        for y in 0..<64 { for x in 0..<64 { bytes += [UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2), x < 4 ? 0 : 255] } }
+        for y in 0..<64 {
+            for x in 0..<64 { bytes += [UInt8(x * 4), UInt8(y * 4), UInt8((x + y) * 2), x < 4 ? 0 : 255] }
+        }
         let pixels = try PixelBuffer(width: 64, height: 64, format: .rgba8, bytes: bytes)
-        let decoded = try GIFCoder().decode(try GIFCoder().encode(Image(pixels: pixels), as: .gif, options: .init()),
-                                            options: .init())
+        let decoded = try GIFCoder().decode(
+            try GIFCoder().encode(Image(pixels: pixels), as: .gif, options: .init()),
+            options: .init())
         #expect(decoded.size == PixelSize(width: 64, height: 64))
         let out = decoded.pixels.packedBytes()
         var squaredError = 0.0
         for i in stride(from: 0, to: bytes.count, by: 4) {
             #expect(out[i + 3] == bytes[i + 3])
-            if bytes[i + 3] == 255 { for c in 0..<3 { squaredError += pow(Double(out[i + c]) - Double(bytes[i + c]), 2) } }
+            if bytes[i + 3] == 255 {
+                for c in 0..<3 { squaredError += pow(Double(out[i + c]) - Double(bytes[i + c]), 2) }
+            }
         }
         let psnr = 10 * log10(255 * 255 / (squaredError / Double(60 * 64 * 3)))
-        #expect(psnr > 28, "PSNR \(psnr)")   // 4096 colours into 255 (median cut): 28.7 dB
+        #expect(psnr > 28, "PSNR \(psnr)")  // 4096 colours into 255 (median cut): 28.7 dB
     }
 
     @Test func firstFrameOnlyAndMaxPixelSize() throws {
         let image = try GIFCoder().decode(Fixtures.data("formats/sample.gif"), options: .init())
-        let first = try GIFCoder().decode(try GIFCoder().encode(image, as: .gif, options: .init(firstFrameOnly: true)),
-                                          options: .init())
+        let first = try GIFCoder().decode(
+            try GIFCoder().encode(image, as: .gif, options: .init(firstFrameOnly: true)),
+            options: .init())
         #expect(first.frameCount == 1 && first.pixels == image.pixels)
-        let small = try GIFCoder().decode(try GIFCoder().encode(image, as: .gif,
-                                                                options: .init(maxPixelSize: .init(width: 25, height: 25))),
-                                          options: .init())
+        let small = try GIFCoder().decode(
+            try GIFCoder().encode(
+                image, as: .gif,
+                options: .init(maxPixelSize: .init(width: 25, height: 25))),
+            options: .init())
         #expect(small.size == PixelSize(width: 25, height: 25) && small.frameCount == 5)
         #expect(GIFCoder().canEncode(to: .gif) && !GIFCoder().canEncode(to: .png))
         let wrong = #expect(throws: ImageError.self) { try GIFCoder().encode(image, as: .png, options: .init()) }

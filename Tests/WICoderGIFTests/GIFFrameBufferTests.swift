@@ -19,14 +19,18 @@ import WICoderGIF
         gif.netscapeLoops = 0
         for index in 0..<frameCount {
             let (x, y) = origin(index)
-            gif.frames.append(.init(x: x, y: y, width: 10, height: 10,
-                                    indices: [UInt8](repeating: UInt8(index % 4), count: 100), control: (4, 1, nil)))
+            gif.frames.append(
+                .init(
+                    x: x, y: y, width: 10, height: 10,
+                    indices: [UInt8](repeating: UInt8(index % 4), count: 100), control: (4, 1, nil)))
         }
         return gif.build()
     }()
 
-    static let colours: [RGBAColor] = [.init(red: 255, green: 0, blue: 0, alpha: 255), .init(red: 0, green: 255, blue: 0, alpha: 255),
-                                       .init(red: 0, green: 0, blue: 255, alpha: 255), .init(red: 255, green: 255, blue: 255, alpha: 255)]
+    static let colours: [RGBAColor] = [
+        .init(red: 255, green: 0, blue: 0, alpha: 255), .init(red: 0, green: 255, blue: 0, alpha: 255),
+        .init(red: 0, green: 0, blue: 255, alpha: 255), .init(red: 255, green: 255, blue: 255, alpha: 255),
+    ]
 
     @Test func aLongLargeAnimationPlaysThroughInsideItsBound() throws {
         let data = Self.longAnimation
@@ -53,13 +57,16 @@ import WICoderGIF
             #expect(buffer.decodeCount == 1 + (loop + 1) * (Self.frameCount - 1))
         }
         let last = try image.frame(at: Self.frameCount - 1).pixels
-        let opaque = last.withUnsafeBytes { bytes in stride(from: 3, to: bytes.count, by: 4).count { bytes[$0] == 255 } }
+        let opaque = last.withUnsafeBytes { bytes in stride(from: 3, to: bytes.count, by: 4).count { bytes[$0] == 255 }
+        }
         #expect(opaque == painted.count)
     }
 
     @Test func preloadingTheLongAnimationIsRefusedByThePixelLimit() throws {
         let data = Self.longAnimation
-        let error = #expect(throws: ImageError.self) { try GIFCoder().decode(data, options: .init(preloadAllFrames: true)) }
+        let error = #expect(throws: ImageError.self) {
+            try GIFCoder().decode(data, options: .init(preloadAllFrames: true))
+        }
         #expect(error?.code == .pixelLimitExceeded)
         let first = try GIFCoder().decode(data, options: .init(firstFrameOnly: true))
         #expect(first.frameCount == 1 && first.frameBuffer == nil)
@@ -73,8 +80,10 @@ import WICoderGIF
     @Test func aLaterFrameWhoseDataRunsShortKeepsItsRows() throws {
         var gif = GIFBuilder(width: 4, height: 4)
         for index in 0..<4 {
-            gif.frames.append(.init(x: index, y: 0, width: 1, height: 4, indices: [UInt8](repeating: UInt8(index), count: 4),
-                                    control: (10, 1, nil)))
+            gif.frames.append(
+                .init(
+                    x: index, y: 0, width: 1, height: 4, indices: [UInt8](repeating: UInt8(index), count: 4),
+                    control: (10, 1, nil)))
         }
         var bytes = [UInt8](gif.build())
         // Header and screen (13 bytes) and the 4-colour palette (12), then four records of the same length, each a
@@ -82,19 +91,20 @@ import WICoderGIF
         let record = (bytes.count - 25 - 1) / 4
         #expect(bytes[25 + 2 * record + 8] == 0x2C)
         bytes[25 + 2 * record + 8 + 7] = 8
-        bytes[8] = 8   // the logical screen grows too, so the frame stays inside it
+        bytes[8] = 8  // the logical screen grows too, so the frame stays inside it
         for options in [DecodeOptions(), DecodeOptions(preloadAllFrames: true)] {
             let image = try GIFCoder().decode(Data(bytes), options: options)
             #expect(image.frameCount == 4 && image.size == PixelSize(width: 4, height: 8))
             #expect((image.frameBuffer == nil) == options.preloadAllFrames)
             let frames = try image.frames
             // Column 2: rows 0-3 blue from frame 2, rows 4-7 transparent; frame 3 draws on.
-            #expect(frames.map { Pixels.letters($0.pixels) } == [
-                "R.../R.../R.../R.../..../..../..../....",
-                "RG../RG../RG../RG../..../..../..../....",
-                "RGB./RGB./RGB./RGB./..../..../..../....",
-                "RGBW/RGBW/RGBW/RGBW/..../..../..../....",
-            ])
+            #expect(
+                frames.map { Pixels.letters($0.pixels) } == [
+                    "R.../R.../R.../R.../..../..../..../....",
+                    "RG../RG../RG../RG../..../..../..../....",
+                    "RGB./RGB./RGB./RGB./..../..../..../....",
+                    "RGBW/RGBW/RGBW/RGBW/..../..../..../....",
+                ])
             #expect(image.flags.contains(.incomplete) == options.preloadAllFrames)
         }
     }

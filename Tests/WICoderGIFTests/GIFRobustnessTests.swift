@@ -6,8 +6,10 @@ import WITestSupport
 
 /// Truncated, bit-flipped and hostile GIFs: a typed error or an image, never a crash, never slow.
 @Suite struct GIFRobustnessTests {
-    static let files = ["gif/animated-red-blue.gif", "formats/sample.gif", "gif/interlaced-32.gif", "gif/mixed-disposal.gif",
-                        "gif/TestLoopCount.gif"]
+    static let files = [
+        "gif/animated-red-blue.gif", "formats/sample.gif", "gif/interlaced-32.gif", "gif/mixed-disposal.gif",
+        "gif/TestLoopCount.gif",
+    ]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) throws {
@@ -25,7 +27,9 @@ import WITestSupport
                 #expect(image.size == complete.size)
                 let partialFirst = image.frameCount == 1 && image.flags.contains(.incomplete)
                 for index in try image.frames.indices where !partialFirst {
-                    #expect(try image.frames[index].pixels == complete.frames[index].pixels, "cut at \(cut), frame \(index)")
+                    #expect(
+                        try image.frames[index].pixels == complete.frames[index].pixels, "cut at \(cut), frame \(index)"
+                    )
                 }
             } catch {
                 #expect(error.code == .badImageData, "cut at \(cut)")
@@ -37,14 +41,15 @@ import WITestSupport
     @Test func aCutFileKeepsItsCompleteFrames() throws {
         let data = Fixtures.data("gif/animated-red-blue.gif")
         let complete = try GIFCoder().decode(data, options: .init())
-        let image = try GIFCoder().decode(data.prefix(data.count - 10), options: .init())   // inside the last frame
+        let image = try GIFCoder().decode(data.prefix(data.count - 10), options: .init())  // inside the last frame
         #expect(image.frameCount == 3)
         #expect(try image.frames.map(\.pixels) == Array(complete.frames.prefix(3).map(\.pixels)))
-        let first = try GIFCoder().decode(data.prefix(2050), options: .init())   // inside the first frame (data 1586..<2126, 255-byte sub-blocks)
+        // inside the first frame (data 1586..<2126, 255-byte sub-blocks)
+        let first = try GIFCoder().decode(data.prefix(2050), options: .init())
         #expect(first.frameCount == 1)
         #expect(first.flags.contains(.incomplete))
         #expect(first.pixels.color(x: 0, y: 0) == complete.pixels.color(x: 0, y: 0))
-        #expect(first.pixels.color(x: 63, y: 47).alpha == 0)   // rows not yet arrived are transparent
+        #expect(first.pixels.color(x: 63, y: 47).alpha == 0)  // rows not yet arrived are transparent
     }
 
     @Test(arguments: files)
@@ -66,7 +71,9 @@ import WITestSupport
         let data = gif.build()
         let clock = ContinuousClock()
         let started = clock.now
-        let error = #expect(throws: ImageError.self) { try GIFCoder().decode(data, options: .init(preloadAllFrames: true)) }
+        let error = #expect(throws: ImageError.self) {
+            try GIFCoder().decode(data, options: .init(preloadAllFrames: true))
+        }
         #expect(error?.code == .pixelLimitExceeded)
         let eager = #expect(throws: ImageError.self) {
             try GIFCoder().makeAnimatedDecoder(data, options: .init(preloadAllFrames: true))
@@ -83,7 +90,9 @@ import WITestSupport
     }
 
     @Test func notAGIFIsATypedError() {
-        let error = #expect(throws: ImageError.self) { try GIFCoder().decode(Data("GIF8xa nope".utf8), options: .init()) }
+        let error = #expect(throws: ImageError.self) {
+            try GIFCoder().decode(Data("GIF8xa nope".utf8), options: .init())
+        }
         #expect(error?.code == .badImageData)
         #expect(!GIFCoder().canDecode(Fixtures.data("formats/sample.png")))
         #expect(GIFCoder().canDecode(Fixtures.data("formats/sample.gif")))

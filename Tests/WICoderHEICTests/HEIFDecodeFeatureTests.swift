@@ -85,7 +85,7 @@ import WITestSupport
         }
         let tagged = try decode("heic/oriented-6-exif6.heic")
         #expect(tagged.size == PixelSize(width: 112, height: 90))
-        #expect(tagged.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .right)   // kept as found
+        #expect(tagged.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .right)  // kept as found
     }
 
     @Test func gridAndCleanApertureGiveTheDisplayedSize() throws {
@@ -95,7 +95,8 @@ import WITestSupport
         #expect(grid.size == PixelSize(width: 89, height: 111))
         #expect(clap.size == PixelSize(width: 89, height: 111))
         #expect(grid.pixels == clap.pixels)
-        let source = try PixelComparison.crop(PixelComparison.png("heic/source-hat.png"), x: 0, y: 0, width: 89, height: 111)
+        let source = try PixelComparison.crop(
+            PixelComparison.png("heic/source-hat.png"), x: 0, y: 0, width: 89, height: 111)
         #expect(try PixelComparison.psnr(grid.pixels, source) >= 30.2)
     }
 
@@ -104,7 +105,8 @@ import WITestSupport
             try decode("formats/sample.avif", .init(pixelLimit: 2048 * 858 - 1))
         }
         #expect(error?.code == .pixelLimitExceeded)
-        #expect(try decode("formats/sample-heix.heic", .init(pixelLimit: 64 * 64)).size == PixelSize(width: 64, height: 64))
+        #expect(
+            try decode("formats/sample-heix.heic", .init(pixelLimit: 64 * 64)).size == PixelSize(width: 64, height: 64))
 
         // hat.heic's ispe box rewritten to claim 30000 x 30000 (under libheif's own 32768 limit): refused from the
         // header, at once, not after libheif allocated 3.6 GB.
@@ -145,7 +147,7 @@ import WITestSupport
     }
 
     @Test func embeddedThumbnailIsUsedWhenBigEnough() throws {
-        let data = Fixtures.data("heic/hat-thumbnail48.heic")   // 90x112 with a 39x48 thumbnail
+        let data = Fixtures.data("heic/hat-thumbnail48.heic")  // 90x112 with a 39x48 thumbnail
         let full = try HEIFCoder().decode(data, options: .init()).pixels
         #expect(full == (try decode("heic/hat.heic").pixels))
 
@@ -164,8 +166,11 @@ import WITestSupport
         #expect(large.pixels == (try ImageCoding.AreaAverageResampler().resample(full, to: large.size)))
 
         // Exact size (aspect not kept) and the byte limit follow the same rule.
-        let exact = try HEIFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 20, height: 20),
-                                                                 preserveAspectRatio: false))
+        let exact = try HEIFCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 20, height: 20),
+                preserveAspectRatio: false))
         #expect(exact.size == PixelSize(width: 20, height: 20))
         let limited = try HEIFCoder().decode(data, options: .init(scaleDownLimitBytes: 4000))
         #expect(limited.pixels.byteCount <= 4000 && limited.flags.contains(.thumbnail))
@@ -176,8 +181,10 @@ import WITestSupport
         // sample.heic (1440x960, opaque): 2x2 blocks for 256 px, 10x10 for 64 px, then the options' resampler (here
         // WICore's area average, the default); against its direct resample of the full image: 53.20 and 48.11 dB.
         let full = try decode("formats/sample.heic").pixels
-        let cases: [(Int, PixelSize, Double)] = [(256, .init(width: 256, height: 171), 53.0),
-                                                 (64, .init(width: 64, height: 43), 48.0)]
+        let cases: [(Int, PixelSize, Double)] = [
+            (256, .init(width: 256, height: 171), 53.0),
+            (64, .init(width: 64, height: 43), 48.0),
+        ]
         for (size, expected, floor) in cases {
             let box = DecodeOptions(thumbnailPixelSize: .init(width: size, height: size))
             let thumbnail = try decode("formats/sample.heic", box)
@@ -201,7 +208,9 @@ import WITestSupport
 
     @Test func decodedThroughTheManager() throws {
         let manager = ImageCodersManager(coders: [HEIFCoder()])
-        #expect(try manager.decode(Fixtures.data("heic/hat.avif"), options: .init()).size == PixelSize(width: 90, height: 112))
+        #expect(
+            try manager.decode(Fixtures.data("heic/hat.avif"), options: .init()).size
+                == PixelSize(width: 90, height: 112))
         let error = #expect(throws: ImageError.self) {
             try HEIFCoder().decode(Fixtures.data("formats/sample.png"), options: .init())
         }

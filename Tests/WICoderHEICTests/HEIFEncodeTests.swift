@@ -11,8 +11,10 @@ import WITestSupport
         Image(pixels: try PixelComparison.png("heic/source-\(name).png"))
     }
 
-    private func roundTrip(_ image: Image, _ format: ImageFormat, _ options: EncodeOptions = .init(),
-                           coder: HEIFCoder = HEIFCoder()) throws -> (data: Data, image: Image) {
+    private func roundTrip(
+        _ image: Image, _ format: ImageFormat, _ options: EncodeOptions = .init(),
+        coder: HEIFCoder = HEIFCoder()
+    ) throws -> (data: Data, image: Image) {
         let data = try coder.encode(image, as: format, options: options)
         return (data, try HEIFCoder().decode(data, options: .init()))
     }
@@ -50,13 +52,16 @@ import WITestSupport
         }
     }
 
-    @Test(arguments: [PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 5), PixelSize(width: 1, height: 100),
-                      PixelSize(width: 65, height: 33)])
+    @Test(arguments: [
+        PixelSize(width: 1, height: 1), PixelSize(width: 3, height: 5), PixelSize(width: 1, height: 100),
+        PixelSize(width: 65, height: 33),
+    ])
     func tinyAndOddSizesRoundTripLosslessly(size: PixelSize) throws {
         // libheif pads odd and tiny images for the codecs and crops them back (grid or clap).
         var bytes = [UInt8](repeating: 0, count: size.area * 4)
         for i in 0..<size.area {
-            bytes.replaceSubrange(i * 4..<i * 4 + 4, with: [UInt8(i % 256), 128, UInt8(i * 7 % 256), i % 3 == 0 ? 100 : 255])
+            bytes.replaceSubrange(
+                i * 4..<i * 4 + 4, with: [UInt8(i % 256), 128, UInt8(i * 7 % 256), i % 3 == 0 ? 100 : 255])
         }
         let image = Image(pixels: try PixelBuffer(width: size.width, height: size.height, format: .rgba8, bytes: bytes))
         for format in [ImageFormat.heic, .avif] {
@@ -94,7 +99,7 @@ import WITestSupport
         let withThumbnail = try small.encode(hat, as: format, options: .init(embedThumbnail: true))
         #expect(withThumbnail.count > plain.count)
         let full = try HEIFCoder().decode(withThumbnail, options: .init())
-        #expect(full.size == hat.size)                    // the primary image stays the primary
+        #expect(full.size == hat.size)  // the primary image stays the primary
         let box = DecodeOptions(thumbnailPixelSize: .init(width: 20, height: 20))
         // From the 26x32 thumbnail, not from the full image: so different from the plain file's thumbnail decode.
         let fromThumbnail = try HEIFCoder().decode(withThumbnail, options: box)
@@ -103,13 +108,14 @@ import WITestSupport
         // 5x smaller each way: the decoder averages 2x2 blocks before the final area average, over 48 dB from a
         // direct area average of the full image.
         let direct = try ImageCoding.AreaAverageResampler().resample(full.pixels, to: fromFull.size)
-        #expect(try PixelComparison.psnr(fromFull.pixels, direct) >= 48.5)   // 48.82 HEIC, 48.88 AVIF
+        #expect(try PixelComparison.psnr(fromFull.pixels, direct) >= 48.5)  // 48.82 HEIC, 48.88 AVIF
         #expect(fromThumbnail.pixels != fromFull.pixels)
-        #expect(try PixelComparison.psnr(fromThumbnail.pixels, fromFull.pixels) >= 35.9)   // 36.95 HEIC, 36.37 AVIF
+        #expect(try PixelComparison.psnr(fromThumbnail.pixels, fromFull.pixels) >= 35.9)  // 36.95 HEIC, 36.37 AVIF
         // An image that already fits the box gets none (libheif skips it).
         let gradient = try source("gradient-alpha")
-        #expect(try HEIFCoder(thumbnailBoxSize: 64).encode(gradient, as: format, options: .init(embedThumbnail: true))
-            == (try HEIFCoder(thumbnailBoxSize: 64).encode(gradient, as: format, options: .init())))
+        #expect(
+            try HEIFCoder(thumbnailBoxSize: 64).encode(gradient, as: format, options: .init(embedThumbnail: true))
+                == (try HEIFCoder(thumbnailBoxSize: 64).encode(gradient, as: format, options: .init())))
     }
 
     @Test func metadataAndOrientationAreWritten() throws {
@@ -122,8 +128,9 @@ import WITestSupport
         #expect(try PixelComparison.psnr(decoded.pixels, hat.pixels.applying(.right)) >= 30.3)
         #expect(decoded.metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:)) == .up)
         // ICC and EXIF come back byte for byte (orientation already 1 there).
-        let real = try HEIFCoder().decode(Fixtures.data("formats/sample.heic"),
-                                          options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        let real = try HEIFCoder().decode(
+            Fixtures.data("formats/sample.heic"),
+            options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
         let (_, again) = try roundTrip(real, .avif)
         #expect(again.metadata.iccProfile == real.metadata.iccProfile)
         #expect(again.metadata.exif == real.metadata.exif)
@@ -135,7 +142,8 @@ import WITestSupport
     }
 
     @Test func sixteenBitAndPremultipliedInputsAreEncoded() throws {
-        let wide = try HEIFCoder().decode(Fixtures.data("heic/gradient-10b-alpha.heic"), options: .init(keep16Bit: true))
+        let wide = try HEIFCoder().decode(
+            Fixtures.data("heic/gradient-10b-alpha.heic"), options: .init(keep16Bit: true))
         let (_, decoded) = try roundTrip(wide, .heic)
         #expect(try PixelComparison.psnr(decoded.pixels, wide.pixels) >= 40)
         let premultiplied = Image(pixels: try source("gradient-alpha").pixels.converted(to: .premultipliedRGBA8))
@@ -146,7 +154,8 @@ import WITestSupport
     @Test func refusesOtherFormats() throws {
         #expect(coder.canEncode(to: .heic) && coder.canEncode(to: .heif) && coder.canEncode(to: .avif))
         #expect(!coder.canEncode(to: .png))
-        #expect(ImageFormat.detect(try coder.encode(try source("gradient-alpha"), as: .heif, options: .init())) == .heic)
+        #expect(
+            ImageFormat.detect(try coder.encode(try source("gradient-alpha"), as: .heif, options: .init())) == .heic)
         let error = #expect(throws: ImageError.self) { try coder.encode(try source("hat"), as: .png, options: .init()) }
         #expect(error?.code == .unsupportedFormat)
     }

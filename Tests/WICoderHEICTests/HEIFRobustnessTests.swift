@@ -7,14 +7,19 @@ import WITestSupport
 /// Truncated and bit-flipped copies of real and generated files: a typed error or an image, never a crash, never
 /// slow.
 @Suite struct HEIFRobustnessTests {
-    static let files = ["heic/hat.heic", "heic/hat.avif", "heic/gradient-alpha.heic", "heic/gradient-alpha.avif",
-                        "heic/gradient-10b-alpha.heic", "heic/grid-89x111.heic", "heic/clap-89x111.heic",
-                        "heic/oriented-6-exif6.heic", "heic/hat-thumbnail48.heic", "formats/sample-heix.heic"]
+    static let files = [
+        "heic/hat.heic", "heic/hat.avif", "heic/gradient-alpha.heic", "heic/gradient-alpha.avif",
+        "heic/gradient-10b-alpha.heic", "heic/grid-89x111.heic", "heic/clap-89x111.heic",
+        "heic/oriented-6-exif6.heic", "heic/hat-thumbnail48.heic", "formats/sample-heix.heic",
+    ]
 
     /// Decodes `data` (and its 16-pixel thumbnail, which takes the embedded-thumbnail path), timing each decode.
     private static func attempt(_ data: Data, _ label: String) -> (decoded: Int, failed: Int) {
-        var decoded = 0, failed = 0
-        for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 16, height: 16), keep16Bit: true)] {
+        var decoded = 0
+        var failed = 0
+        for options in [
+            DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 16, height: 16), keep16Bit: true),
+        ] {
             let clock = ContinuousClock()
             let started = clock.now
             do {
@@ -22,7 +27,8 @@ import WITestSupport
                 #expect(image.width > 0 && image.height > 0)
                 decoded += 1
             } catch {
-                #expect([.badImageData, .pixelLimitExceeded, .unsupportedFormat].contains(error.code), "\(label): \(error)")
+                #expect(
+                    [.badImageData, .pixelLimitExceeded, .unsupportedFormat].contains(error.code), "\(label): \(error)")
                 failed += 1
             }
             #expect(clock.now - started < .seconds(1), "\(label)")
@@ -37,19 +43,20 @@ import WITestSupport
             let cut = truncated.count
             failed += Self.attempt(truncated, "\(file) cut at \(cut)").failed
         }
-        #expect(failed == 64)   // libheif never shows part of a truncated item
+        #expect(failed == 64)  // libheif never shows part of a truncated item
     }
 
     @Test(arguments: files)
     func hundredBitFlippedCopies(file: String) {
-        var decoded = 0, failed = 0
+        var decoded = 0
+        var failed = 0
         for (index, copy) in DataMutations.bitFlipped(Fixtures.data(file)).enumerated() {
             let result = Self.attempt(copy, "\(file) copy \(index)")
             decoded += result.decoded
             failed += result.failed
         }
         #expect(decoded + failed == 200)
-        #expect(decoded > 0)   // most flips land in coded data, which decodes to damaged pixels
+        #expect(decoded > 0)  // most flips land in coded data, which decodes to damaged pixels
     }
 
     /// A fuzzer finding (`fuzz-heic`, 2026-11-23): an AVIF whose alpha item has no coded data. libheif 1.15 hands
@@ -61,7 +68,9 @@ import WITestSupport
         for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 16, height: 16))] {
             let error = #expect(throws: ImageError.self) { try HEIFCoder().decode(data, options: options) }
             #expect(error?.code == .badImageData)
-            #expect(error.map { "\($0)" } == "ImageError 1001: libheif decode: Decoder plugin generated an error: Unspecified")
+            #expect(
+                error.map { "\($0)" }
+                    == "ImageError 1001: libheif decode: Decoder plugin generated an error: Unspecified")
         }
     }
 

@@ -12,7 +12,8 @@ enum PixelComparison {
     /// PSNR in dB over the 16-bit RGBA components (peak 65535), for depth-preserving decodes.
     static func psnr16(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         precondition(a.size == b.size, "sizes differ: \(a.size) vs \(b.size)")
-        let x = try a.converted(to: .rgba16), y = try b.converted(to: .rgba16)
+        let x = try a.converted(to: .rgba16)
+        let y = try b.converted(to: .rgba16)
         var sum = 0.0
         x.withUnsafeBytes { p in
             y.withUnsafeBytes { q in
@@ -28,7 +29,8 @@ enum PixelComparison {
 
     /// The largest difference of any component.
     static func maxDifference(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Int {
-        let x = try a.converted(to: .rgba8).packedBytes(), y = try b.converted(to: .rgba8).packedBytes()
+        let x = try a.converted(to: .rgba8).packedBytes()
+        let y = try b.converted(to: .rgba8).packedBytes()
         return zip(x, y).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 

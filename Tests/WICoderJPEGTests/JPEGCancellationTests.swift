@@ -14,7 +14,9 @@ import WITestSupport
         let coder = JPEGCoder()
         let pool = WorkerPool(name: "test.jpeg", threads: 1)
         defer { pool.shutdown() }
-        let error = await CancelledJob.error(on: pool) { () throws(ImageError) in try coder.decode(data, options: DecodeOptions()) }
+        let error = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            try coder.decode(data, options: DecodeOptions())
+        }
         #expect(error?.code == .cancelled)
         #expect(error?.message == "JPEG: the decode was cancelled")
         // Not cancelled: the same bytes decode, in a job and outside one.

@@ -31,7 +31,7 @@ import WITestSupport
         #expect(cat.metadata.iccProfile?.count == 3048)
         let rotated = try JPEGCoder().decode(Fixtures.data("jpeg/right-orientation.jpg"), options: .init())
         let exif = try #require(rotated.metadata.exif)
-        #expect(exif.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))   // TIFF header: the "Exif\0\0" prefix is dropped
+        #expect(exif.starts(with: [0x4D, 0x4D, 0x00, 0x2A]))  // TIFF header: the "Exif\0\0" prefix is dropped
         #expect(ImageCoding.ExifReader.orientation(in: exif) == .right)
         let tagged = try JPEGCoder().decode(Fixtures.data("jpeg/exif-xmp-metadata.jpg"), options: .init())
         #expect(tagged.metadata.exif == nil)
@@ -43,13 +43,20 @@ import WITestSupport
     }
 
     @Test func pixelLimitRefusesBeforeAllocating() throws {
-        let data = Fixtures.data("jpeg/hat.jpg")   // 90x112
-        let error = #expect(throws: ImageError.self) { try JPEGCoder().decode(data, options: .init(pixelLimit: 90 * 111)) }
+        let data = Fixtures.data("jpeg/hat.jpg")  // 90x112
+        let error = #expect(throws: ImageError.self) {
+            try JPEGCoder().decode(data, options: .init(pixelLimit: 90 * 111))
+        }
         #expect(error?.code == .pixelLimitExceeded)
-        #expect(try JPEGCoder().decode(data, options: .init(pixelLimit: 90 * 112)).size == PixelSize(width: 90, height: 112))
+        #expect(
+            try JPEGCoder().decode(data, options: .init(pixelLimit: 90 * 112)).size == PixelSize(width: 90, height: 112)
+        )
         // A header claiming 65000 x 65000 pixels (4.2 GP): refused at once, not after a 16 GB allocation.
         let bomb = patchingSOF(data) { bytes, i in
-            bytes[i + 5] = 0xFD; bytes[i + 6] = 0xE8; bytes[i + 7] = 0xFD; bytes[i + 8] = 0xE8
+            bytes[i + 5] = 0xFD
+            bytes[i + 6] = 0xE8
+            bytes[i + 7] = 0xFD
+            bytes[i + 8] = 0xE8
         }
         let clock = ContinuousClock()
         let started = clock.now
@@ -63,12 +70,15 @@ import WITestSupport
         let twelveBit = patchingSOF(data) { bytes, i in bytes[i + 4] = 12 }
         let error = #expect(throws: ImageError.self) { try JPEGCoder().decode(twelveBit, options: .init()) }
         #expect(error?.code == .badImageData)
-        #expect(error?.message == "JPEG: Unsupported JPEG data precision 12 (libjpeg-turbo 2.1.5 decodes 8-bit JPEG only)")
+        #expect(
+            error?.message == "JPEG: Unsupported JPEG data precision 12 (libjpeg-turbo 2.1.5 decodes 8-bit JPEG only)")
         let lossless = patchingSOF(data) { bytes, i in bytes[i + 1] = 0xC3 }
         let losslessError = #expect(throws: ImageError.self) { try JPEGCoder().decode(lossless, options: .init()) }
         #expect(losslessError?.code == .badImageData)
-        #expect(losslessError?.message
-                == "JPEG: Unsupported JPEG process: SOF type 0xc3 (libjpeg-turbo 2.1.5 has no lossless or hierarchical JPEG)")
+        #expect(
+            losslessError?.message
+                == "JPEG: Unsupported JPEG process: SOF type 0xc3 (libjpeg-turbo 2.1.5 has no lossless or hierarchical JPEG)"
+        )
     }
 
     @Test func premultipliedOutputOfAnOpaqueImageEqualsStraight() throws {
@@ -87,8 +97,8 @@ import WITestSupport
         let half = try JPEGCoder().decode(data.prefix(data.count / 2), options: .init())
         #expect(half.flags.contains(.incomplete))
         #expect(half.size == whole.size)
-        #expect(half.pixels.color(x: 10, y: 5) == whole.pixels.color(x: 10, y: 5))          // top rows arrived
-        #expect(half.pixels.color(x: 45, y: 110) == RGBAColor(red: 128, green: 128, blue: 128))   // padding is grey
+        #expect(half.pixels.color(x: 10, y: 5) == whole.pixels.color(x: 10, y: 5))  // top rows arrived
+        #expect(half.pixels.color(x: 45, y: 110) == RGBAColor(red: 128, green: 128, blue: 128))  // padding is grey
         // Without EOI only (all image data present), nothing is missing.
         let noEOI = try JPEGCoder().decode(data.dropLast(2), options: .init())
         #expect(!noEOI.flags.contains(.incomplete))

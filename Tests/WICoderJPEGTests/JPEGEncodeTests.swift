@@ -17,8 +17,8 @@ import WITestSupport
         #expect(again.size == Self.photo.size)
         #expect(again.frameCount == 1)
         #expect(psnr(again.pixels, Self.photo.pixels) > 38)
-        #expect(jpegMarkers(data).contains(0xC0))          // baseline by default
-        #expect(samplingFactors(data).map { [$0.0, $0.1] } == [[2, 2], [1, 1], [1, 1]])   // 4:2:0 by default
+        #expect(jpegMarkers(data).contains(0xC0))  // baseline by default
+        #expect(samplingFactors(data).map { [$0.0, $0.1] } == [[2, 2], [1, 1], [1, 1]])  // 4:2:0 by default
     }
 
     @Test func higherQualityIsLargerAndCloser() throws {
@@ -48,15 +48,18 @@ import WITestSupport
     @Test func alphaIsCompositedOntoTheBackground() throws {
         let halfBlack = Image(pixels: try solidBuffer(width: 16, height: 16, gray: 0, alpha: 128))
         let onWhite = try decode(try JPEGCoder().encode(halfBlack, as: .jpeg, options: .init(quality: 1)))
-        #expect(onWhite.pixels.color(x: 8, y: 8) == RGBAColor(red: 127, green: 127, blue: 127))   // white by default
+        #expect(onWhite.pixels.color(x: 8, y: 8) == RGBAColor(red: 127, green: 127, blue: 127))  // white by default
         let clear = Image(pixels: try solidBuffer(width: 16, height: 16, gray: 0, alpha: 0))
-        let onRed = try decode(try JPEGCoder().encode(clear, as: .jpeg, options: .init(quality: 1, backgroundColor: .init(red: 255, green: 0, blue: 0))))
+        let onRed = try decode(
+            try JPEGCoder().encode(
+                clear, as: .jpeg, options: .init(quality: 1, backgroundColor: .init(red: 255, green: 0, blue: 0))))
         let red = onRed.pixels.color(x: 8, y: 8)
         #expect(red.red >= 253 && red.green <= 2 && red.blue <= 2 && red.alpha == 255)
     }
 
     @Test func maxPixelSizeScalesDown() throws {
-        let data = try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(maxPixelSize: .init(width: 100, height: 100)))
+        let data = try JPEGCoder().encode(
+            Self.photo, as: .jpeg, options: .init(maxPixelSize: .init(width: 100, height: 100)))
         #expect(try decode(data).size == PixelSize(width: 100, height: 67))
     }
 
@@ -68,11 +71,13 @@ import WITestSupport
         #expect(fitted.count <= limit && fitted.count >= smallest)
         // The best quality that fits: one step up no longer fits.
         let quality = (1...90).last { q in
-            (try? JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: Double(q) / 100)).count <= limit) ?? false
+            (try? JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: Double(q) / 100)).count <= limit)
+                ?? false
         }!
         let next = try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: Double(quality + 1) / 100))
         #expect(next.count > limit)
-        #expect(fitted == (try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: Double(quality) / 100))))
+        #expect(
+            fitted == (try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: Double(quality) / 100))))
         // Nothing fits: the smallest quality's file. Everything fits: the requested quality's file.
         let tiny = try JPEGCoder().encode(Self.photo, as: .jpeg, options: .init(quality: 0.9, maxFileSize: 10))
         #expect(tiny.count == smallest)
@@ -81,7 +86,7 @@ import WITestSupport
     }
 
     @Test func exifOrientationIsWrittenForThePixelsAsStored() throws {
-        let data = Fixtures.data("jpeg/right-orientation.jpg")   // stored 480x640, orientation 6
+        let data = Fixtures.data("jpeg/right-orientation.jpg")  // stored 480x640, orientation 6
         // Upright pixels are written with orientation 1, so they are not turned again.
         let upright = try decode(data)
         let written = try JPEGCoder().encode(upright, as: .jpeg, options: .init())
@@ -97,7 +102,8 @@ import WITestSupport
         #expect(psnr(turned.pixels, upright.pixels) > 35)
         // An image made in memory with an orientation and no EXIF gets a minimal EXIF block.
         let made = Image(pixels: raw.pixels, orientation: .left)
-        let madeBack = try decode(try JPEGCoder().encode(made, as: .jpeg, options: .init()), .init(applyOrientation: false))
+        let madeBack = try decode(
+            try JPEGCoder().encode(made, as: .jpeg, options: .init()), .init(applyOrientation: false))
         #expect(madeBack.orientation == .left)
     }
 

@@ -5,10 +5,12 @@ import WICoderJPEG
 import WITestSupport
 
 @Suite struct JPEGIncrementalTests {
-    @Test(arguments: ["jpeg/hat.jpg", "jpeg/hat-444.jpg", "jpeg/restarts.jpg", "jpeg/jpg-cmyk-2.jpg", "jpeg/ycck.jpg",
-                      "jpeg/hat-progressive.jpg", "jpeg/progressive-cat.jpg", "jpeg/progressive-nuke.jpg",
-                      "jpeg/non-interleaved-mcu.jpg",
-                      "jpeg/partial_progressive.jpg", "jpeg/right-orientation.jpg"])
+    @Test(arguments: [
+        "jpeg/hat.jpg", "jpeg/hat-444.jpg", "jpeg/restarts.jpg", "jpeg/jpg-cmyk-2.jpg", "jpeg/ycck.jpg",
+        "jpeg/hat-progressive.jpg", "jpeg/progressive-cat.jpg", "jpeg/progressive-nuke.jpg",
+        "jpeg/non-interleaved-mcu.jpg",
+        "jpeg/partial_progressive.jpg", "jpeg/right-orientation.jpg",
+    ])
     func verifierPasses(file: String) throws {
         let report = try ProgressiveCoderVerifier.verify(JPEGCoder(), data: Fixtures.data(file))
         #expect(report.runs == 5)
@@ -16,12 +18,14 @@ import WITestSupport
     }
 
     @Test func verifierPassesWithThumbnailOptions() throws {
-        try ProgressiveCoderVerifier.verify(JPEGCoder(), data: Fixtures.data("jpeg/progressive-nuke.jpg"),
-                                            options: .init(thumbnailPixelSize: .init(width: 100, height: 100)),
-                                            chunkRuns: 1)
-        try ProgressiveCoderVerifier.verify(JPEGCoder(), data: Fixtures.data("jpeg/right-orientation.jpg"),
-                                            options: .init(thumbnailPixelSize: .init(width: 64, height: 64)),
-                                            chunkRuns: 1)
+        try ProgressiveCoderVerifier.verify(
+            JPEGCoder(), data: Fixtures.data("jpeg/progressive-nuke.jpg"),
+            options: .init(thumbnailPixelSize: .init(width: 100, height: 100)),
+            chunkRuns: 1)
+        try ProgressiveCoderVerifier.verify(
+            JPEGCoder(), data: Fixtures.data("jpeg/right-orientation.jpg"),
+            options: .init(thumbnailPixelSize: .init(width: 64, height: 64)),
+            chunkRuns: 1)
     }
 
     /// Feeds `data` in `step`-byte pieces; returns every partial image shown and the final image.
@@ -41,7 +45,7 @@ import WITestSupport
     }
 
     @Test func progressiveShowsTheImageAfterEachScan() throws {
-        let data = Fixtures.data("jpeg/hat-progressive.jpg")   // cjpeg -progressive: 10 scans
+        let data = Fixtures.data("jpeg/hat-progressive.jpg")  // cjpeg -progressive: 10 scans
         let reference = try JPEGCoder().decode(data, options: .init())
         let (partials, final) = try feed(data, step: 64)
         #expect(partials.count == 10)
@@ -56,7 +60,7 @@ import WITestSupport
     }
 
     @Test func baselineRowsAppearAsTheirBytesArrive() throws {
-        let data = Fixtures.data("jpeg/hat.jpg")   // 90x112 baseline
+        let data = Fixtures.data("jpeg/hat.jpg")  // 90x112 baseline
         let reference = try JPEGCoder().decode(data, options: .init())
         let decoder = try #require(JPEGCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()))
         let half = data.count / 2
@@ -64,8 +68,8 @@ import WITestSupport
         let partial = try #require(decoder.currentImage())
         #expect(partial.flags.contains(.incremental))
         #expect(partial.size == reference.size)
-        #expect(partial.pixels.color(x: 10, y: 0) == reference.pixels.color(x: 10, y: 0))   // first rows arrived
-        #expect(partial.pixels.color(x: 10, y: 111).alpha == 0)                            // last rows not yet
+        #expect(partial.pixels.color(x: 10, y: 0) == reference.pixels.color(x: 10, y: 0))  // first rows arrived
+        #expect(partial.pixels.color(x: 10, y: 111).alpha == 0)  // last rows not yet
         #expect(try !decoder.append(Data()))
         #expect(try decoder.append(data.suffix(from: half)))
         let final = try decoder.finish()
@@ -97,7 +101,7 @@ import WITestSupport
     @Test func corruptDataFailsTheDecoderWithATypedError() throws {
         var bytes = [UInt8](Fixtures.data("jpeg/hat.jpg"))
         let sof = bytes.indices.first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }!
-        (bytes[sof + 5], bytes[sof + 6]) = (0, 0)   // height 0 (a DNL marker, which libjpeg refuses)
+        (bytes[sof + 5], bytes[sof + 6]) = (0, 0)  // height 0 (a DNL marker, which libjpeg refuses)
         let decoder = try #require(JPEGCoder().makeIncrementalDecoder(header: Data(bytes.prefix(64)), options: .init()))
         let error = #expect(throws: ImageError.self) { _ = try decoder.append(Data(bytes)) }
         #expect(error?.code == .badImageData)

@@ -10,7 +10,8 @@ import WITestSupport
 @Suite struct JPEGReferenceTests {
     @Test(arguments: JPEGReference.all)
     func matchesPillowExactly(reference: PixelReference) throws {
-        let image = try JPEGCoder().decode(Fixtures.data("jpeg/\(reference.file)"), options: .init(applyOrientation: false))
+        let image = try JPEGCoder().decode(
+            Fixtures.data("jpeg/\(reference.file)"), options: .init(applyOrientation: false))
         #expect(image.size == PixelSize(width: reference.width, height: reference.height))
         #expect(image.pixels.format == .rgba8)
         #expect(SHA256.hex(image.pixels.packedBytes()) == reference.sha256)
@@ -20,9 +21,11 @@ import WITestSupport
 
     @Test func everyColourModelAndCodingIsCovered() {
         let files = Set(JPEGReference.all.map(\.file))
-        for file in ["jpg-cmyk-1.jpg", "jpg-cmyk-2.jpg", "ycck.jpg", "jpg-gray.jpg", "bricks-gray.jpg", "hat-420.jpg",
-                     "hat-422.jpg", "hat-444.jpg", "hat-progressive.jpg", "progressive-nuke.jpg", "restarts.jpg",
-                     "hat-arithmetic.jpg", "hat-arithmetic-progressive.jpg", "non-interleaved-mcu.jpg"] {
+        for file in [
+            "jpg-cmyk-1.jpg", "jpg-cmyk-2.jpg", "ycck.jpg", "jpg-gray.jpg", "bricks-gray.jpg", "hat-420.jpg",
+            "hat-422.jpg", "hat-444.jpg", "hat-progressive.jpg", "progressive-nuke.jpg", "restarts.jpg",
+            "hat-arithmetic.jpg", "hat-arithmetic-progressive.jpg", "non-interleaved-mcu.jpg",
+        ] {
             #expect(files.contains(file), "\(file)")
         }
         #expect(JPEGReference.all.count == 27)

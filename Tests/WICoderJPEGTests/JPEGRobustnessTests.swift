@@ -6,8 +6,10 @@ import WITestSupport
 
 /// Truncated, bit-flipped and deliberately malformed files: a typed error or an image, never a crash, never slow.
 @Suite struct JPEGRobustnessTests {
-    static let files = ["jpeg/hat.jpg", "jpeg/hat-progressive.jpg", "jpeg/progressive-cat.jpg", "jpeg/jpg-cmyk-2.jpg",
-                        "jpeg/ycck.jpg", "jpeg/restarts.jpg", "jpeg/hat-arithmetic.jpg", "jpeg/right-orientation.jpg"]
+    static let files = [
+        "jpeg/hat.jpg", "jpeg/hat-progressive.jpg", "jpeg/progressive-cat.jpg", "jpeg/jpg-cmyk-2.jpg",
+        "jpeg/ycck.jpg", "jpeg/restarts.jpg", "jpeg/hat-arithmetic.jpg", "jpeg/right-orientation.jpg",
+    ]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {
@@ -40,7 +42,9 @@ import WITestSupport
     @Test func crashTestFilesGiveTypedErrorsOrImages() throws {
         let names = Fixtures.files(in: "jpeg-crashtest")
         #expect(names.count == 104)
-        var decoded = 0, incomplete = 0, failed: [String: Int] = [:]
+        var decoded = 0
+        var incomplete = 0
+        var failed: [String: Int] = [:]
         for name in names {
             let data = Fixtures.data("jpeg-crashtest/\(name)")
             let clock = ContinuousClock()

@@ -6,7 +6,8 @@ import WITestSupport
 /// Peak signal-to-noise ratio over the RGB components of two equally sized buffers (infinity when equal).
 func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
     precondition(a.size == b.size && a.format == .rgba8 && b.format == .rgba8)
-    let x = a.packedBytes(), y = b.packedBytes()
+    let x = a.packedBytes()
+    let y = b.packedBytes()
     var sum = 0.0
     var count = 0
     for i in stride(from: 0, to: x.count, by: 4) {

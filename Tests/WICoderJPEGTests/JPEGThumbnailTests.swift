@@ -9,7 +9,7 @@ import WITestSupport
     @Test func picksTheSmallestScaleStillCoveringTheTarget() {
         let size = PixelSize(width: 6000, height: 4000)
         #expect(JPEGScale.numerator(for: size, target: nil) == 8)
-        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 256, height: 171)) == 1)   // 750x500
+        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 256, height: 171)) == 1)  // 750x500
         #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 1500, height: 1000)) == 2)  // exactly 2/8
         #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 1501, height: 1000)) == 3)  // 2250x1500
         #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 5999, height: 10)) == 8)
@@ -38,16 +38,19 @@ import WITestSupport
             data, options: .init(thumbnailPixelSize: .init(width: 400, height: 300)))
         #expect(decoded == PixelSize(width: 657, height: 432))
         #expect(thumbnail.size == PixelSize(width: 400, height: 263))
-        let exact = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 400, height: 300),
-                                                                preserveAspectRatio: false))
+        let exact = try JPEGCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 400, height: 300),
+                preserveAspectRatio: false))
         #expect(exact.size == PixelSize(width: 400, height: 300))
     }
 
     @Test func dctScaleAloneIsStillFlaggedAThumbnail() throws {
-        let data = Fixtures.data("jpeg/progressive-nuke.jpg")   // 450x300
+        let data = Fixtures.data("jpeg/progressive-nuke.jpg")  // 450x300
         let (image, decoded) = try JPEGCoder().decodeReportingScale(
             data, options: .init(thumbnailPixelSize: .init(width: 225, height: 150)))
-        #expect(decoded == PixelSize(width: 225, height: 150))   // exactly 4/8: nothing left to resample
+        #expect(decoded == PixelSize(width: 225, height: 150))  // exactly 4/8: nothing left to resample
         #expect(image.size == PixelSize(width: 225, height: 150))
         #expect(image.flags.contains(.thumbnail))
         let larger = try JPEGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 1000, height: 1000)))
@@ -61,6 +64,6 @@ import WITestSupport
             data, options: .init(thumbnailPixelSize: .init(width: 400, height: 400), scaleDownLimitBytes: 40_000))
         #expect(image.pixels.byteCount <= 40_000)
         #expect(image.size == PixelSize(width: 122, height: 81))
-        #expect(decoded == PixelSize(width: 169, height: 113))   // 3/8
+        #expect(decoded == PixelSize(width: 169, height: 113))  // 3/8
     }
 }

@@ -9,8 +9,8 @@ struct JXLDecodeTests {
     let coder = JXLCoder()
 
     @Test func sniffsCodestreamAndContainerOnly() {
-        #expect(coder.canDecode(Fixtures.data("jxl/basic.jxl")))                          // FF 0A
-        #expect(coder.canDecode(Fixtures.data("jxl/container-lossless.jxl")))               // JXL box
+        #expect(coder.canDecode(Fixtures.data("jxl/basic.jxl")))  // FF 0A
+        #expect(coder.canDecode(Fixtures.data("jxl/container-lossless.jxl")))  // JXL box
         #expect(!coder.canDecode(Fixtures.data("jpeg/hat-444.jpg")))
         #expect(coder.decodingFormats == [.jxl])
     }
@@ -85,7 +85,7 @@ struct JXLDecodeTests {
     }
 
     @Test func refusesImagesOverThePixelLimitBeforeDecoding() throws {
-        let data = Fixtures.data("jxl/progressive.jxl")   // 312 x 442
+        let data = Fixtures.data("jxl/progressive.jxl")  // 312 x 442
         let still = #expect(throws: ImageError.self) {
             try coder.decode(data, options: .init(pixelLimit: 312 * 442 - 1))
         }
@@ -96,6 +96,7 @@ struct JXLDecodeTests {
             try coder.decode(animation, options: .init(pixelLimit: 256 * 256 * 5 - 1))
         }
         #expect(frames?.code == .pixelLimitExceeded)
-        #expect(try coder.decode(animation, options: .init(firstFrameOnly: true, pixelLimit: 256 * 256)).frameCount == 1)
+        #expect(
+            try coder.decode(animation, options: .init(firstFrameOnly: true, pixelLimit: 256 * 256)).frameCount == 1)
     }
 }

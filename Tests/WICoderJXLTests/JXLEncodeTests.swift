@@ -37,8 +37,9 @@ struct JXLEncodeTests {
         #expect(try JXLTestSupport.psnr(lowBack.frames[0].pixels, image.frames[0].pixels) < highPSNR)
         let capped = try coder.encode(image, as: .jxl, options: .init(quality: 0.95, maxFileSize: low.count + 2000))
         #expect(capped.count <= low.count + 2000)
-        #expect(try coder.encode(image, as: .jxl, options: .init(maxPixelSize: PixelSize(width: 100, height: 100)))
-            .count > 0)
+        #expect(
+            try coder.encode(image, as: .jxl, options: .init(maxPixelSize: PixelSize(width: 100, height: 100)))
+                .count > 0)
     }
 
     @Test func animationRoundTripKeepsDurationsAndLoopCount() throws {

@@ -6,8 +6,10 @@ import WITestSupport
 
 struct JXLIncrementalTests {
     /// One byte at a time, random chunks and the whole file end in the one-shot image; partial images on the way.
-    @Test(arguments: ["progressive.jxl", "jpeg-recompressed.jxl", "container-lossless.jxl",
-                      "gray_alpha_lossless.jxl", "5_frames_numbered_jxli.jxl"])
+    @Test(arguments: [
+        "progressive.jxl", "jpeg-recompressed.jxl", "container-lossless.jxl",
+        "gray_alpha_lossless.jxl", "5_frames_numbered_jxli.jxl",
+    ])
     func passesTheProgressiveCoderVerifier(_ file: String) throws {
         let report = try ProgressiveCoderVerifier.verify(JXLCoder(), data: Fixtures.data("jxl/\(file)"))
         #expect(report.runs == 5)
@@ -27,7 +29,7 @@ struct JXLIncrementalTests {
         let partial = try #require(decoder.currentImage())
         #expect(partial.size == PixelSize(width: 312, height: 442))
         #expect(partial.flags.contains(.incremental))
-        #expect(try partial.frames[0].pixels.isOpaque)   // the upsampled DC image covers the whole (opaque) canvas
+        #expect(try partial.frames[0].pixels.isOpaque)  // the upsampled DC image covers the whole (opaque) canvas
         let final = try JXLCoder().decode(data, options: .init())
         #expect(try JXLTestSupport.psnr(partial.frames[0].pixels, final.frames[0].pixels) >= 15)
     }

@@ -28,10 +28,11 @@ struct JXLReference: Sendable, CustomTestStringConvertible {
         .split(separator: "\n").filter { !$0.hasPrefix("#") }
         .map { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return JXLReference(file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!),
-                                frameCount: Int(f[3])!, loopCount: Int(f[4]),
-                                durationsMilliseconds: f[5].split(separator: ",").map { Int($0)! },
-                                frameSHA256: f[6].split(separator: ",").map(String.init))
+            return JXLReference(
+                file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!),
+                frameCount: Int(f[3])!, loopCount: Int(f[4]),
+                durationsMilliseconds: f[5].split(separator: ",").map { Int($0)! },
+                frameSHA256: f[6].split(separator: ",").map(String.init))
         }
 
     static func named(_ file: String) -> JXLReference { all.first { $0.file == file }! }
@@ -41,7 +42,8 @@ struct JXLReference: Sendable, CustomTestStringConvertible {
 enum JXLTestSupport {
     /// Peak signal-to-noise ratio over R, G, B and A of two same-size straight RGBA8 buffers (infinity when equal).
     static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        let x = a.packedBytes(), y = b.packedBytes()
+        let x = a.packedBytes()
+        let y = b.packedBytes()
         precondition(x.count == y.count)
         var sum = 0.0
         for i in x.indices {

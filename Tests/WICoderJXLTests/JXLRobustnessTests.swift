@@ -9,12 +9,16 @@ struct JXLRobustnessTests {
 
     @Test(arguments: hostile)
     func hostileFilesGiveTypedErrors(_ file: String) {
-        let error = #expect(throws: ImageError.self) { try JXLCoder().decode(Fixtures.data("jxl/\(file)"), options: .init()) }
+        let error = #expect(throws: ImageError.self) {
+            try JXLCoder().decode(Fixtures.data("jxl/\(file)"), options: .init())
+        }
         #expect(error?.code == .badImageData, "\(file)")
     }
 
-    @Test(arguments: ["progressive.jxl", "5_frames_numbered_jxli.jxl", "container-lossless.jxl",
-                      "jpeg-recompressed.jxl", "gray_alpha_lossless.jxl"])
+    @Test(arguments: [
+        "progressive.jxl", "5_frames_numbered_jxli.jxl", "container-lossless.jxl",
+        "jpeg-recompressed.jxl", "gray_alpha_lossless.jxl",
+    ])
     func truncatedAndBitFlippedFilesNeverCrash(_ file: String) {
         let data = Fixtures.data("jxl/\(file)")
         for damaged in DataMutations.truncated(data) + DataMutations.bitFlipped(data) {

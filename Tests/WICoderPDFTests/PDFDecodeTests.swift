@@ -11,8 +11,10 @@ import WITestSupport
 
     /// The pixels of `pixels` inside `rect` (x, y, width, height) that are `inside`, and all others `outside`:
     /// returns the number of pixels that are neither.
-    static func mismatches(_ pixels: PixelBuffer, rect: (Int, Int, Int, Int), inside: RGBAColor,
-                           outside: RGBAColor = white) -> Int {
+    static func mismatches(
+        _ pixels: PixelBuffer, rect: (Int, Int, Int, Int), inside: RGBAColor,
+        outside: RGBAColor = white
+    ) -> Int {
         var count = 0
         for y in 0..<pixels.height {
             for x in 0..<pixels.width {
@@ -42,13 +44,15 @@ import WITestSupport
 
     @Test func aThumbnailBoxIsFilledWithTheAspectKept() throws {
         // Up: 200x100 pt into 400x400 gives 400x200; down: into 50x50 gives 50x25.
-        let up = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"),
-                                       options: .init(thumbnailPixelSize: .init(width: 400, height: 400)))
+        let up = try PDFCoder().decode(
+            Fixtures.data("pdf/square.pdf"),
+            options: .init(thumbnailPixelSize: .init(width: 400, height: 400)))
         #expect(up.size == PixelSize(width: 400, height: 200))
         #expect(up.flags == [.vector, .thumbnail])
         #expect(Self.mismatches(up.pixels, rect: (40, 40, 80, 100), inside: Self.red) == 0)
-        let down = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"),
-                                         options: .init(thumbnailPixelSize: .init(width: 50, height: 50)))
+        let down = try PDFCoder().decode(
+            Fixtures.data("pdf/square.pdf"),
+            options: .init(thumbnailPixelSize: .init(width: 50, height: 50)))
         #expect(down.size == PixelSize(width: 50, height: 25))
         #expect(Self.mismatches(down.pixels, rect: (5, 5, 10, 12), inside: Self.red) <= 2 * (10 + 12) + 4)
         #expect(down.pixels.color(x: 10, y: 10) == Self.red)
@@ -56,32 +60,39 @@ import WITestSupport
     }
 
     @Test func withoutAspectTheBoxIsFilledExactly() throws {
-        let image = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"),
-                                          options: .init(thumbnailPixelSize: .init(width: 100, height: 100),
-                                                         preserveAspectRatio: false))
+        let image = try PDFCoder().decode(
+            Fixtures.data("pdf/square.pdf"),
+            options: .init(
+                thumbnailPixelSize: .init(width: 100, height: 100),
+                preserveAspectRatio: false))
         #expect(image.size == PixelSize(width: 100, height: 100))
         #expect(Self.mismatches(image.pixels, rect: (10, 20, 20, 50), inside: Self.red) == 0)
     }
 
     @Test func theByteLimitWins() throws {
-        let image = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"),
-                                          options: .init(thumbnailPixelSize: .init(width: 400, height: 400),
-                                                         scaleDownLimitBytes: 100 * 50 * 4))
+        let image = try PDFCoder().decode(
+            Fixtures.data("pdf/square.pdf"),
+            options: .init(
+                thumbnailPixelSize: .init(width: 400, height: 400),
+                scaleDownLimitBytes: 100 * 50 * 4))
         #expect(image.size == PixelSize(width: 100, height: 50))
         #expect(image.flags.contains(.thumbnail))
     }
 
     @Test func premultipliedOutputOfAnOpaquePageIsTheSamePixels() throws {
         let straight = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"), options: .init())
-        let premultiplied = try PDFCoder().decode(Fixtures.data("pdf/square.pdf"),
-                                                  options: .init(premultipliedAlpha: true))
+        let premultiplied = try PDFCoder().decode(
+            Fixtures.data("pdf/square.pdf"),
+            options: .init(premultipliedAlpha: true))
         #expect(premultiplied.pixels.format == .premultipliedRGBA8)
         #expect(premultiplied.pixels.packedBytes() == straight.pixels.packedBytes())
     }
 
-    @Test(arguments: [(0, RGBAColor(red: 255, green: 0, blue: 0, alpha: 255)),
-                      (1, RGBAColor(red: 0, green: 255, blue: 0, alpha: 255)),
-                      (2, RGBAColor(red: 0, green: 0, blue: 255, alpha: 255))])
+    @Test(arguments: [
+        (0, RGBAColor(red: 255, green: 0, blue: 0, alpha: 255)),
+        (1, RGBAColor(red: 0, green: 255, blue: 0, alpha: 255)),
+        (2, RGBAColor(red: 0, green: 0, blue: 255, alpha: 255)),
+    ])
     func rendersThePageAskedFor(page: Int, color: RGBAColor) throws {
         let image = try PDFCoder(page: page).decode(Fixtures.data("pdf/three-pages.pdf"), options: .init())
         #expect(image.size == PixelSize(width: 60, height: 40))
@@ -117,7 +128,8 @@ import WITestSupport
 
     @Test func thePixelLimitIsCheckedBeforeRendering() {
         let error = #expect(throws: ImageError.self) {
-            try PDFCoder().decode(Fixtures.data("pdf/square.pdf"), options: .init(scaleFactor: 10, pixelLimit: 1_999_999))
+            try PDFCoder().decode(
+                Fixtures.data("pdf/square.pdf"), options: .init(scaleFactor: 10, pixelLimit: 1_999_999))
         }
         #expect(error?.code == .pixelLimitExceeded)
         #expect(error?.message == "2000x1000 x 1 frame(s) exceeds the pixel limit of 1999999 pixels")

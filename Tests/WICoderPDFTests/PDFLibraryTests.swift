@@ -10,7 +10,9 @@ import WICore
     }
 
     @Test func missingLibraryIsUnsupportedFormat() {
-        let error = #expect(throws: ImageError.self) { try PopplerLibrary.check(soname: "libpoppler-glib-wi-missing.so.8") }
+        let error = #expect(throws: ImageError.self) {
+            try PopplerLibrary.check(soname: "libpoppler-glib-wi-missing.so.8")
+        }
         #expect(error?.code == .unsupportedFormat)
         #expect(error?.message.hasPrefix("cannot load libpoppler-glib-wi-missing.so.8: ") == true)
     }

@@ -7,8 +7,10 @@ import WITestSupport
 /// Truncated and bit-flipped documents: a typed error or an image, never a crash, never slow; and many decodes at
 /// once.
 @Suite struct PDFRobustnessTests {
-    static let files = ["pdf/square.pdf", "pdf/three-pages.pdf", "pdf/rotated.pdf", "pdf/encrypted.pdf",
-                        "formats/sample.pdf"]
+    static let files = [
+        "pdf/square.pdf", "pdf/three-pages.pdf", "pdf/rotated.pdf", "pdf/encrypted.pdf",
+        "formats/sample.pdf",
+    ]
 
     private static func attempt(_ data: Data, _ label: String) -> Bool {
         let clock = ContinuousClock()
@@ -19,8 +21,9 @@ import WITestSupport
             #expect(image.flags.contains(.vector) && image.pixels.isOpaque)
             return true
         } catch {
-            #expect([.badImageData, .pixelLimitExceeded, .passwordRequired, .unsupportedFormat].contains(error.code),
-                    "\(label): \(error)")
+            #expect(
+                [.badImageData, .pixelLimitExceeded, .passwordRequired, .unsupportedFormat].contains(error.code),
+                "\(label): \(error)")
             return false
         }
     }
@@ -41,14 +44,19 @@ import WITestSupport
     }
 
     @Test func decodesFromManyTasksAtOnce() async throws {
-        let cases: [(String, Int, String?)] = [("pdf/square.pdf", 0, nil), ("pdf/three-pages.pdf", 2, nil),
-                                              ("pdf/encrypted.pdf", 0, "user"), ("formats/sample.pdf", 0, nil)]
-        let serial = try cases.map { try PDFCoder(page: $0.1, password: $0.2).decode(Fixtures.data($0.0), options: .init()).pixels }
+        let cases: [(String, Int, String?)] = [
+            ("pdf/square.pdf", 0, nil), ("pdf/three-pages.pdf", 2, nil),
+            ("pdf/encrypted.pdf", 0, "user"), ("formats/sample.pdf", 0, nil),
+        ]
+        let serial = try cases.map {
+            try PDFCoder(page: $0.1, password: $0.2).decode(Fixtures.data($0.0), options: .init()).pixels
+        }
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<24 {
                 group.addTask {
                     let (file, page, password) = cases[index % cases.count]
-                    let image = try PDFCoder(page: page, password: password).decode(Fixtures.data(file), options: .init())
+                    let image = try PDFCoder(page: page, password: password).decode(
+                        Fixtures.data(file), options: .init())
                     return image.pixels == serial[index % cases.count]
                 }
             }

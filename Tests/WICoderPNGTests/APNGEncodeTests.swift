@@ -9,9 +9,12 @@ import WITestSupport
     static func controls(_ data: Data) -> (frames: [[Int]], animation: [Int]?) {
         let p = [UInt8](data)
         func word(_ at: Int) -> Int { p[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-        var offset = 8, frames: [[Int]] = [], animation: [Int]?
+        var offset = 8
+        var frames: [[Int]] = []
+        var animation: [Int]?
         while offset + 12 <= p.count {
-            let length = word(offset), type = String(decoding: p[offset + 4..<offset + 8], as: UTF8.self)
+            let length = word(offset)
+            let type = String(decoding: p[offset + 4..<offset + 8], as: UTF8.self)
             if type == "fcTL" {
                 let b = offset + 8
                 frames.append([word(b + 4), word(b + 8), word(b + 12), word(b + 16), Int(p[b + 24]), Int(p[b + 25])])
@@ -48,8 +51,9 @@ import WITestSupport
     }
 
     @Test func framesFromElsewhereEncodeWithTheImagesLoopCount() throws {
-        let image = Image(frames: try PNGCoder().decode(Fixtures.data("png/apng-red-blue.png"), options: .init()).frames,
-                          loopCount: 0)
+        let image = Image(
+            frames: try PNGCoder().decode(Fixtures.data("png/apng-red-blue.png"), options: .init()).frames,
+            loopCount: 0)
         let decoded = try PNGCoder().decode(try PNGCoder().encode(image, as: .png, options: .init()), options: .init())
         #expect(decoded.loopCount == 0)
         #expect(try decoded.frames.map(\.pixels) == image.frames.map(\.pixels))
@@ -60,9 +64,11 @@ import WITestSupport
         let profile = try #require(still.metadata.iccProfile)
         var second = still.pixels
         try second.withUnsafeMutableBytes { $0[0] ^= 0xFF }
-        let animation = Image(frames: [ImageFrame(pixels: still.pixels, duration: 0.5), ImageFrame(pixels: second, duration: 0.5)],
-                              loopCount: 2, metadata: still.metadata)
-        let decoded = try PNGCoder().decode(try PNGCoder().encode(animation, as: .png, options: .init()), options: .init())
+        let animation = Image(
+            frames: [ImageFrame(pixels: still.pixels, duration: 0.5), ImageFrame(pixels: second, duration: 0.5)],
+            loopCount: 2, metadata: still.metadata)
+        let decoded = try PNGCoder().decode(
+            try PNGCoder().encode(animation, as: .png, options: .init()), options: .init())
         #expect(decoded.frameCount == 2 && decoded.loopCount == 2)
         #expect(decoded.metadata.iccProfile == profile)
         #expect(try decoded.frames.map(\.pixels) == [still.pixels, second])
@@ -74,8 +80,9 @@ import WITestSupport
         #expect(Self.controls(encoded).animation == nil)
         let decoded = try PNGCoder().decode(encoded, options: .init())
         #expect(decoded.frameCount == 1 && decoded.pixels == image.pixels)
-        let small = try PNGCoder().decode(try PNGCoder().encode(image, as: .png, options: .init(maxPixelSize: .init(width: 10, height: 10))),
-                                          options: .init())
+        let small = try PNGCoder().decode(
+            try PNGCoder().encode(image, as: .png, options: .init(maxPixelSize: .init(width: 10, height: 10))),
+            options: .init())
         #expect(small.size == PixelSize(width: 10, height: 10) && small.frameCount == 20)
     }
 }

@@ -7,11 +7,14 @@ import WITestSupport
 /// Broken and cut APNGs: a typed error or an image, never a crash, never slow; and incremental decoding.
 /// (PNGRobustnessTests flips bits in these files too.)
 @Suite struct APNGRobustnessTests {
-    static let files = ["png/apng-red-blue.png", "apng/combo-d2-b1.png", "apng/rgba16.png", "apng/combo-d0-b0-skip.png"]
+    static let files = [
+        "png/apng-red-blue.png", "apng/combo-d2-b1.png", "apng/rgba16.png", "apng/combo-d0-b0-skip.png",
+    ]
 
     /// The offset of the `n`-th chunk of `type`.
     static func chunkOffset(_ data: [UInt8], _ type: String, _ n: Int = 0) -> Int {
-        var offset = 8, seen = 0
+        var offset = 8
+        var seen = 0
         while offset + 8 <= data.count {
             let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             if String(decoding: data[offset + 4..<offset + 8], as: UTF8.self) == type {
@@ -25,11 +28,15 @@ import WITestSupport
 
     /// The chunks of a PNG, as (type, data).
     static func chunks(_ bytes: [UInt8]) -> [(String, [UInt8])] {
-        var offset = 8, result: [(String, [UInt8])] = []
+        var offset = 8
+        var result: [(String, [UInt8])] = []
         while offset + 12 <= bytes.count {
             let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            result.append((String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self),
-                           Array(bytes[offset + 8..<offset + 8 + length])))
+            result.append(
+                (
+                    String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self),
+                    Array(bytes[offset + 8..<offset + 8 + length])
+                ))
             offset += 12 + length
         }
         return result
@@ -57,7 +64,8 @@ import WITestSupport
     @Test func invalidAnimationsShowTheDefaultImageAsAStill() throws {
         let original = Self.chunks([UInt8](Fixtures.data("apng/combo-d1-b1.png")))
         let animationChunks: Set<String> = ["acTL", "fcTL", "fdAT"]
-        let still = try PNGCoder().decode(Self.assemble(original.filter { !animationChunks.contains($0.0) }), options: .init())
+        let still = try PNGCoder().decode(
+            Self.assemble(original.filter { !animationChunks.contains($0.0) }), options: .init())
         #expect(still.frameCount == 1)
         let animated = try PNGCoder().decode(Self.assemble(original), options: .init())
         #expect(animated.frameCount == 4)
@@ -66,12 +74,13 @@ import WITestSupport
         let firstFcTL = try #require(original.firstIndex { $0.0 == "fcTL" })
         func withFrameCount(_ count: Int) -> [(String, [UInt8])] {
             var chunks = original
-            chunks[acTL].1.replaceSubrange(0..<4, with: (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
+            chunks[acTL].1.replaceSubrange(
+                0..<4, with: (0..<4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) })
             return chunks
         }
         var acTLAfterIDAT = original
         let moved = acTLAfterIDAT.remove(at: acTL)
-        acTLAfterIDAT.insert(moved, at: firstIDAT)                // now just after the first IDAT
+        acTLAfterIDAT.insert(moved, at: firstIDAT)  // now just after the first IDAT
         var twoAcTL = original
         twoAcTL.insert(original[acTL], at: acTL)
         var fcTLBeforeAcTL = original
@@ -79,7 +88,7 @@ import WITestSupport
         fcTLBeforeAcTL.insert(fcTL, at: acTL)
         var outOfOrder = original
         let fdAT = try #require(outOfOrder.firstIndex { $0.0 == "fdAT" })
-        outOfOrder[fdAT].1[3] = 9                                 // sequence number 2 -> 9
+        outOfOrder[fdAT].1[3] = 9  // sequence number 2 -> 9
         let cases: [(String, [(String, [UInt8])], String)] = [
             ("acTL after IDAT", acTLAfterIDAT, ""),
             ("two acTL", twoAcTL, "a second acTL"),
@@ -107,7 +116,7 @@ import WITestSupport
     @Test func aCutFileKeepsItsCompleteFrames() throws {
         let data = Fixtures.data("apng/combo-d2-b1.png")
         let complete = try PNGCoder().decode(data, options: .init())
-        let cut = Self.chunkOffset([UInt8](data), "fdAT", 2) + 20   // inside the last frame's data
+        let cut = Self.chunkOffset([UInt8](data), "fdAT", 2) + 20  // inside the last frame's data
         let image = try PNGCoder().decode(data.prefix(cut), options: .init())
         #expect(try image.frames.map(\.pixels) == Array(complete.frames.prefix(3).map(\.pixels)))
         #expect(image.flags == .incomplete)

@@ -21,9 +21,10 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
     }
 
     static let refdecode: [APNGReference] = lines("apng-reference.tsv").map { f in
-        APNGReference(file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!), loopCount: Int(f[4])!,
-                      durationsMilliseconds: f[5].split(separator: ",").map { Int($0) ?? 0 },
-                      sha256: f[6].split(separator: ",").map(String.init))
+        APNGReference(
+            file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!), loopCount: Int(f[4])!,
+            durationsMilliseconds: f[5].split(separator: ",").map { Int($0) ?? 0 },
+            sha256: f[6].split(separator: ",").map(String.init))
     }
 
     static let combos: [APNGReference] = lines("apng-combo-expected.tsv").map { f in
@@ -33,9 +34,10 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
                 return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)!
             }
         }
-        return APNGReference(file: f[0], size: PixelSize(width: 4, height: 4), loopCount: Int(f[1])!,
-                             durationsMilliseconds: f[2].split(separator: ",").map { Int($0)! },
-                             sha256: frames.map { SHA256.hex($0) })
+        return APNGReference(
+            file: f[0], size: PixelSize(width: 4, height: 4), loopCount: Int(f[1])!,
+            durationsMilliseconds: f[2].split(separator: ",").map { Int($0)! },
+            sha256: frames.map { SHA256.hex($0) })
     }
 }
 
@@ -48,7 +50,8 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
         #expect(image.loopCount == reference.loopCount)
         #expect(image.durations == reference.durationsMilliseconds.map { ImageFrame.browserDuration(milliseconds: $0) })
         #expect(image.flags == [])
-        for (index, frame) in try image.frames.enumerated() where index < reference.sha256.count && !skipFrames.contains(index) {
+        for (index, frame) in try image.frames.enumerated()
+        where index < reference.sha256.count && !skipFrames.contains(index) {
             #expect(SHA256.hex(frame.pixels.packedBytes()) == reference.sha256[index], "frame \(index)")
         }
     }
@@ -68,7 +71,10 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
     @Test func theSameAnimationAsGIFAndAsAPNGDecodesToTheSameFrames() throws {
         let png = try PNGCoder().decode(Fixtures.data("png/apng-red-blue.png"), options: .init())
         // Decoded as GIF by the GIF coder's tests (wuffs made both files from one animation); hashes from there.
-        #expect(try png.frames.map { String(SHA256.hex($0.pixels.packedBytes()).prefix(8)) } == ["35759e5d", "9da7aa33", "b083df8f", "facbaa00"])
+        #expect(
+            try png.frames.map { String(SHA256.hex($0.pixels.packedBytes()).prefix(8)) } == [
+                "35759e5d", "9da7aa33", "b083df8f", "facbaa00",
+            ])
         #expect(png.loopCount == 3)
     }
 
@@ -77,7 +83,8 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
         let plain = try PNGCoder().decode(Fixtures.data("apng/combo-d0-b0.png"), options: .init())
         #expect(try skipped.frames.map(\.pixels) == plain.frames.map(\.pixels))
         // The first frame only: the animation's first frame, not the white default image.
-        let first = try PNGCoder().decode(Fixtures.data("apng/combo-d0-b0-skip.png"), options: .init(firstFrameOnly: true))
+        let first = try PNGCoder().decode(
+            Fixtures.data("apng/combo-d0-b0-skip.png"), options: .init(firstFrameOnly: true))
         #expect(first.frameCount == 1 && first.loopCount == 0)
         #expect(first.pixels == plain.pixels)
     }
@@ -99,17 +106,22 @@ struct APNGReference: Sendable, CustomTestStringConvertible {
     }
 
     @Test func thumbnailsScaleEveryFrame() throws {
-        let image = try PNGCoder().decode(Fixtures.data("apng/basic_f20.png"),
-                                          options: .init(thumbnailPixelSize: .init(width: 50, height: 50)))
+        let image = try PNGCoder().decode(
+            Fixtures.data("apng/basic_f20.png"),
+            options: .init(thumbnailPixelSize: .init(width: 50, height: 50)))
         #expect(image.size == PixelSize(width: 50, height: 50))
         #expect(image.frameCount == 20)
         #expect(image.flags == .thumbnail)
     }
 
     @Test func thePixelLimitCountsEveryFrame() {
-        let data = Fixtures.data("apng/basic_f20.png")   // 100x100 x 20 frames = 200,000 pixels
-        let error = #expect(throws: ImageError.self) { try PNGCoder().decode(data, options: .init(pixelLimit: 199_999)) }
+        let data = Fixtures.data("apng/basic_f20.png")  // 100x100 x 20 frames = 200,000 pixels
+        let error = #expect(throws: ImageError.self) {
+            try PNGCoder().decode(data, options: .init(pixelLimit: 199_999))
+        }
         #expect(error?.code == .pixelLimitExceeded)
-        #expect(throws: Never.self) { try PNGCoder().decode(data, options: .init(firstFrameOnly: true, pixelLimit: 10_000)) }
+        #expect(throws: Never.self) {
+            try PNGCoder().decode(data, options: .init(firstFrameOnly: true, pixelLimit: 10_000))
+        }
     }
 }

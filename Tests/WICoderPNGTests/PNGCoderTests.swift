@@ -13,12 +13,15 @@ import WITestSupport
     }
 
     @Test func thumbnailFitsTheBoxAndIsFlagged() throws {
-        let data = Fixtures.data("png/interlaced-hibiscus.png")   // 312x442
+        let data = Fixtures.data("png/interlaced-hibiscus.png")  // 312x442
         let image = try PNGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 100, height: 100)))
         #expect(image.size == PixelSize(width: 71, height: 100))
         #expect(image.flags.contains(.thumbnail))
-        let exact = try PNGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 100, height: 100),
-                                                                 preserveAspectRatio: false))
+        let exact = try PNGCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 100, height: 100),
+                preserveAspectRatio: false))
         #expect(exact.size == PixelSize(width: 100, height: 100))
         let larger = try PNGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 1000, height: 1000)))
         #expect(larger.size == PixelSize(width: 312, height: 442))
@@ -27,10 +30,13 @@ import WITestSupport
 
     @Test func scaleDownLimitBytesWinsOverThumbnail() throws {
         let data = Fixtures.data("png/interlaced-hibiscus.png")
-        let image = try PNGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 300, height: 300),
-                                                                 scaleDownLimitBytes: 40_000))
+        let image = try PNGCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 300, height: 300),
+                scaleDownLimitBytes: 40_000))
         #expect(image.pixels.byteCount <= 40_000)
-        #expect(image.size == PixelSize(width: 84, height: 119))   // 84*119*4 = 39984
+        #expect(image.size == PixelSize(width: 84, height: 119))  // 84*119*4 = 39984
     }
 
     @Test func pixelLimitRefusesBeforeAllocating() throws {
@@ -49,8 +55,9 @@ import WITestSupport
 
     @Test func premultipliedOutput() throws {
         let straight = try PNGCoder().decode(Fixtures.data("pngsuite/basn6a08.png"), options: .init())
-        let premultiplied = try PNGCoder().decode(Fixtures.data("pngsuite/basn6a08.png"),
-                                                 options: .init(premultipliedAlpha: true))
+        let premultiplied = try PNGCoder().decode(
+            Fixtures.data("pngsuite/basn6a08.png"),
+            options: .init(premultipliedAlpha: true))
         #expect(premultiplied.pixels.format == .premultipliedRGBA8)
         #expect(try straight.pixels.converted(to: .premultipliedRGBA8) == premultiplied.pixels)
     }
@@ -85,11 +92,14 @@ enum PNGBuilder {
     static func header(width: UInt32, height: UInt32) -> Data {
         // IHDR, then the start of an IDAT (a zlib header): enough for a decoder to commit to the size.
         let ihdr = be32(width) + be32(height) + [8, 6, 0, 0, 0]
-        return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C])
-                    + chunk("IEND", []))
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", [0x78, 0x9C])
+                + chunk("IEND", []))
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF

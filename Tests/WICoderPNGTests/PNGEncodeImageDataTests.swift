@@ -12,9 +12,14 @@ import WITestSupport
         var found: [(String, [UInt8])] = []
         var position = 8
         while position + 12 <= bytes.count {
-            let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
-            found.append((String(decoding: bytes[position + 4..<position + 8], as: UTF8.self),
-                          Array(bytes[position + 8..<position + 8 + length])))
+            let length =
+                Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8
+                | Int(bytes[position + 3])
+            found.append(
+                (
+                    String(decoding: bytes[position + 4..<position + 8], as: UTF8.self),
+                    Array(bytes[position + 8..<position + 8 + length])
+                ))
             position += 12 + length
         }
         return found
@@ -27,7 +32,7 @@ import WITestSupport
     }
 
     @Test func largeImagesGoOutInIDATPiecesOf256KiB() throws {
-        let image = try noise(width: 400, height: 400)      // 640,400 stored bytes: three pieces at level 0
+        let image = try noise(width: 400, height: 400)  // 640,400 stored bytes: three pieces at level 0
         let data = try PNGCoder(compressionLevel: 0).encode(image, as: .png, options: .init())
         let pieces = chunks(data).filter { $0.type == "IDAT" }.map(\.body.count)
         #expect(pieces.count == 3)
@@ -44,7 +49,9 @@ import WITestSupport
         // leaves 7s; Paeth's first byte is -200 off). Opaque grey pixels: stored as 8-bit grey, a byte per pixel.
         let width = 16
         let ramp = (0..<width).map { UInt8($0) }
-        let rows: [[UInt8]] = [ramp, ramp, ramp, [UInt8](repeating: 200, count: width), (0..<width).map { UInt8($0 * 7) }]
+        let rows: [[UInt8]] = [
+            ramp, ramp, ramp, [UInt8](repeating: 200, count: width), (0..<width).map { UInt8($0 * 7) },
+        ]
         let bytes: [UInt8] = rows.flatMap { row in row.flatMap { value -> [UInt8] in [value, value, value, 255] } }
         let image = Image(pixels: try PixelBuffer(width: width, height: rows.count, format: .rgba8, bytes: bytes))
         let data = try PNGCoder(compressionLevel: 0).encode(image, as: .png, options: .init())
@@ -66,7 +73,8 @@ import WITestSupport
         let candidates: [[UInt8]] = (0..<5).map { type in
             row.indices.map { i in
                 let (x, b) = (row[i], prior[i])
-                let a: UInt8 = i >= bpp ? row[i - bpp] : 0, c: UInt8 = i >= bpp ? prior[i - bpp] : 0
+                let a: UInt8 = i >= bpp ? row[i - bpp] : 0
+                let c: UInt8 = i >= bpp ? prior[i - bpp] : 0
                 switch type {
                 case 1: return x &- a
                 case 2: return x &- b
@@ -94,12 +102,15 @@ import WITestSupport
             case 0: row = (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &random) }
             case 1: row = (0..<width * 4).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: i * 3 + y) }
             case 2: row = rows[y - 1]
-            case 3: row = (0..<width * 4).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i / 4) * 5 + y * 7 + i % 4) }
+            case 3:
+                row = (0..<width * 4).map { (i: Int) -> UInt8 in UInt8(truncatingIfNeeded: (i / 4) * 5 + y * 7 + i % 4)
+                }
             default: row = (0..<width * 4).map { (i: Int) -> UInt8 in i % 4 == 3 ? 128 : UInt8(40 + 50 * (i % 4)) }
             }
             rows.append(row)
         }
-        let image = Image(pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: rows.flatMap { $0 }))
+        let image = Image(
+            pixels: try PixelBuffer(width: width, height: height, format: .rgba8, bytes: rows.flatMap { $0 }))
         let data = try PNGCoder(compressionLevel: 0).encode(image, as: .png, options: .init())
         let stream = chunks(data).filter { $0.type == "IDAT" }.flatMap(\.body)
         // zlib header (2), one stored block header (5): the rows, 1 + 148 bytes each, then the Adler-32.
@@ -119,7 +130,9 @@ import WITestSupport
 
     @Test func higherLevelsGiveSmallerFiles() throws {
         let photo = try PNGCoder().decode(Fixtures.data("png/interlaced-hibiscus.png"), options: .init())
-        let sizes = try [0, 1, 6, 9].map { try PNGCoder(compressionLevel: $0).encode(photo, as: .png, options: .init()).count }
+        let sizes = try [0, 1, 6, 9].map {
+            try PNGCoder(compressionLevel: $0).encode(photo, as: .png, options: .init()).count
+        }
         #expect(sizes[0] > photo.pixels.width * photo.pixels.height * 3)
         #expect(sizes[0] > sizes[1] && sizes[1] > sizes[2] && sizes[2] >= sizes[3])
         for level in [0, 6] {

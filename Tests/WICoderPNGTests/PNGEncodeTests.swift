@@ -41,9 +41,11 @@ import WITestSupport
         #expect(try PNGCoder().decode(data, options: .init(keep16Bit: true)).pixels == source.pixels)
         // Every 16-bit PngSuite file too.
         for reference in PngSuiteTests.references16 {
-            let original = try PNGCoder().decode(Fixtures.data("pngsuite/\(reference.file)"), options: .init(keep16Bit: true))
-            let again = try PNGCoder().decode(try PNGCoder().encode(original, as: .png, options: .init()),
-                                              options: .init(keep16Bit: true))
+            let original = try PNGCoder().decode(
+                Fixtures.data("pngsuite/\(reference.file)"), options: .init(keep16Bit: true))
+            let again = try PNGCoder().decode(
+                try PNGCoder().encode(original, as: .png, options: .init()),
+                options: .init(keep16Bit: true))
             #expect(again.pixels == original.pixels, "\(reference.file)")
         }
     }
@@ -51,7 +53,8 @@ import WITestSupport
     @Test func premultipliedInputIsWrittenStraight() throws {
         let straight = try image([200, 100, 50, 128], width: 1, height: 1)
         let premultiplied = Image(pixels: try straight.pixels.converted(to: .premultipliedRGBA8))
-        let decoded = try PNGCoder().decode(try PNGCoder().encode(premultiplied, as: .png, options: .init()), options: .init())
+        let decoded = try PNGCoder().decode(
+            try PNGCoder().encode(premultiplied, as: .png, options: .init()), options: .init())
         #expect(decoded.pixels.color(x: 0, y: 0) == RGBAColor(red: 199, green: 100, blue: 50, alpha: 128))
     }
 
@@ -65,7 +68,7 @@ import WITestSupport
         let upright = try PNGCoder().decode(Fixtures.data("png/exif-orientation6-iccp.png"), options: .init())
         let data = try PNGCoder().encode(upright, as: .png, options: .init())
         let again = try PNGCoder().decode(data, options: .init(applyOrientation: false))
-        #expect(again.orientation == .up)            // not turned a second time
+        #expect(again.orientation == .up)  // not turned a second time
         #expect(again.metadata.iccProfile == upright.metadata.iccProfile)
         #expect(again.pixels == upright.pixels)
     }

@@ -6,8 +6,10 @@ import WITestSupport
 
 /// Truncated and bit-flipped copies of real files: a typed error or an image, never a crash, never slow.
 @Suite struct PNGRobustnessTests {
-    static let files = ["png/interlaced-hibiscus.png", "png/rgba16.png", "png/indexed-4bit-trns.png",
-                        "png/exif-orientation6-iccp.png", "pngsuite/basi6a16.png", "pngsuite/z09n2c08.png"]
+    static let files = [
+        "png/interlaced-hibiscus.png", "png/rgba16.png", "png/indexed-4bit-trns.png",
+        "png/exif-orientation6-iccp.png", "pngsuite/basi6a16.png", "pngsuite/z09n2c08.png",
+    ]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {

@@ -28,11 +28,14 @@ struct StoredPNG {
         self.width = width
         self.height = height
         var random = SeededRandom(seed: 7)
-        rows = (0..<height).map { y in [UInt8(y % 5)] + (0..<width * channels).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        rows = (0..<height).map { y in
+            [UInt8(y % 5)] + (0..<width * channels).map { _ in UInt8.random(in: 0...255, using: &random) }
+        }
     }
 
     static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65521
             b = (b + a) % 65521
@@ -58,7 +61,10 @@ struct StoredPNG {
 
     var data: Data {
         var file = Data([137, 80, 78, 71, 13, 10, 26, 10])
-        let header = APNGAnimation.bigEndian(UInt32(width)) + APNGAnimation.bigEndian(UInt32(height)) + [bitDepth, colorType, 0, 0, 0]
+        let header =
+            APNGAnimation.bigEndian(UInt32(width)) + APNGAnimation.bigEndian(UInt32(height)) + [
+                bitDepth, colorType, 0, 0, 0,
+            ]
         APNGAnimation.appendChunk("IHDR", header, to: &file)
         for (type, body) in beforeImageData { APNGAnimation.appendChunk(type, body, to: &file) }
         let stream = zlib(rows.flatMap { $0 }) + trailing
@@ -76,7 +82,9 @@ struct StoredPNG {
         var position = 8
         let bytes = [UInt8](data)
         while position + 8 <= bytes.count {
-            let length = Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            let length =
+                Int(bytes[position]) << 24 | Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8
+                | Int(bytes[position + 3])
             if String(decoding: bytes[position + 4..<position + 8], as: UTF8.self) == type { return position }
             position += 12 + length
         }
@@ -141,9 +149,9 @@ struct StoredPNG {
     }
 
     @Test func aSmallWindowIsTakenOnlyWhenTheWholeImageFitsInIt() {
-        var fits = StoredPNG(width: 4, height: 4)          // 4 x 13 bytes stored
+        var fits = StoredPNG(width: 4, height: 4)  // 4 x 13 bytes stored
         fits.windowBits = 8
-        var exceeds = StoredPNG(width: 100, height: 4)     // 4 x 301 bytes stored, over a 512-byte window
+        var exceeds = StoredPNG(width: 100, height: 4)  // 4 x 301 bytes stored, over a 512-byte window
         exceeds.windowBits = 9
         #expect(both(fits.data).1)
         #expect(!both(exceeds.data).1)
@@ -179,7 +187,7 @@ struct StoredPNG {
         var grey = StoredPNG(width: 8, height: 2, channels: 1)
         grey.colorType = 0
         grey.rows = [[0, 5, 6, 5, 0, 255, 5, 1, 5], [0, 5, 5, 5, 5, 5, 5, 5, 5]]
-        grey.beforeImageData = [("tRNS", [1, 5])]      // 0x0105: libpng compares its low byte, 5
+        grey.beforeImageData = [("tRNS", [1, 5])]  // 0x0105: libpng compares its low byte, 5
         var rgb = StoredPNG(width: 2, height: 1)
         rgb.rows = [[0, 1, 2, 3, 4, 5, 6]]
         rgb.beforeImageData = [("tRNS", [0, 1, 0, 2, 0, 3])]
@@ -189,7 +197,10 @@ struct StoredPNG {
             #expect(outcome.error == nil)
         }
         let pixels = both(palette.data).0.pixels
-        #expect(Array(pixels[0..<24]) == [10, 20, 30, 0, 40, 50, 60, 128, 70, 80, 90, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
+        #expect(
+            Array(pixels[0..<24]) == [
+                10, 20, 30, 0, 40, 50, 60, 128, 70, 80, 90, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255,
+            ])
         #expect(Array(both(grey.data).0.pixels[0..<8]) == [5, 5, 5, 0, 6, 6, 6, 255])
         #expect(both(rgb.data).0.pixels == [1, 2, 3, 0, 4, 5, 6, 255])
     }

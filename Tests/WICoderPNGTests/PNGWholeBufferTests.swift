@@ -30,15 +30,20 @@ import WITestSupport
         do {
             try handle.decode(data, wholeBuffer: wholeBuffer)
             let image = try handle.finalImage()
-            return (Outcome(size: image.size, pixels: image.pixels.packedBytes(), icc: image.metadata.iccProfile,
-                            exif: image.metadata.exif), handle.inflatedWhole)
+            return (
+                Outcome(
+                    size: image.size, pixels: image.pixels.packedBytes(), icc: image.metadata.iccProfile,
+                    exif: image.metadata.exif), handle.inflatedWhole
+            )
         } catch {
             return (Outcome(error: "\(error.code) \(error.message)"), handle.inflatedWhole)
         }
     }
 
     /// Both paths' outcomes (expected equal) and whether the whole-buffer path was taken.
-    static func compare(_ data: Data, options: DecodeOptions = .init()) -> (whole: Outcome, libpng: Outcome, taken: Bool) {
+    static func compare(_ data: Data, options: DecodeOptions = .init()) -> (
+        whole: Outcome, libpng: Outcome, taken: Bool
+    ) {
         let (whole, taken) = decode(data, wholeBuffer: true, options: options)
         let (libpng, libpngTook) = decode(data, wholeBuffer: false, options: options)
         #expect(!libpngTook)
@@ -78,8 +83,10 @@ import WITestSupport
         #expect(suite.count == 175)
         #expect(taken.count == 98)
         // Grey at every depth up to 8, palette at every depth, grey+alpha, RGB, RGBA; tRNS keys and palette alpha.
-        for name in ["basn0g01", "basn0g02", "basn0g04", "basn0g08", "basn2c08", "basn3p01", "basn3p02", "basn3p04",
-                     "basn3p08", "basn4a08", "basn6a08", "tbbn0g04", "tbrn2c08", "tbbn3p08", "tm3n3p02", "f04n2c08"] {
+        for name in [
+            "basn0g01", "basn0g02", "basn0g04", "basn0g08", "basn2c08", "basn3p01", "basn3p02", "basn3p04",
+            "basn3p08", "basn4a08", "basn6a08", "tbbn0g04", "tbrn2c08", "tbbn3p08", "tm3n3p02", "f04n2c08",
+        ] {
             #expect(taken.contains(name), "\(name)")
         }
         // Adam7, 16-bit samples and the corrupt files stay with libpng.
@@ -88,8 +95,10 @@ import WITestSupport
         }
     }
 
-    @Test(arguments: ["png/indexed-4bit-trns.png", "png/exif-orientation6-iccp.png", "pngsuite/basn6a08.png",
-                      "pngsuite/tbbn3p08.png", "pngsuite/f04n2c08.png", "formats/sample.png"])
+    @Test(arguments: [
+        "png/indexed-4bit-trns.png", "png/exif-orientation6-iccp.png", "pngsuite/basn6a08.png",
+        "pngsuite/tbbn3p08.png", "pngsuite/f04n2c08.png", "formats/sample.png",
+    ])
     func damagedCopiesDecodeTheSameThroughBothPaths(file: String) {
         let data = Fixtures.data(file)
         for copy in DataMutations.bitFlipped(data) + DataMutations.truncated(data) {

@@ -27,11 +27,14 @@ import WICore
         buffer.withUnsafeBytes { bytes in
             for a in 0..<256 {
                 for c in 0..<256 {
-                    let expected = a == 255 ? [c, 255 - c, c / 2, a] : [
-                        PixelMath.unpremultiply(c, alpha: a, maximum: 255),
-                        PixelMath.unpremultiply(255 - c, alpha: a, maximum: 255),
-                        PixelMath.unpremultiply(c / 2, alpha: a, maximum: 255), a,
-                    ]
+                    let expected =
+                        a == 255
+                        ? [c, 255 - c, c / 2, a]
+                        : [
+                            PixelMath.unpremultiply(c, alpha: a, maximum: 255),
+                            PixelMath.unpremultiply(255 - c, alpha: a, maximum: 255),
+                            PixelMath.unpremultiply(c / 2, alpha: a, maximum: 255), a,
+                        ]
                     let at = (a * 256 + c) * 4
                     if (0..<4).map({ Int(bytes[at + $0]) }) != expected { mismatches += 1 }
                 }

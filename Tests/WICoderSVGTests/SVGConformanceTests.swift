@@ -20,8 +20,9 @@ import WITestSupport
         .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let f = line.split(separator: "\t").map(String.init)
             let box = f[1].split(separator: "x").compactMap { Int($0) }
-            return Row(file: f[0], box: box.count == 2 ? PixelSize(width: box[0], height: box[1]) : nil,
-                       size: PixelSize(width: Int(f[2]) ?? 0, height: Int(f[3]) ?? 0), sha256: f[4])
+            return Row(
+                file: f[0], box: box.count == 2 ? PixelSize(width: box[0], height: box[1]) : nil,
+                size: PixelSize(width: Int(f[2]) ?? 0, height: Int(f[3]) ?? 0), sha256: f[4])
         }
 
     /// Every fixture renders pixel for pixel as rsvg-convert renders it, at its natural size and in a box: same

@@ -22,44 +22,59 @@ import WITestSupport
         #expect(doubled.scale == 2)
         #expect(doubled.flags == [.vector])
         // Fractional sizes round up; physical units are at 96 dpi.
-        #expect(try SVGCoder().decode(Self.svg("width='10.2' height='3.5'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("width='10.2' height='3.5'"), options: .init()).size
                 == PixelSize(width: 11, height: 4))
-        #expect(try SVGCoder().decode(Self.svg("width='1in' height='72pt'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("width='1in' height='72pt'"), options: .init()).size
                 == PixelSize(width: 96, height: 96))
     }
 
     @Test func aMissingSideFollowsTheViewBox() throws {
-        #expect(try SVGCoder().decode(Self.svg("width='50' viewBox='0 0 1 2'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("width='50' viewBox='0 0 1 2'"), options: .init()).size
                 == PixelSize(width: 50, height: 100))
-        #expect(try SVGCoder().decode(Self.svg("height='50' viewBox='0 0 4 1'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("height='50' viewBox='0 0 4 1'"), options: .init()).size
                 == PixelSize(width: 200, height: 50))
-        #expect(try SVGCoder().decode(Self.svg("width='30'"), options: .init()).size == PixelSize(width: 30, height: 30))
+        #expect(
+            try SVGCoder().decode(Self.svg("width='30'"), options: .init()).size == PixelSize(width: 30, height: 30))
     }
 
     /// A document sized by its viewBox alone (or with percentages) is the viewBox's size, as rsvg-convert, libvips
     /// and CoreSVG size it; a fractional viewBox rounds up, a tiny one is at least 1x1.
     @Test func withoutASizeTheViewBoxsSizeApplies() throws {
-        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 200 100'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("viewBox='0 0 200 100'"), options: .init()).size
                 == PixelSize(width: 200, height: 100))
-        #expect(try SVGCoder().decode(Self.svg("viewBox='-5 -5 100 400'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("viewBox='-5 -5 100 400'"), options: .init()).size
                 == PixelSize(width: 100, height: 400))
-        #expect(try SVGCoder().decode(Self.svg("width='100%' height='50%' viewBox='0 0 30 20'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("width='100%' height='50%' viewBox='0 0 30 20'"), options: .init()).size
                 == PixelSize(width: 30, height: 20))
-        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 10.5 16.07'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("viewBox='0 0 10.5 16.07'"), options: .init()).size
                 == PixelSize(width: 11, height: 17))
-        #expect(try SVGCoder().decode(Self.svg("viewBox='0 0 0.3 0.2'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("viewBox='0 0 0.3 0.2'"), options: .init()).size
                 == PixelSize(width: 1, height: 1))
-        #expect(try SVGCoder(defaultLongSide: 100).decode(Self.svg("viewBox='0 0 200 100'"),
-                                                         options: .init(scaleFactor: 2)).size
+        #expect(
+            try SVGCoder(defaultLongSide: 100).decode(
+                Self.svg("viewBox='0 0 200 100'"),
+                options: .init(scaleFactor: 2)
+            ).size
                 == PixelSize(width: 400, height: 200))
     }
 
     /// With no width, height or viewBox the document has no size of its own: a `defaultLongSide` square.
     @Test func withNeitherTheDefaultSquareApplies() throws {
         #expect(try SVGCoder().decode(Self.svg(""), options: .init()).size == PixelSize(width: 512, height: 512))
-        #expect(try SVGCoder().decode(Self.svg("width='100%' height='50%'"), options: .init()).size
+        #expect(
+            try SVGCoder().decode(Self.svg("width='100%' height='50%'"), options: .init()).size
                 == PixelSize(width: 512, height: 512))
-        #expect(try SVGCoder(defaultLongSide: 100).decode(Self.svg(""), options: .init(scaleFactor: 2)).size
+        #expect(
+            try SVGCoder(defaultLongSide: 100).decode(Self.svg(""), options: .init(scaleFactor: 2)).size
                 == PixelSize(width: 200, height: 200))
     }
 
@@ -78,7 +93,7 @@ import WITestSupport
                 #expect(image.pixels.color(x: 0, y: 16).alpha == 64)
                 #expect(image.pixels.color(x: 10, y: 16).alpha == 32)
             } else {
-                #expect(image.pixels.color(x: 20, y: 0).alpha == 255)   // 21 x 32.5: whole column, half row
+                #expect(image.pixels.color(x: 20, y: 0).alpha == 255)  // 21 x 32.5: whole column, half row
                 #expect(image.pixels.color(x: 0, y: 32).alpha == 128)
             }
         }
@@ -93,15 +108,19 @@ import WITestSupport
         #expect(down.size == PixelSize(width: 10, height: 5))
         let heightOnly = try SVGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 0, height: 30)))
         #expect(heightOnly.size == PixelSize(width: 60, height: 30))
-        let stretched = try SVGCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 30, height: 30),
-                                                                   preserveAspectRatio: false))
+        let stretched = try SVGCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 30, height: 30),
+                preserveAspectRatio: false))
         #expect(stretched.size == PixelSize(width: 30, height: 30))
-        #expect(stretched.pixels.isOpaque)   // the rect fills the stretched canvas
+        #expect(stretched.pixels.isOpaque)  // the rect fills the stretched canvas
     }
 
     @Test func theByteLimitCapsTheSize() throws {
-        let image = try SVGCoder().decode(Self.svg("width='400' height='200'"),
-                                          options: .init(scaleDownLimitBytes: 100 * 50 * 4))
+        let image = try SVGCoder().decode(
+            Self.svg("width='400' height='200'"),
+            options: .init(scaleDownLimitBytes: 100 * 50 * 4))
         #expect(image.size == PixelSize(width: 100, height: 50))
         #expect(image.flags == [.vector, .thumbnail])
     }
@@ -110,16 +129,18 @@ import WITestSupport
     /// round(c * 77 / 255) = (30, 45, 60); straight output undoes that with rounding, round(c * 255 / 77) =
     /// (99, 149, 199) (truncation would give (99, 149, 198)); premultiplied output keeps cairo's bytes.
     @Test func halfTransparentPixelsUnpremultiplyWithRounding() throws {
-        let data = Self.svg("width='4' height='4'",
-                            "<rect width='4' height='2' fill='rgb(100,150,200)' fill-opacity='0.3'/>")
+        let data = Self.svg(
+            "width='4' height='4'",
+            "<rect width='4' height='2' fill='rgb(100,150,200)' fill-opacity='0.3'/>")
         let straight = try SVGCoder().decode(data, options: .init())
         let premultiplied = try SVGCoder().decode(data, options: .init(premultipliedAlpha: true))
         #expect(straight.pixels.format == .rgba8)
         #expect(premultiplied.pixels.format == .premultipliedRGBA8)
-        let p = premultiplied.pixels.packedBytes(), s = straight.pixels.packedBytes()
+        let p = premultiplied.pixels.packedBytes()
+        let s = straight.pixels.packedBytes()
         #expect(Array(p[0..<4]) == [30, 45, 60, 77])
         #expect(Array(s[0..<4]) == [99, 149, 199, 77])
-        #expect(Array(s[32..<36]) == [0, 0, 0, 0])   // below the rect: transparent
+        #expect(Array(s[32..<36]) == [0, 0, 0, 0])  // below the rect: transparent
         for i in stride(from: 0, to: p.count, by: 4) where p[i + 3] > 0 {
             for c in 0..<3 {
                 #expect(Int(s[i + c]) == (Int(p[i + c]) * 255 + Int(p[i + 3]) / 2) / Int(p[i + 3]))
@@ -155,8 +176,10 @@ import WITestSupport
     }
 
     @Test func librsvgErrorsBecomeBadImageData() {
-        for text in ["<svg xmlns='http://www.w3.org/2000/svg'><rect", "<svg></notsvg>",
-                     "<svg xmlns='http://www.w3.org/2000/svg'><g></svg>"] {
+        for text in [
+            "<svg xmlns='http://www.w3.org/2000/svg'><rect", "<svg></notsvg>",
+            "<svg xmlns='http://www.w3.org/2000/svg'><g></svg>",
+        ] {
             let error = #expect(throws: ImageError.self) { try SVGCoder().decode(Data(text.utf8), options: .init()) }
             #expect(error?.code == .badImageData, "\(text)")
             #expect(error?.message.hasPrefix("librsvg parse: ") == true, "\(String(describing: error))")

@@ -13,13 +13,15 @@ import WITestSupport
     static let clear = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)
 
     static func redPNG() throws -> Data {
-        let pixels = try PixelBuffer(width: 8, height: 8, format: .rgba8,
-                                     bytes: Array(repeating: [255, 0, 0, 255], count: 64).flatMap { $0 })
+        let pixels = try PixelBuffer(
+            width: 8, height: 8, format: .rgba8,
+            bytes: Array(repeating: [255, 0, 0, 255], count: 64).flatMap { $0 })
         return try PNGCoder().encode(Image(pixels: pixels), as: .png, options: .init())
     }
 
     static func document(href: String) -> Data {
-        Data("""
+        Data(
+            """
             <svg xmlns='http://www.w3.org/2000/svg' xmlns:xlink='http://www.w3.org/1999/xlink' width='8' height='8'>
             <image width='8' height='8' href='\(href)'/><image width='8' height='8' xlink:href='\(href)'/></svg>
             """.utf8)
@@ -27,7 +29,9 @@ import WITestSupport
 
     /// The number of pixels of `image` equal to `color`.
     static func count(_ color: RGBAColor, in image: Image) -> Int {
-        (0..<image.height).reduce(0) { sum, y in sum + (0..<image.width).filter { image.pixels.color(x: $0, y: y) == color }.count }
+        (0..<image.height).reduce(0) { sum, y in
+            sum + (0..<image.width).filter { image.pixels.color(x: $0, y: y) == color }.count
+        }
     }
 
     @Test func aDataURLImagePaints() throws {
@@ -70,7 +74,8 @@ import WITestSupport
             .write(to: shapes)
         let css = directory.appendingPathComponent("red.css")
         try Data("rect { fill: red; }".utf8).write(to: css)
-        let data = Data("""
+        let data = Data(
+            """
             <svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'>
             <style>@import url('\(css.absoluteString)');</style>
             <use href='\(shapes.absoluteString)#r'/><rect width='8' height='8' fill='none'/></svg>

@@ -12,7 +12,9 @@ import WICore
     }
 
     @Test func missingLibrariesAreUnsupportedFormat() {
-        for (check, soname) in [(RsvgLibrary.check, "librsvg-wi-missing.so.2"), (CairoLibrary.check, "libcairo-wi-missing.so.2")] {
+        for (check, soname) in [
+            (RsvgLibrary.check, "librsvg-wi-missing.so.2"), (CairoLibrary.check, "libcairo-wi-missing.so.2"),
+        ] {
             let error = #expect(throws: ImageError.self) { try check(soname) }
             #expect(error?.code == .unsupportedFormat)
             #expect(error?.message.hasPrefix("cannot load \(soname): ") == true)

@@ -28,8 +28,9 @@ import WITestSupport
     @Test(arguments: files)
     func rendersCloseToResvgsReference(file: String) throws {
         let reference = try PNGCoder().decode(Fixtures.data("svg/resvg/\(file.dropLast(4)).png"), options: .init())
-        let image = try SVGCoder().decode(Fixtures.data("svg/resvg/\(file)"),
-                                          options: .init(thumbnailPixelSize: reference.size))
+        let image = try SVGCoder().decode(
+            Fixtures.data("svg/resvg/\(file)"),
+            options: .init(thumbnailPixelSize: reference.size))
         #expect(image.size == reference.size)
         let psnr = try PixelPSNR.rgba8(image.pixels, reference.pixels)
         if let known = Self.librsvgDiffers[file] {

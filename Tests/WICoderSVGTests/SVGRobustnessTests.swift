@@ -7,9 +7,11 @@ import WITestSupport
 /// Truncated and bit-flipped documents: a typed error or an image, never a crash, never slow; and many decodes at
 /// once.
 @Suite struct SVGRobustnessTests {
-    static let files = ["svg/peers/twelvemonkeys-Android_robot.svg", "svg/peers/thumbor-Commons-logo-inches.svg",
-                        "svg/resvg/mask-color-interpolation_linearRGB.svg", "svg/resvg/pattern-attributes-via-xlink-href.svg",
-                        "formats/sample.svg"]
+    static let files = [
+        "svg/peers/twelvemonkeys-Android_robot.svg", "svg/peers/thumbor-Commons-logo-inches.svg",
+        "svg/resvg/mask-color-interpolation_linearRGB.svg", "svg/resvg/pattern-attributes-via-xlink-href.svg",
+        "formats/sample.svg",
+    ]
     static let options = DecodeOptions(thumbnailPixelSize: .init(width: 64, height: 64))
 
     private static func attempt(_ data: Data, _ label: String) -> Bool {
@@ -41,7 +43,7 @@ import WITestSupport
         let copies = DataMutations.bitFlipped(Fixtures.data(file))
         #expect(copies.count == 100)
         let decoded = copies.enumerated().filter { Self.attempt($0.element, "\(file) copy \($0.offset)") }.count
-        #expect(decoded > 0 && decoded < 100)   // flips in attribute values still render; flips in tags do not
+        #expect(decoded > 0 && decoded < 100)  // flips in attribute values still render; flips in tags do not
     }
 
     @Test func decodesFromManyTasksAtOnce() async throws {
@@ -51,7 +53,8 @@ import WITestSupport
             for index in 0..<24 {
                 group.addTask {
                     let file = index % files.count
-                    return try SVGCoder().decode(Fixtures.data(files[file]), options: Self.options).pixels == serial[file]
+                    return try SVGCoder().decode(Fixtures.data(files[file]), options: Self.options).pixels
+                        == serial[file]
                 }
             }
             for try await same in group { #expect(same) }

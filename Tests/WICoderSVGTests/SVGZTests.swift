@@ -12,8 +12,10 @@ import WITestSupport
     static let robot = "svg/peers/twelvemonkeys-Android_robot.svg"
     static let robotZ = "svg/svgz/twelvemonkeys-Android_robot.svgz"
 
-    @Test(arguments: ["svg/svgz/librsvg-gnome-cool.svgz", robotZ, "svg/svgz/crafted-bomb.svgz",
-                      "svg/svgz/librsvg-bug515-too-many-elements.svgz"])
+    @Test(arguments: [
+        "svg/svgz/librsvg-gnome-cool.svgz", robotZ, "svg/svgz/crafted-bomb.svgz",
+        "svg/svgz/librsvg-bug515-too-many-elements.svgz",
+    ])
     func isDetectedAsSVG(file: String) {
         let data = Fixtures.data(file)
         #expect(ImageFormat.detect(data) == .svg)
@@ -83,7 +85,7 @@ import WITestSupport
         #expect(decoded < 100)
         let crc = #expect(throws: ImageError.self) {
             var broken = data
-            broken[broken.count - 5] ^= 0x01   // the CRC-32's last byte
+            broken[broken.count - 5] ^= 0x01  // the CRC-32's last byte
             return try SVGCoder().decode(broken, options: .init())
         }
         #expect(crc?.message == "gzip-compressed SVG: CRC-32 mismatch")

@@ -52,13 +52,16 @@ import WITestSupport
     }
 
     @Test func associatedAlphaComesOutPremultipliedWhenAsked() throws {
-        let image = try TIFFCoder().decode(tiffData("gen-tiled-assoc-alpha.tif"), options: .init(premultipliedAlpha: true))
+        let image = try TIFFCoder().decode(
+            tiffData("gen-tiled-assoc-alpha.tif"), options: .init(premultipliedAlpha: true))
         #expect(image.pixels.format == .premultipliedRGBA8)
         var expected: [UInt8] = []
         for y in 0..<30 {
             for x in 0..<40 {
                 let a = (x * 255 / 39 + y * 3) % 256
-                expected += [UInt8(x * 6 * a / 255), UInt8(y * 8 * a / 255), UInt8((x + y) * 3 % 256 * a / 255), UInt8(a)]
+                expected += [
+                    UInt8(x * 6 * a / 255), UInt8(y * 8 * a / 255), UInt8((x + y) * 3 % 256 * a / 255), UInt8(a),
+                ]
             }
         }
         #expect(image.pixels.packedBytes() == expected)
@@ -76,7 +79,8 @@ import WITestSupport
         #expect(upright.orientation == .up)
         #expect(upright.pixels == (try raw.pixels.applying(.right)))
         // a33.tif: a 2464x3444 G4-like LZW page whose Orientation is 8.
-        let a33 = try TIFFCoder().decode(tiffData("a33.tif"), options: .init(thumbnailPixelSize: .init(width: 256, height: 256)))
+        let a33 = try TIFFCoder().decode(
+            tiffData("a33.tif"), options: .init(thumbnailPixelSize: .init(width: 256, height: 256)))
         #expect(a33.size == PixelSize(width: 256, height: 183))
     }
 

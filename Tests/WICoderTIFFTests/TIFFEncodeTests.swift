@@ -42,8 +42,9 @@ import WITestSupport
     @Test func framesBecomePagesAndOrientationIsKept() throws {
         let first = try Self.pattern(width: 10, height: 6, alpha: true)
         let second = try Self.pattern(width: 10, height: 6, alpha: false)
-        let image = Image(frames: [ImageFrame(pixels: first, duration: 0.1), ImageFrame(pixels: second, duration: 0.1)],
-                          orientation: .left)
+        let image = Image(
+            frames: [ImageFrame(pixels: first, duration: 0.1), ImageFrame(pixels: second, duration: 0.1)],
+            orientation: .left)
         let data = try TIFFCoder().encode(image, as: .tiff, options: .init())
         let decoded = try TIFFCoder(decodesAllPages: true).decode(data, options: .init(applyOrientation: false))
         #expect(try decoded.frames.map(\.pixels) == [first, second])
@@ -55,8 +56,9 @@ import WITestSupport
     @Test func maxPixelSizeAndWideInput() throws {
         var wide = try PixelBuffer(width: 40, height: 20, format: .rgba16)
         try wide.withUnsafeMutableBytes { $0.bindMemory(to: UInt16.self).update(repeating: 0x8080) }
-        let data = try TIFFCoder().encode(Image(pixels: wide), as: .tiff,
-                                          options: .init(maxPixelSize: PixelSize(width: 20, height: 20)))
+        let data = try TIFFCoder().encode(
+            Image(pixels: wide), as: .tiff,
+            options: .init(maxPixelSize: PixelSize(width: 20, height: 20)))
         let decoded = try TIFFCoder().decode(data, options: .init())
         #expect(decoded.size == PixelSize(width: 20, height: 10))
         #expect(decoded.pixels.color(x: 3, y: 3).red == 128)

@@ -23,8 +23,10 @@ import WITestSupport
     /// multipage_multiple_frame_loop.tiff), to itself (multipage_single_frame_loop.tiff), or from the third page
     /// back to the second (gen-ifd-loop-to-second.tif, crafted by make-tiff-crafted-fixtures.py); Pillow's n_frames
     /// agree (tiff-reference.tsv). A reader following the offsets alone would never end.
-    @Test(arguments: [("pillow-multipage.tiff", 3), ("pillow-multipage_multiple_frame_loop.tiff", 2),
-                      ("pillow-multipage_single_frame_loop.tiff", 1), ("gen-ifd-loop-to-second.tif", 3)])
+    @Test(arguments: [
+        ("pillow-multipage.tiff", 3), ("pillow-multipage_multiple_frame_loop.tiff", 2),
+        ("pillow-multipage_single_frame_loop.tiff", 1), ("gen-ifd-loop-to-second.tif", 3),
+    ])
     func everyPageCountsOnceWhateverTheChain(file: String, pages: Int) throws {
         let data = tiffData(file)
         #expect(try TIFFCoder().makeAnimatedDecoder(data, options: .init()).frameCount == pages)

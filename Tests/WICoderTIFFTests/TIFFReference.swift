@@ -28,8 +28,9 @@ struct TIFFReference: Sendable, CustomStringConvertible {
                 let size = parts[0].split(separator: "x").map { Int($0)! }
                 return Page(size: PixelSize(width: size[0], height: size[1]), sha256: String(parts[1]))
             }
-            return TIFFReference(file: f[0], compression: Int(f[1])!, byPSNR: f[2] == "psnr", pillowOriented: f[3] == "1",
-                                 pages: pages)
+            return TIFFReference(
+                file: f[0], compression: Int(f[1])!, byPSNR: f[2] == "psnr", pillowOriented: f[3] == "1",
+                pages: pages)
         }
 }
 

@@ -27,7 +27,8 @@ import WITestSupport
         let data = tiffData(reference.file)
         let coder = TIFFCoder()
         for (index, page) in reference.pages.enumerated() {
-            let image = try coder.decodePage(index, of: data, options: .init(applyOrientation: reference.pillowOriented))
+            let image = try coder.decodePage(
+                index, of: data, options: .init(applyOrientation: reference.pillowOriented))
             #expect(image.size == page.size, "page \(index)")
             #expect(image.pixels.format == .rgba8)
             if reference.byPSNR {
@@ -52,9 +53,12 @@ import WITestSupport
 
     @Test func theTableCoversTheLayouts() {
         #expect(TIFFReference.all.count == 66)
-        #expect(TIFFReference.all.filter(\.byPSNR).map(\.file)
-                == ["ColorCheckerCalculator-lab.tif", "extract-jpeg.tiff", "jpeg-planar-rgba-clusterfuzz.tif",
-                    "pillow-hopper.Lab.tif", "pillow-lab-green.tif", "pillow-lab-red.tif", "pillow-lab.tif"])
+        #expect(
+            TIFFReference.all.filter(\.byPSNR).map(\.file)
+                == [
+                    "ColorCheckerCalculator-lab.tif", "extract-jpeg.tiff", "jpeg-planar-rgba-clusterfuzz.tif",
+                    "pillow-hopper.Lab.tif", "pillow-lab-green.tif", "pillow-lab-red.tif", "pillow-lab.tif",
+                ])
         #expect(TIFFReference.all.filter(\.pillowOriented).map(\.file) == ["gen-orientation6.tif"])
         let compressions = Set(TIFFReference.all.map(\.compression))
         // none, CCITT RLE, G3, G4, LZW, JPEG, Deflate, PackBits

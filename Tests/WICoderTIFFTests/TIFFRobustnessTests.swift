@@ -6,12 +6,14 @@ import WITestSupport
 
 /// Files Pillow refuses, truncated and bit-flipped files: a typed error or an image, never a crash, never slow.
 @Suite struct TIFFRobustnessTests {
-    static let files = ["gen-tiled-assoc-alpha.tif", "gen-planar-rgb16-lzw.tif", "gen-palette4-packbits.tif",
-                        "gen-cmyk-tiled-deflate.tif", "fax4.tiff", "ccitt3_2d.tiff", "extract-jpeg.tiff",
-                        "jpeg-planar-rgba-clusterfuzz.tif", "BigTIFFLong8Tiles.tif", "emptyexiftag-3pages.tif",
-                        "ColorCheckerCalculator-lab.tif", "alpha_predictor.tiff", "pillow-10ct_32bit_128.tiff",
-                        "gen-float64-grey.tif", "pillow-16_bit_binary_pgm.tiff", "pillow-hopper.Lab.tif",
-                        "gen-ifd-loop-to-second.tif", "gen-lab16-cielab.tif"]
+    static let files = [
+        "gen-tiled-assoc-alpha.tif", "gen-planar-rgb16-lzw.tif", "gen-palette4-packbits.tif",
+        "gen-cmyk-tiled-deflate.tif", "fax4.tiff", "ccitt3_2d.tiff", "extract-jpeg.tiff",
+        "jpeg-planar-rgba-clusterfuzz.tif", "BigTIFFLong8Tiles.tif", "emptyexiftag-3pages.tif",
+        "ColorCheckerCalculator-lab.tif", "alpha_predictor.tiff", "pillow-10ct_32bit_128.tiff",
+        "gen-float64-grey.tif", "pillow-16_bit_binary_pgm.tiff", "pillow-hopper.Lab.tif",
+        "gen-ifd-loop-to-second.tif", "gen-lab16-cielab.tif",
+    ]
 
     @Test(arguments: files)
     func truncatedAt32Offsets(file: String) {
@@ -27,7 +29,8 @@ import WITestSupport
     @Test(arguments: files)
     func hundredBitFlippedCopies(file: String) {
         let survey = DataMutations.survey(DataMutations.bitFlipped(tiffData(file))) { data throws(ImageError) in
-            try TIFFCoder(decodesAllPages: true).decode(data, options: .init(thumbnailPixelSize: .init(width: 32, height: 32)))
+            try TIFFCoder(decodesAllPages: true).decode(
+                data, options: .init(thumbnailPixelSize: .init(width: 32, height: 32)))
         }
         #expect(survey.decoded + survey.failed == 100)
         #expect(survey.unexpected == [])

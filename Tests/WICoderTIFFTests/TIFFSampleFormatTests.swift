@@ -24,9 +24,12 @@ import WITestSupport
         let narrow = try TIFFCoder().decode(data, options: .init())
         #expect(narrow.pixels.format == .rgba8)
         let bytes = narrow.pixels.packedBytes()
-        #expect(zip(stride(from: 0, to: bytes.count, by: 4).map { bytes[$0] },
-                    stride(from: 0, to: bytes.count, by: 4).map { samples16(wide.pixels)[$0] >> 8 })
-                    .allSatisfy { UInt16($0) == $1 })
+        #expect(
+            zip(
+                stride(from: 0, to: bytes.count, by: 4).map { bytes[$0] },
+                stride(from: 0, to: bytes.count, by: 4).map { samples16(wide.pixels)[$0] >> 8 }
+            )
+            .allSatisfy { UInt16($0) == $1 })
     }
 
     /// Unsigned 32-bit RGB (a Photoshop 4 file Pillow cannot open): the top bits kept, as for every deeper unsigned
@@ -47,8 +50,8 @@ import WITestSupport
         #expect(grey.size == PixelSize(width: 128, height: 128))
         let values = Set(grey.pixels.packedBytes().enumerated().filter { $0.offset % 4 == 0 }.map(\.element))
         #expect(values == [0, 1, 2, 3])
-        #expect(grey.pixels.color(x: 0, y: 0) == RGBAColor(red: 0, green: 0, blue: 0))      // -0.45
-        #expect(grey.pixels.color(x: 1, y: 0) == RGBAColor(red: 2, green: 2, blue: 2))      // 2.06
+        #expect(grey.pixels.color(x: 0, y: 0) == RGBAColor(red: 0, green: 0, blue: 0))  // -0.45
+        #expect(grey.pixels.color(x: 1, y: 0) == RGBAColor(red: 2, green: 2, blue: 2))  // 2.06
         let rgb = try TIFFCoder().decode(tiffData("rgb32f_color.tiff"), options: .init())
         #expect(rgb.size == PixelSize(width: 32, height: 32))
         #expect(rgb.pixels.isOpaque)
@@ -57,8 +60,9 @@ import WITestSupport
         let wide = try TIFFCoder().decode(tiffData("gen-float64-grey.tif"), options: .init())
         #expect(wide.pixels == grey.pixels)
         // No 16-bit output from floating point: the samples are reduced to 8 bits.
-        #expect(try TIFFCoder().decode(tiffData("pillow-10ct_32bit_128.tiff"), options: .init(keep16Bit: true))
-                    .pixels.format == .rgba8)
+        #expect(
+            try TIFFCoder().decode(tiffData("pillow-10ct_32bit_128.tiff"), options: .init(keep16Bit: true))
+                .pixels.format == .rgba8)
     }
 
     /// L*a*b* to sRGB with a D50 white, as Pillow's LittleCMS transform (PSNR per file in tiff-reference rows):
@@ -67,9 +71,9 @@ import WITestSupport
         let white = try TIFFCoder().decode(tiffData("pillow-lab.tif"), options: .init())
         #expect(white.pixels.color(x: 0, y: 0) == RGBAColor(red: 255, green: 255, blue: 255))
         let red = try TIFFCoder().decode(tiffData("pillow-lab-red.tif"), options: .init()).pixels.color(x: 5, y: 5)
-        #expect(red.red > 250 && red.green < 5 && (120...128).contains(red.blue))   // Pillow: 253, 0, 125
+        #expect(red.red > 250 && red.green < 5 && (120...128).contains(red.blue))  // Pillow: 253, 0, 125
         let green = try TIFFCoder().decode(tiffData("pillow-lab-green.tif"), options: .init()).pixels.color(x: 5, y: 5)
-        #expect(green == RGBAColor(red: 0, green: 152, blue: 117))                  // Pillow's exactly
+        #expect(green == RGBAColor(red: 0, green: 152, blue: 117))  // Pillow's exactly
     }
 
     /// The same L*a*b* values as 16-bit CIELab and as 8-bit ICCLab (make-tiff-crafted-fixtures.py; Pillow reads
@@ -78,7 +82,7 @@ import WITestSupport
         let reference = try TIFFCoder().decode(tiffData("pillow-hopper.Lab.tif"), options: .init())
         for file in ["gen-lab16-cielab.tif", "gen-icclab8.tif"] {
             let image = try TIFFCoder().decode(tiffData(file), options: .init(keep16Bit: true))
-            #expect(image.pixels.format == .rgba8, "\(file)")   // L*a*b* converts to 8-bit sRGB
+            #expect(image.pixels.format == .rgba8, "\(file)")  // L*a*b* converts to 8-bit sRGB
             #expect(image.pixels == reference.pixels, "\(file)")
         }
     }

@@ -46,12 +46,14 @@ import WITestSupport
     }
 
     @Test func tiledAndCCITTThumbnails() throws {
-        let tiled = try TIFFCoder().decodeReportingReduction(tiffData("BigTIFFLong8Tiles.tif"),
-                                                             options: .init(thumbnailPixelSize: .init(width: 16, height: 16)))
+        let tiled = try TIFFCoder().decodeReportingReduction(
+            tiffData("BigTIFFLong8Tiles.tif"),
+            options: .init(thumbnailPixelSize: .init(width: 16, height: 16)))
         #expect(tiled.image.size == PixelSize(width: 16, height: 16))
         #expect(tiled.decodedSize == PixelSize(width: 16, height: 16))
-        let fax = try TIFFCoder().decodeReportingReduction(tiffData("CCITT-G4-300dpi-StripByteCounts0.tif"),
-                                                           options: .init(thumbnailPixelSize: .init(width: 200, height: 200)))
+        let fax = try TIFFCoder().decodeReportingReduction(
+            tiffData("CCITT-G4-300dpi-StripByteCounts0.tif"),
+            options: .init(thumbnailPixelSize: .init(width: 200, height: 200)))
         #expect(fax.image.size == PixelSize(width: 141, height: 200))
         #expect(fax.decodedSize == PixelSize(width: 146, height: 207))  // 2480x3507 / 17, rounded up
     }
@@ -61,17 +63,22 @@ import WITestSupport
         let limited = try TIFFCoder().decode(data, options: .init(scaleDownLimitBytes: 120_000))
         #expect(limited.width * limited.height * 4 <= 120_000)
         #expect(limited.flags.contains(.thumbnail))
-        let exact = try TIFFCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 50, height: 80),
-                                                               preserveAspectRatio: false))
+        let exact = try TIFFCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 50, height: 80),
+                preserveAspectRatio: false))
         #expect(exact.size == PixelSize(width: 50, height: 80))
-        let never = try TIFFCoder().decode(tiffData("l1.tiff"), options: .init(thumbnailPixelSize: .init(width: 400, height: 400)))
+        let never = try TIFFCoder().decode(
+            tiffData("l1.tiff"), options: .init(thumbnailPixelSize: .init(width: 400, height: 400)))
         #expect(never.size == PixelSize(width: 100, height: 100))
         #expect(!never.flags.contains(.thumbnail))
     }
 
     @Test func sixteenBitThumbnailStaysSixteenBit() throws {
-        let image = try TIFFCoder().decode(tiffData("16_bits.tiff"),
-                                           options: .init(thumbnailPixelSize: .init(width: 100, height: 100), keep16Bit: true))
+        let image = try TIFFCoder().decode(
+            tiffData("16_bits.tiff"),
+            options: .init(thumbnailPixelSize: .init(width: 100, height: 100), keep16Bit: true))
         #expect(image.size == PixelSize(width: 100, height: 75))
         #expect(image.pixels.format == .rgba16)
     }

@@ -13,7 +13,7 @@ import WITestSupport
         let image = try WebPCoder().decode(reference.data, options: .init())
         #expect(image.frameCount == 4)
         #expect(image.loopCount == 3)
-        #expect(image.durations == [0.08, 0.03, 0.1, 0.04])   // 5 ms plays as 100 ms
+        #expect(image.durations == [0.08, 0.03, 0.1, 0.04])  // 5 ms plays as 100 ms
         #expect(try image.frames.map { SHA256.hex($0.pixels.packedBytes()) } == reference.frameSHA256)
         // Frame 0 is disposed to transparent before frame 1, which does not cover (15, 7); frame 2 blends onto
         // what frame 1 left, and is disposed before frame 3.
@@ -31,7 +31,9 @@ import WITestSupport
         #expect(decoder.loopCount == 3)
         #expect((0..<4).map(decoder.duration(at:)) == [0.08, 0.03, 0.1, 0.04])
         for index in [2, 0, 3, 3, 1, 2, 0] {
-            #expect(SHA256.hex(try decoder.frame(at: index).packedBytes()) == reference.frameSHA256[index], "frame \(index)")
+            #expect(
+                SHA256.hex(try decoder.frame(at: index).packedBytes()) == reference.frameSHA256[index], "frame \(index)"
+            )
         }
         let outOfRange = #expect(throws: ImageError.self) { try decoder.frame(at: 4) }
         #expect(outOfRange?.code == .badImageData)
@@ -53,7 +55,10 @@ import WITestSupport
         #expect(image.flags.contains(.thumbnail))
         #expect(image.frameCount == 4)
         for (small, large) in try zip(image.frames, full.frames) {
-            #expect(small.pixels == (try ImageCoding.AreaAverageResampler().resample(large.pixels, to: .init(width: 24, height: 20))))
+            #expect(
+                small.pixels
+                    == (try ImageCoding.AreaAverageResampler().resample(large.pixels, to: .init(width: 24, height: 20)))
+            )
         }
         let decoder = try WebPCoder().makeAnimatedDecoder(reference.data, options: options)
         #expect(decoder.canvasSize == PixelSize(width: 24, height: 20))
@@ -61,15 +66,16 @@ import WITestSupport
     }
 
     @Test func scaleDownLimitBytesCoversAllFrames() throws {
-        let data = WebPReference.named("animated-blend.webp").data   // 12 frames of 400x400
+        let data = WebPReference.named("animated-blend.webp").data  // 12 frames of 400x400
         let image = try WebPCoder().decode(data, options: .init(scaleDownLimitBytes: 12 * 100 * 100 * 4))
         #expect(image.frameCount == 12)
         #expect(image.size == PixelSize(width: 100, height: 100))
         #expect(image.cost == 12 * 100 * 100 * 4)
         #expect(image.flags.contains(.thumbnail))
         #expect(image.decodeOptions?.scaleDownLimitBytes == 12 * 100 * 100 * 4)
-        let first = try WebPCoder().decode(data, options: .init(firstFrameOnly: true, scaleDownLimitBytes: 12 * 100 * 100 * 4))
-        #expect(first.size == PixelSize(width: 346, height: 346))   // the whole limit for one frame
+        let first = try WebPCoder().decode(
+            data, options: .init(firstFrameOnly: true, scaleDownLimitBytes: 12 * 100 * 100 * 4))
+        #expect(first.size == PixelSize(width: 346, height: 346))  // the whole limit for one frame
     }
 
     @Test func premultipliedFramesStayCloseToStraightOnes() throws {
@@ -85,7 +91,9 @@ import WITestSupport
         let decoder = try WebPCoder().makeAnimatedDecoder(Fixtures.data("formats/sample.webp"), options: .init())
         #expect(decoder.frameCount == 1)
         #expect(decoder.loopCount == 0)
-        #expect(try decoder.frame(at: 0) == (try WebPCoder().decode(Fixtures.data("formats/sample.webp"), options: .init()).pixels))
+        #expect(
+            try decoder.frame(at: 0)
+                == (try WebPCoder().decode(Fixtures.data("formats/sample.webp"), options: .init()).pixels))
         let notWebP = #expect(throws: ImageError.self) {
             try WebPCoder().makeAnimatedDecoder(Fixtures.data("formats/sample.png"), options: .init())
         }

@@ -14,7 +14,7 @@ import WITestSupport
     }
 
     @Test func thumbnailUsesTheExactTargetSizeAndIsFlagged() throws {
-        let data = WebPReference.named("gallery2-4-lossy-alpha.webp").data   // 421x163, lossy with alpha
+        let data = WebPReference.named("gallery2-4-lossy-alpha.webp").data  // 421x163, lossy with alpha
         let full = try WebPCoder().decode(data, options: .init())
         let image = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 100, height: 100)))
         #expect(image.size == PixelSize(width: 100, height: 39))
@@ -22,10 +22,15 @@ import WITestSupport
         // libwebp's own scaler made it: close to resampling the full decode (compared premultiplied, since the
         // colour under fully transparent pixels is undefined and differs).
         let resampled = try ImageCoding.AreaAverageResampler().resample(full.pixels, to: image.size)
-        #expect(WebPTestSupport.psnr(try image.pixels.converted(to: .premultipliedRGBA8),
-                                     try resampled.converted(to: .premultipliedRGBA8)) > 30)
-        let exact = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 100, height: 100),
-                                                                  preserveAspectRatio: false))
+        #expect(
+            WebPTestSupport.psnr(
+                try image.pixels.converted(to: .premultipliedRGBA8),
+                try resampled.converted(to: .premultipliedRGBA8)) > 30)
+        let exact = try WebPCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 100, height: 100),
+                preserveAspectRatio: false))
         #expect(exact.size == PixelSize(width: 100, height: 100))
         let larger = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 1000, height: 1000)))
         #expect(larger.size == PixelSize(width: 421, height: 163))
@@ -34,9 +39,12 @@ import WITestSupport
     }
 
     @Test func scaleDownLimitBytesWinsOverThumbnail() throws {
-        let data = WebPReference.named("lossless4.webp").data   // 256x256
-        let image = try WebPCoder().decode(data, options: .init(thumbnailPixelSize: .init(width: 200, height: 200),
-                                                                 scaleDownLimitBytes: 40_000))
+        let data = WebPReference.named("lossless4.webp").data  // 256x256
+        let image = try WebPCoder().decode(
+            data,
+            options: .init(
+                thumbnailPixelSize: .init(width: 200, height: 200),
+                scaleDownLimitBytes: 40_000))
         #expect(image.size == PixelSize(width: 100, height: 100))
         #expect(image.pixels.byteCount <= 40_000)
         #expect(image.flags.contains(.thumbnail))
@@ -56,7 +64,7 @@ import WITestSupport
     }
 
     @Test func exifOrientationIsAppliedAndMetadataKept() throws {
-        let data = WebPReference.named("made-metadata-orientation6.webp").data   // stored 32x20, EXIF orientation 6
+        let data = WebPReference.named("made-metadata-orientation6.webp").data  // stored 32x20, EXIF orientation 6
         let raw = try WebPCoder().decode(data, options: .init(applyOrientation: false))
         #expect(raw.orientation == .right)
         #expect(raw.size == PixelSize(width: 32, height: 20))
@@ -86,7 +94,8 @@ import WITestSupport
 
     @Test func pixelLimitRefusesBeforeAllocating() throws {
         let error = #expect(throws: ImageError.self) {
-            try WebPCoder().decode(WebPReference.named("lossy_alpha4.webp").data, options: .init(pixelLimit: 100 * 100 - 1))
+            try WebPCoder().decode(
+                WebPReference.named("lossy_alpha4.webp").data, options: .init(pixelLimit: 100 * 100 - 1))
         }
         #expect(error?.code == .pixelLimitExceeded)
         // 12 frames of 400x400 exceed 1.9 MP; the first alone does not.
@@ -95,7 +104,9 @@ import WITestSupport
             try WebPCoder().decode(animated, options: .init(pixelLimit: 1_900_000))
         }
         #expect(frames?.code == .pixelLimitExceeded)
-        #expect(try WebPCoder().decode(animated, options: .init(firstFrameOnly: true, pixelLimit: 1_900_000)).frameCount == 1)
+        #expect(
+            try WebPCoder().decode(animated, options: .init(firstFrameOnly: true, pixelLimit: 1_900_000)).frameCount
+                == 1)
 
         // Headers that claim huge canvases: refused at once, not after a gigabyte allocation.
         let clock = ContinuousClock()
@@ -108,14 +119,18 @@ import WITestSupport
         let animationBomb = try WebPBuilder.animation(canvasWidth: 16384, canvasHeight: 16384, frames: 2)
         let canvas = #expect(throws: ImageError.self) { try WebPCoder().decode(animationBomb, options: .init()) }
         #expect(canvas?.code == .pixelLimitExceeded)
-        let decoder = #expect(throws: ImageError.self) { try WebPCoder().makeAnimatedDecoder(animationBomb, options: .init()) }
+        let decoder = #expect(throws: ImageError.self) {
+            try WebPCoder().makeAnimatedDecoder(animationBomb, options: .init())
+        }
         #expect(decoder?.code == .pixelLimitExceeded)
         #expect(clock.now - started < .seconds(1))
     }
 
     @Test func malformedDataGivesBadImageData() {
-        for data in [Data("RIFF\u{10}\0\0\0WEBPVP8 ".utf8), Data("RIFF".utf8) + Data(count: 40),
-                     WebPReference.named("lossless4.webp").data.prefix(200)] {
+        for data in [
+            Data("RIFF\u{10}\0\0\0WEBPVP8 ".utf8), Data("RIFF".utf8) + Data(count: 40),
+            WebPReference.named("lossless4.webp").data.prefix(200),
+        ] {
             let error = #expect(throws: ImageError.self) { try WebPCoder().decode(data, options: .init()) }
             #expect(error?.code == .badImageData)
         }
@@ -126,14 +141,17 @@ import WITestSupport
         let image = try manager.decode(Fixtures.data("formats/sample.webp"), options: .init())
         #expect(image.size == PixelSize(width: 128, height: 128))
         #expect(manager.decodingFormats == [.webp])
-        let animated = try manager.makeAnimatedDecoder(WebPReference.named("animated-blend.webp").data, options: .init())
+        let animated = try manager.makeAnimatedDecoder(
+            WebPReference.named("animated-blend.webp").data, options: .init())
         #expect(animated.frameCount == 12)
     }
 }
 
 /// Builds WebP byte streams for tests.
 enum WebPBuilder {
-    static func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    static func le(_ value: Int, _ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
 
     static func chunk(_ name: String, _ payload: [UInt8]) -> [UInt8] {
         let padding: [UInt8] = payload.count % 2 == 1 ? [0] : []

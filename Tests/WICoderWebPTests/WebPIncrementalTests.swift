@@ -5,9 +5,11 @@ import WICoderWebP
 import WITestSupport
 
 @Suite struct WebPIncrementalTests {
-    @Test(arguments: ["vp80-00-comprehensive-007.webp", "test-nostrong.webp", "lossy_q0_f100.webp",   // lossy
-                      "lossless4.webp", "color_index.webp", "dual_transform.webp",                   // lossless
-                      "lossy_alpha4.webp", "alpha_color_cache.webp", "alpha_no_compression.webp"])   // alpha
+    @Test(arguments: [
+        "vp80-00-comprehensive-007.webp", "test-nostrong.webp", "lossy_q0_f100.webp",  // lossy
+        "lossless4.webp", "color_index.webp", "dual_transform.webp",  // lossless
+        "lossy_alpha4.webp", "alpha_color_cache.webp", "alpha_no_compression.webp",
+    ])  // alpha
     func verifierPasses(file: String) throws {
         let report = try ProgressiveCoderVerifier.verify(WebPCoder(), data: WebPReference.named(file).data)
         #expect(report.runs == 5)
@@ -17,7 +19,8 @@ import WITestSupport
     @Test func verifierPassesWithThumbnailAndPremultipliedOptions() throws {
         let data = WebPReference.named("gallery2-4-lossy-alpha.webp").data
         let report = try ProgressiveCoderVerifier.verify(
-            WebPCoder(), data: data, options: .init(thumbnailPixelSize: .init(width: 120, height: 120), premultipliedAlpha: true),
+            WebPCoder(), data: data,
+            options: .init(thumbnailPixelSize: .init(width: 120, height: 120), premultipliedAlpha: true),
             chunkRuns: 1)
         #expect(report.partialImages > 0)
     }
@@ -32,22 +35,23 @@ import WITestSupport
         #expect(image.size == PixelSize(width: 20, height: 32))
         #expect(image.metadata.iccProfile?.count == 672)
         // Without orientation, partial images appear as usual.
-        let raw = try ProgressiveCoderVerifier.verify(WebPCoder(), data: data, options: .init(applyOrientation: false), chunkRuns: 1)
+        let raw = try ProgressiveCoderVerifier.verify(
+            WebPCoder(), data: data, options: .init(applyOrientation: false), chunkRuns: 1)
         #expect(raw.partialImages > 0)
     }
 
     @Test func rowsAppearAsTheirBytesArrive() throws {
-        let data = WebPReference.named("vp80-00-comprehensive-007.webp").data   // 176x144 lossy, 346 bytes
+        let data = WebPReference.named("vp80-00-comprehensive-007.webp").data  // 176x144 lossy, 346 bytes
         let reference = try WebPCoder().decode(data, options: .init())
         let decoder = try #require(WebPCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()))
         #expect(try !decoder.append(data.prefix(20)))
-        #expect(decoder.currentImage() == nil)                  // nothing before the header
+        #expect(decoder.currentImage() == nil)  // nothing before the header
         #expect(try decoder.append(data.prefix(200).dropFirst(20)))
         let partial = try #require(decoder.currentImage())
         #expect(partial.flags.contains(.incremental))
         #expect(partial.size == reference.size)
-        #expect(partial.pixels.color(x: 0, y: 0) == reference.pixels.color(x: 0, y: 0))   // first rows arrived
-        #expect(partial.pixels.color(x: 175, y: 143).alpha == 0)                          // last row not yet
+        #expect(partial.pixels.color(x: 0, y: 0) == reference.pixels.color(x: 0, y: 0))  // first rows arrived
+        #expect(partial.pixels.color(x: 175, y: 143).alpha == 0)  // last row not yet
         let truncated = #expect(throws: ImageError.self) { try decoder.finish() }
         #expect(truncated?.code == .badImageData)
         _ = try decoder.append(data.dropFirst(200))
@@ -59,7 +63,8 @@ import WITestSupport
     @Test func animationsAreDeclined() {
         let data = WebPReference.named("animated-blend.webp").data
         #expect(WebPCoder().makeIncrementalDecoder(header: data.prefix(64), options: .init()) == nil)
-        #expect(WebPCoder().makeIncrementalDecoder(header: Fixtures.data("formats/sample.png"), options: .init()) == nil)
+        #expect(
+            WebPCoder().makeIncrementalDecoder(header: Fixtures.data("formats/sample.png"), options: .init()) == nil)
     }
 
     @Test func anAnimationDiscoveredLateIsDecodedAtTheEnd() throws {

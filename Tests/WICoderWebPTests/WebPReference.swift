@@ -21,10 +21,11 @@ struct WebPReference: Sendable, CustomTestStringConvertible {
         .split(separator: "\n").filter { !$0.hasPrefix("#") }
         .map { line in
             let f = line.split(separator: "\t").map(String.init)
-            return WebPReference(file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!),
-                                 frameCount: Int(f[3])!, loopCount: Int(f[4]),
-                                 durationsMilliseconds: f[5].split(separator: ",").map { Int($0)! },
-                                 frameSHA256: f[6].split(separator: ",").map(String.init))
+            return WebPReference(
+                file: f[0], size: PixelSize(width: Int(f[1])!, height: Int(f[2])!),
+                frameCount: Int(f[3])!, loopCount: Int(f[4]),
+                durationsMilliseconds: f[5].split(separator: ",").map { Int($0)! },
+                frameSHA256: f[6].split(separator: ",").map(String.init))
         }
 
     static func named(_ file: String) -> WebPReference { all.first { $0.file == file }! }
@@ -34,7 +35,8 @@ struct WebPReference: Sendable, CustomTestStringConvertible {
 enum WebPTestSupport {
     /// Peak signal-to-noise ratio over R, G, B and A of two same-size straight RGBA8 buffers (infinity when equal).
     static func psnr(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        let x = a.packedBytes(), y = b.packedBytes()
+        let x = a.packedBytes()
+        let y = b.packedBytes()
         precondition(x.count == y.count)
         var sum = 0.0
         for i in x.indices {
@@ -57,7 +59,8 @@ enum WebPTestSupport {
             var p = start
             while p + 8 <= end {
                 let name = String(decoding: bytes[p..<p + 4], as: UTF8.self)
-                let size = Int(bytes[p + 4]) | Int(bytes[p + 5]) << 8 | Int(bytes[p + 6]) << 16 | Int(bytes[p + 7]) << 24
+                let size =
+                    Int(bytes[p + 4]) | Int(bytes[p + 5]) << 8 | Int(bytes[p + 6]) << 16 | Int(bytes[p + 7]) << 24
                 guard p + 8 + size <= end else { break }
                 let payload = Array(bytes[p + 8..<p + 8 + size])
                 result.append((name, payload))

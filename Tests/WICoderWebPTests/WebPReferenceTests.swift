@@ -26,7 +26,8 @@ import WITestSupport
         }
         if let loopCount = reference.loopCount {
             #expect(image.loopCount == loopCount)
-            #expect(image.durations
+            #expect(
+                image.durations
                     == reference.durationsMilliseconds.map(ImageFrame.browserDuration(milliseconds:)))
         } else {
             #expect(image.loopCount == 0)

@@ -17,7 +17,9 @@ private final class CountingSource: ImageCoding.AnimationFrameSource {
     }
 
     var infos: [ImageCoding.AnimationFrameInfo] {
-        (0..<frameCount).map { ImageCoding.AnimationFrameInfo(x: ($0 * 7) % 92, y: ($0 * 13) % 92, width: 8, height: 8, duration: 0.05) }
+        (0..<frameCount).map {
+            ImageCoding.AnimationFrameInfo(x: ($0 * 7) % 92, y: ($0 * 13) % 92, width: 8, height: 8, duration: 0.05)
+        }
     }
 
     /// How many frames were produced (drawn by the compositor).
@@ -26,13 +28,15 @@ private final class CountingSource: ImageCoding.AnimationFrameSource {
     func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
         produced.withLock { $0 += 1 }
         if index == failing { throw ImageError(.badImageData, "frame \(index) is damaged") }
-        return try PixelBuffer(width: 8, height: 8, format: .rgba8, bytes: [UInt8(index % 256), 0, 0, 255].repeated(64))
+        return try PixelBuffer(
+            width: 8, height: 8, format: .rgba8, bytes: [UInt8(index % 256), 0, 0, 255].repeated(64))
     }
 
     func decoder(bufferFrames: Int, preload: Bool = false) throws -> ImageCoding.CompositedAnimationDecoder {
         let options = DecodeOptions(preloadAllFrames: preload, frameBufferLimitBytes: bufferFrames * Self.canvasBytes)
-        return try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: infos, loopCount: 0, source: self,
-                                              options: options)
+        return try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: Self.canvas, frames: infos, loopCount: 0, source: self,
+            options: options)
     }
 }
 
@@ -46,7 +50,7 @@ extension Array {
         let image = try source.decoder(bufferFrames: 4).image(format: .gif)
         let buffer = try #require(image.frameBuffer)
         #expect(image.frameCount == 200 && buffer.capacity == 4 && buffer.frameBytes == CountingSource.canvasBytes)
-        #expect(source.count == 1 && buffer.decodeCount == 1)   // only the poster so far
+        #expect(source.count == 1 && buffer.decodeCount == 1)  // only the poster so far
         // Keyframes on demand: a quarter of the 4-frame budget holds one canvas; plus the canvas for the next frame.
         #expect(image.cost == CountingSource.canvasBytes * (1 + 4 + 2))
         #expect(image.cost == buffer.maxHeldBytes)
@@ -54,8 +58,11 @@ extension Array {
             for index in 0..<200 {
                 let frame = try image.frame(at: index)
                 #expect(frame.duration == 0.05)
-                let x = (index * 7) % 92, y = (index * 13) % 92
-                #expect(frame.pixels.color(x: x + 3, y: y + 3) == RGBAColor(red: UInt8(index % 256), green: 0, blue: 0, alpha: 255))
+                let x = (index * 7) % 92
+                let y = (index * 13) % 92
+                #expect(
+                    frame.pixels.color(x: x + 3, y: y + 3)
+                        == RGBAColor(red: UInt8(index % 256), green: 0, blue: 0, alpha: 255))
                 #expect(buffer.heldBytes <= buffer.capacity * buffer.frameBytes, "pass \(pass), frame \(index)")
                 #expect(buffer.heldFrames.count <= 4)
                 #expect(buffer.decoderHeldBytes <= 2 * CountingSource.canvasBytes)
@@ -80,7 +87,7 @@ extension Array {
         #expect(buffer.decodeCount == 2 && buffer.heldFrames == [5])
         _ = try image.frame(at: 6)
         _ = try image.frame(at: 7)
-        _ = try image.frame(at: 5)            // most recently used now: 6 goes first
+        _ = try image.frame(at: 5)  // most recently used now: 6 goes first
         _ = try image.frame(at: 8)
         #expect(buffer.heldFrames == [5, 7, 8] && buffer.decodeCount == 5)
     }
@@ -92,9 +99,10 @@ extension Array {
         let buffer = try #require(image.frameBuffer)
         for index in 0..<200 { _ = try image.frame(at: index) }
         #expect(buffer.heldFrames == Array(160..<200) && source.count == 200)
-        let sequential = try CountingSource(frameCount: 200).decoder(bufferFrames: 40, preload: true).image(format: .gif)
+        let sequential = try CountingSource(frameCount: 200).decoder(bufferFrames: 40, preload: true).image(
+            format: .gif)
         #expect(try image.frame(at: 150) == sequential.frame(at: 150))
-        #expect(source.count - 200 == 11 && buffer.decodeCount == 201)   // 140...150 from the keyframe before 140
+        #expect(source.count - 200 == 11 && buffer.decodeCount == 201)  // 140...150 from the keyframe before 140
     }
 
     @Test func concurrentReadersDecodeEachFrameOnce() async throws {
@@ -127,8 +135,8 @@ extension Array {
         for _ in 0..<3 {
             #expect(Self.code { _ = try image.frame(at: 5) } == .badImageData)
         }
-        #expect(buffer.decodeCount == 3)              // the poster, 4, and 5 once
-        #expect(Self.code { _ = try image.frame(at: 6) } == .badImageData)   // drawn over frame 5
+        #expect(buffer.decodeCount == 3)  // the poster, 4, and 5 once
+        #expect(Self.code { _ = try image.frame(at: 6) } == .badImageData)  // drawn over frame 5
         #expect(Self.code { _ = try image.frames } == .badImageData)
         #expect(Self.code { _ = try image.frame(at: 8) } == .invalidArgument)
         #expect(Self.code { _ = try image.frame(at: -1) } == .invalidArgument)
@@ -141,8 +149,10 @@ extension Array {
         #expect(preloaded.frameBuffer == nil && preloaded.frameCount == 12 && source.count == 12)
         #expect(preloaded.cost == 12 * CountingSource.canvasBytes)
         let options = DecodeOptions(firstFrameOnly: true)
-        let first = try ImageCoding.CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
-                                                   source: source, options: options).image(format: .gif)
+        let first = try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
+            source: source, options: options
+        ).image(format: .gif)
         #expect(first.frameBuffer == nil && first.frameCount == 1 && first.duration(at: 0) == 0)
         let lazy = try source.decoder(bufferFrames: 1).image(format: .gif)
         #expect(lazy.frameBuffer?.capacity == 1)
@@ -157,8 +167,10 @@ extension Array {
         let source = CountingSource(frameCount: 30)
         let options = DecodeOptions(pixelLimit: 10 * 100 * 100, frameBufferLimitBytes: CountingSource.canvasBytes)
         #expect(options.pixelLimitFrameCount(frameCount: 30, canvas: CountingSource.canvas) == 4)
-        let image = try ImageCoding.CompositedAnimationDecoder(canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
-                                                   source: source, options: options).image(format: .gif)
+        let image = try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: CountingSource.canvas, frames: source.infos, loopCount: 0,
+            source: source, options: options
+        ).image(format: .gif)
         #expect(try image.frame(at: 29).pixels.width == 100)
         #expect(Self.code { _ = try image.frames } == .pixelLimitExceeded)
     }
@@ -170,14 +182,21 @@ extension Array {
         #expect(options.keyframeLimit(canvasBytes: 1_000, frameCount: 50) == 2)
         #expect(options.keyframeLimit(canvasBytes: 1, frameCount: 50) == 32)
         #expect(DecodeOptions(preloadAllFrames: true).keyframeLimit(canvasBytes: 1 << 30, frameCount: 50) == 32)
-        #expect(DecodeOptions(firstFrameOnly: true).pixelLimitFrameCount(frameCount: 50, canvas: .init(width: 9, height: 9)) == 1)
-        #expect(DecodeOptions(preloadAllFrames: true).pixelLimitFrameCount(frameCount: 50, canvas: .init(width: 9, height: 9)) == 50)
-        #expect(DecodeOptions().pixelLimitFrameCount(frameCount: 500, canvas: .init(width: 1000, height: 1000)) == 2 + 8 + 2)
+        #expect(
+            DecodeOptions(firstFrameOnly: true).pixelLimitFrameCount(frameCount: 50, canvas: .init(width: 9, height: 9))
+                == 1)
+        #expect(
+            DecodeOptions(preloadAllFrames: true).pixelLimitFrameCount(
+                frameCount: 50, canvas: .init(width: 9, height: 9)) == 50)
+        #expect(
+            DecodeOptions().pixelLimitFrameCount(frameCount: 500, canvas: .init(width: 1000, height: 1000)) == 2 + 8 + 2
+        )
         #expect(DecodeOptions() != DecodeOptions(preloadAllFrames: true))
         #expect(DecodeOptions() != DecodeOptions(frameBufferLimitBytes: 1))
         #expect(Self.code { try DecodeOptions(frameBufferLimitBytes: -1).validate() } == .invalidArgument)
         let decoder = try CountingSource(frameCount: 2).decoder(bufferFrames: 1)
-        #expect(Self.code { _ = try ImageCoding.AnimatedFrameBuffer(decoder: decoder, capacity: 0) } == .invalidArgument)
+        #expect(
+            Self.code { _ = try ImageCoding.AnimatedFrameBuffer(decoder: decoder, capacity: 0) } == .invalidArgument)
     }
 
     /// The code of the error `body` throws; nil when it throws none.

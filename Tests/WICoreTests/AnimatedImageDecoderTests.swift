@@ -17,7 +17,7 @@ private struct CountingAnimation: AnimatedImageDecoder {
         let image = try CountingAnimation().makeImage(format: .gif, options: .init())
         #expect(image.frameCount == 3)
         #expect(image.loopCount == 4)
-        #expect(image.durations == [0.1, 0.05, 0.1])   // under 11 ms plays as 100 ms
+        #expect(image.durations == [0.1, 0.05, 0.1])  // under 11 ms plays as 100 ms
         #expect(try image.frames.map { $0.pixels.color(x: 1, y: 0).red } == [0, 1, 2])
         #expect(image.cost == 3 * 8)
         #expect(image.isAnimated)

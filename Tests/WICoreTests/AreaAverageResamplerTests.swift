@@ -4,14 +4,21 @@ import WICore
 @Suite struct AreaAverageResamplerTests {
     @Test func fineCheckerboardShrinksToFlatGrey() throws {
         var bytes: [UInt8] = []
-        for y in 0..<100 { for x in 0..<100 { let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0; bytes += [v, v, v, 255] } }
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let v: UInt8 = (x + y) % 2 == 0 ? 255 : 0
+                bytes += [v, v, v, 255]
+            }
+        }
         let board = try PixelBuffer(width: 100, height: 100, format: .rgba8, bytes: bytes)
         let small = try ImageCoding.AreaAverageResampler().resample(board, to: .init(width: 10, height: 10))
         #expect(small.size == .init(width: 10, height: 10))
-        for y in 0..<10 { for x in 0..<10 {
-            let c = small.color(x: x, y: y)
-            #expect(abs(Int(c.red) - 128) <= 2 && c.red == c.green && c.green == c.blue && c.alpha == 255)
-        } }
+        for y in 0..<10 {
+            for x in 0..<10 {
+                let c = small.color(x: x, y: y)
+                #expect(abs(Int(c.red) - 128) <= 2 && c.red == c.green && c.green == c.blue && c.alpha == 255)
+            }
+        }
     }
 
     @Test func transparentPixelsDoNotBleedColour() throws {

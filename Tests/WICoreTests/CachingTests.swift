@@ -8,16 +8,18 @@ import WITestSupport
     let coder = MockCoder(magic: "MOCK", marker: 5)
 
     @Test func aDataHitReturnsTheBytesUndecodedAndPromotesThemToTheFrontTier() async throws {
-        let memory = MockMemoryCache(), disk = MockDataCache(), remote = MockDataCache()
+        let memory = MockMemoryCache()
+        let disk = MockDataCache()
+        let remote = MockDataCache()
         let bytes = coder.data(width: 3, height: 3)
         remote.setData(bytes, forKey: "k")
         let cache = TieredImageCache(memory: memory, dataTiers: [disk, remote], coders: coder)
         let hit = try #require(await cache.query(key: "k", options: [], context: .init(), cacheType: .all))
         #expect(hit.cacheType == .disk)
-        #expect(hit.image == nil)            // caches never decode: the manager does, in its shared decode stage
+        #expect(hit.image == nil)  // caches never decode: the manager does, in its shared decode stage
         #expect(hit.data == bytes)
-        #expect(disk.keys == ["k"])          // promoted to the front data tier
-        #expect(memory.keys.isEmpty)         // the manager stores the decoded image in memory
+        #expect(disk.keys == ["k"])  // promoted to the front data tier
+        #expect(memory.keys.isEmpty)  // the manager stores the decoded image in memory
         #expect(coder.decodeCount == 0)
         #expect(await cache.contains(key: "k", cacheType: .disk) == .disk)
         #expect(await cache.query(key: "k", options: [], context: .init(), cacheType: .none) == nil)
@@ -29,18 +31,20 @@ import WITestSupport
         let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [disk], coders: coder)
         let hit = await cache.query(key: "bad", options: [], context: .init(), cacheType: .all)
         #expect(hit?.data == Data("garbage".utf8))
-        #expect(disk.keys == ["bad"])        // only the manager, with its coders' verdict, removes an entry
+        #expect(disk.keys == ["bad"])  // only the manager, with its coders' verdict, removes an entry
         await cache.shutdown()
     }
 
     @Test func storeEncodesImagesWithoutBytesAndSkipsPartialImages() async throws {
-        let memory = MockMemoryCache(), disk = MockDataCache()
+        let memory = MockMemoryCache()
+        let disk = MockDataCache()
         let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coder)
         let image = try coder.decode(coder.data(width: 2, height: 2), options: .init())
         await cache.store(image: image, data: nil, key: "a", cacheType: .all, context: .init())
-        #expect(disk.data(forKey: "a") == coder.data(width: 2, height: 2))   // encoded by the coder
+        #expect(disk.data(forKey: "a") == coder.data(width: 2, height: 2))  // encoded by the coder
         #expect(memory.keys == ["a"])
-        await cache.store(image: image.with(flags: .incremental), data: nil, key: "p", cacheType: .all, context: .init())
+        await cache.store(
+            image: image.with(flags: .incremental), data: nil, key: "p", cacheType: .all, context: .init())
         #expect(!memory.keys.contains("p") && !disk.keys.contains("p"))
         await cache.remove(key: "a", cacheType: .disk)
         #expect(disk.keys.isEmpty && memory.keys == ["a"])
@@ -49,13 +53,16 @@ import WITestSupport
     }
 
     @Test func queryMemoryDataReadsTheBytesToo() async throws {
-        let memory = MockMemoryCache(), disk = MockDataCache()
+        let memory = MockMemoryCache()
+        let disk = MockDataCache()
         let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coder)
         let data = coder.data(width: 2, height: 2)
-        await cache.store(image: try coder.decode(data, options: .init()), data: data, key: "a", cacheType: .all, context: .init())
+        await cache.store(
+            image: try coder.decode(data, options: .init()), data: data, key: "a", cacheType: .all, context: .init())
         let plain = try #require(await cache.query(key: "a", options: [], context: .init(), cacheType: .all))
         #expect(plain.data == nil)
-        let withData = try #require(await cache.query(key: "a", options: .queryMemoryData, context: .init(), cacheType: .all))
+        let withData = try #require(
+            await cache.query(key: "a", options: .queryMemoryData, context: .init(), cacheType: .all))
         #expect(withData.cacheType == .memory && withData.data == data)
     }
 
@@ -64,7 +71,9 @@ import WITestSupport
         let calls = Mutex(0)
         var tokens: [CancellationToken] = []
         for _ in 0..<200 {
-            let token = cache.query(key: "missing", options: [], context: .init(), cacheType: .all) { _ in calls.withLock { $0 += 1 } }
+            let token = cache.query(key: "missing", options: [], context: .init(), cacheType: .all) { _ in
+                calls.withLock { $0 += 1 }
+            }
             token.cancel()
             token.cancel()
             #expect(token.isCancelled)
@@ -83,36 +92,44 @@ import WITestSupport
         let marker: UInt8
         let delay: Duration
         let stores = Mutex(0)
-        init(_ marker: UInt8, delay: Duration = .zero) { self.marker = marker; self.delay = delay }
-        func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
+        init(_ marker: UInt8, delay: Duration = .zero) {
+            self.marker = marker
+            self.delay = delay
+        }
+        func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType) async
+            -> ImageCacheQueryResult?
+        {
             try? await Task.sleep(for: delay)
             guard key != "miss" else { return nil }
             let pixels = try! PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [marker, 0, 0, 255])
             return ImageCacheQueryResult(image: Image(pixels: pixels), data: nil, cacheType: .memory)
         }
-        func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async { stores.withLock { $0 += 1 } }
+        func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
+            stores.withLock { $0 += 1 }
+        }
         func remove(key: String, cacheType: ImageCacheType) async {}
         func contains(key: String, cacheType: ImageCacheType) async -> ImageCacheType { key == "miss" ? .none : .disk }
         func clear(cacheType: ImageCacheType) async {}
     }
 
     func red(_ manager: ImageCachesManager) async -> UInt8? {
-        await manager.query(key: "k", options: [], context: .init(), cacheType: .all)?.image?.pixels.color(x: 0, y: 0).red
+        await manager.query(key: "k", options: [], context: .init(), cacheType: .all)?.image?.pixels.color(x: 0, y: 0)
+            .red
     }
 
     @Test func policies() async {
         let (low, high) = (Marked(1), Marked(2, delay: .milliseconds(200)))
         let manager = ImageCachesManager(caches: [low])
         manager.addCache(high)
-        #expect(await red(manager) == 2)            // serial: highest priority first
+        #expect(await red(manager) == 2)  // serial: highest priority first
         manager.queryPolicy = .lowestOnly
         #expect(await red(manager) == 1)
         manager.queryPolicy = .concurrent
-        #expect(await red(manager) == 1)            // the first answer wins (the high one is slow)
+        #expect(await red(manager) == 1)  // the first answer wins (the high one is slow)
         manager.queryPolicy = .highestOnly
         #expect(await manager.query(key: "miss", options: [], context: .init(), cacheType: .all) == nil)
         await manager.store(image: nil, data: Data([1]), key: "k", cacheType: .all, context: .init())
-        #expect(high.stores.withLock { $0 } == 1 && low.stores.withLock { $0 } == 0)   // store: highest only
+        #expect(high.stores.withLock { $0 } == 1 && low.stores.withLock { $0 } == 0)  // store: highest only
         manager.storePolicy = .concurrent
         await manager.store(image: nil, data: Data([1]), key: "k", cacheType: .all, context: .init())
         #expect(high.stores.withLock { $0 } == 2 && low.stores.withLock { $0 } == 1)
@@ -124,7 +141,8 @@ import WITestSupport
 
 @Suite struct ImageLoadersManagerTests {
     @Test func lastAddedLoaderThatAcceptsTheURLLoads() async throws {
-        let general = MockLoader(scheme: "mock"), special = MockLoader(scheme: "mock")
+        let general = MockLoader(scheme: "mock")
+        let special = MockLoader(scheme: "mock")
         let other = MockLoader(scheme: "asset")
         let url = URL(string: "mock://h/a")!
         general.register(url, data: Data([1]))
@@ -135,7 +153,9 @@ import WITestSupport
         #expect(general.loadCount == 0)
         #expect(manager.canLoad(URL(string: "asset:x")!))
         #expect(!manager.canLoad(URL(string: "ftp://x")!))
-        let error = await #expect(throws: ImageError.self) { try await manager.load(ImageLoading.Request(url: URL(string: "ftp://x")!)) }
+        let error = await #expect(throws: ImageError.self) {
+            try await manager.load(ImageLoading.Request(url: URL(string: "ftp://x")!))
+        }
         #expect(error?.code == .invalidURL)
     }
 

@@ -17,14 +17,18 @@ private final class InPlaceFrames: ImageCoding.AnimationFrameSource {
 
     func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
         pixelCalls.withLock { $0 += 1 }
-        let info = frames[index], v = Self.level(index)
-        return try PixelBuffer(width: info.width, height: info.height, format: .rgba8,
-                               bytes: Array([[UInt8]](repeating: [v, v, v, 255], count: info.width * info.height).joined()))
+        let info = frames[index]
+        let v = Self.level(index)
+        return try PixelBuffer(
+            width: info.width, height: info.height, format: .rgba8,
+            bytes: Array([[UInt8]](repeating: [v, v, v, 255], count: info.width * info.height).joined()))
     }
 
-    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
+    func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError)
+    {
         draws.withLock { $0.append(index) }
-        let v = Self.level(index), rowBytes = canvas.bytesPerRow
+        let v = Self.level(index)
+        let rowBytes = canvas.bytesPerRow
         try canvas.withUnsafeMutableBytes { bytes in
             for y in info.y..<(info.y + info.height) {
                 for x in info.x..<(info.x + info.width) {
@@ -55,8 +59,10 @@ private final class InPlaceFrames: ImageCoding.AnimationFrameSource {
         var inPlace = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
         var decoded = try ImageCoding.FrameCompositor(canvasSize: Self.canvas, frames: Self.frames)
         // Levels 40, 60, 80, 100, 120 for frames 0 to 4; 0 is transparent.
-        let expected: [[UInt8]] = [[40, 40, 0, 0], [40, 60, 60, 0], [40, 40, 80, 80], [40, 40, 0, 100],
-                                   [40, 120, 0, 100]]
+        let expected: [[UInt8]] = [
+            [40, 40, 0, 0], [40, 60, 60, 0], [40, 40, 80, 80], [40, 40, 0, 100],
+            [40, 120, 0, 100],
+        ]
         for index in [4, 0, 1, 2, 3, 2, 4] {
             let drawn = try inPlace.frame(at: index) { position, info, canvas throws(ImageError) in
                 try source.draw(frame: position, info: info, onto: &canvas)
@@ -69,8 +75,9 @@ private final class InPlaceFrames: ImageCoding.AnimationFrameSource {
 
     @Test func decoderDrawsThroughTheSourceAndTheDefaultDrawsItsPixels() throws {
         let source = InPlaceFrames(frames: Self.frames)
-        let decoder = try ImageCoding.CompositedAnimationDecoder(canvasSize: Self.canvas, frames: Self.frames, loopCount: 0,
-                                                     source: source)
+        let decoder = try ImageCoding.CompositedAnimationDecoder(
+            canvasSize: Self.canvas, frames: Self.frames, loopCount: 0,
+            source: source)
         #expect(Self.greys(try decoder.frame(at: 4)) == [40, 120, 0, 100])
         #expect(source.draws.withLock { $0 } == [0, 1, 2, 3, 4])
         #expect(source.pixelCalls.withLock { $0 } == 0)
@@ -79,8 +86,9 @@ private final class InPlaceFrames: ImageCoding.AnimationFrameSource {
         struct PixelsOnly: ImageCoding.AnimationFrameSource {
             let size: Int
             func pixels(ofFrame index: Int) throws(ImageError) -> PixelBuffer {
-                try PixelBuffer(width: size, height: 1, format: .rgba8,
-                                bytes: Array([[UInt8]](repeating: [7, 8, 9, 255], count: size).joined()))
+                try PixelBuffer(
+                    width: size, height: 1, format: .rgba8,
+                    bytes: Array([[UInt8]](repeating: [7, 8, 9, 255], count: size).joined()))
             }
         }
         var canvas = try PixelBuffer(width: 4, height: 1, format: .rgba8)

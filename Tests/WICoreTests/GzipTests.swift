@@ -42,7 +42,7 @@ import Testing
         #expect(Self.dynamicText.count == 625)
         #expect(try Self.inflate(Self.dynamic) == Self.dynamicText)
         #expect(ImageFormat.detect(Data(Self.dynamic)) == .svg)
-        #expect(ImageFormat.detect(Data(Self.fixed)) == .undefined)   // gzip, but not an SVG inside
+        #expect(ImageFormat.detect(Data(Self.fixed)) == .undefined)  // gzip, but not an SVG inside
     }
 
     @Test func theLimitStopsInflating() throws {
@@ -59,10 +59,12 @@ import Testing
         var size = Self.fixed
         size[size.count - 4] ^= 1
         #expect(throws: Gzip.Failure.malformed("length mismatch")) { try Self.inflate(size) }
-        #expect(throws: Gzip.Failure.malformed("truncated deflate stream")) { try Self.inflate(Array(Self.fixed.dropLast(9))) }
+        #expect(throws: Gzip.Failure.malformed("truncated deflate stream")) {
+            try Self.inflate(Array(Self.fixed.dropLast(9)))
+        }
         #expect(throws: Gzip.Failure.malformed("not a gzip member")) { try Self.inflate([0x1f, 0x8b, 8]) }
         var blockType = Self.fixed
-        blockType[10] |= 0b110   // BTYPE 3
+        blockType[10] |= 0b110  // BTYPE 3
         #expect(throws: Gzip.Failure.malformed("invalid deflate block type")) { try Self.inflate(blockType) }
         // Every truncation and every single-bit flip: an answer or a typed failure (the call is typed; no trap).
         for cut in 0..<Self.dynamic.count { _ = try? Self.inflate(Array(Self.dynamic[0..<cut])) }

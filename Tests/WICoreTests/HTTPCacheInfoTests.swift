@@ -16,8 +16,10 @@ import WICore
     }
 
     @Test func badDateFallsBackToReceiptTime() {
-        for bad in ["", "yesterday", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 32 Nov 1994 08:49:37 GMT",
-                    "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT"] {
+        for bad in [
+            "", "yesterday", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:00:00 GMT",
+        ] {
             #expect(HTTPCacheInfo(headers: ["date": bad], now: date).date == date)
         }
     }
@@ -33,14 +35,20 @@ import WICore
     }
 
     @Test func sMaxAgeWinsOverMaxAgeAndExpires() {
-        let info = HTTPCacheInfo(headers: ["cache-control": "max-age=10, s-maxage=\"300\"",
-                                           "expires": "Sun, 06 Nov 1994 09:49:37 GMT"], now: date)
+        let info = HTTPCacheInfo(
+            headers: [
+                "cache-control": "max-age=10, s-maxage=\"300\"",
+                "expires": "Sun, 06 Nov 1994 09:49:37 GMT",
+            ], now: date)
         #expect(info.freshnessLifetime == 300)
     }
 
     @Test func expiresCountsFromTheDateHeader() {
-        let info = HTTPCacheInfo(headers: ["date": "Sun, 06 Nov 1994 08:49:37 GMT",
-                                           "expires": "Sun, 06 Nov 1994 09:49:37 GMT"], now: .distantFuture)
+        let info = HTTPCacheInfo(
+            headers: [
+                "date": "Sun, 06 Nov 1994 08:49:37 GMT",
+                "expires": "Sun, 06 Nov 1994 09:49:37 GMT",
+            ], now: .distantFuture)
         #expect(info.freshnessLifetime == 3600)
         #expect(HTTPCacheInfo(headers: ["expires": "0"], now: date).freshnessLifetime == 0)
     }
@@ -54,8 +62,11 @@ import WICore
     }
 
     @Test func directivesAndFlags() {
-        let info = HTTPCacheInfo(headers: ["cache-control": "No-Cache, no-store, must-revalidate, "
-                                               + "max-age=100, stale-while-revalidate=30"], now: date)
+        let info = HTTPCacheInfo(
+            headers: [
+                "cache-control": "No-Cache, no-store, must-revalidate, "
+                    + "max-age=100, stale-while-revalidate=30"
+            ], now: date)
         #expect(info.noCache && info.noStore && info.mustRevalidate)
         #expect(info.staleWhileRevalidate == 30)
         #expect(!info.isFresh(at: date))  // no-cache: never fresh
@@ -67,8 +78,11 @@ import WICore
     }
 
     @Test func renewalKeepsValidatorsTheNotModifiedAnswerOmits() {
-        let stored = HTTPCacheInfo(headers: ["etag": "\"a\"", "last-modified": "Sat, 05 Nov 1994 08:49:37 GMT",
-                                             "cache-control": "max-age=10"], now: date)
+        let stored = HTTPCacheInfo(
+            headers: [
+                "etag": "\"a\"", "last-modified": "Sat, 05 Nov 1994 08:49:37 GMT",
+                "cache-control": "max-age=10",
+            ], now: date)
         let later = date.addingTimeInterval(100)
         let renewed = stored.renewed(by: ["cache-control": "max-age=20", "etag": "\"b\""], now: later)
         #expect(renewed.etag == "\"b\"")
@@ -79,9 +93,10 @@ import WICore
     }
 
     @Test func serializationRoundTrips() throws {
-        let full = HTTPCacheInfo(etag: "W/\"x=1\"", lastModified: "Sat, 05 Nov 1994 08:49:37 GMT", date: date,
-                                 freshnessLifetime: 60, staleWhileRevalidate: 5, noCache: true, noStore: false,
-                                 mustRevalidate: true)
+        let full = HTTPCacheInfo(
+            etag: "W/\"x=1\"", lastModified: "Sat, 05 Nov 1994 08:49:37 GMT", date: date,
+            freshnessLifetime: 60, staleWhileRevalidate: 5, noCache: true, noStore: false,
+            mustRevalidate: true)
         #expect(HTTPCacheInfo(serialized: full.serialized()) == full)
         let bare = HTTPCacheInfo(date: date)
         #expect(String(decoding: bare.serialized(), as: UTF8.self) == "v=1\nd=784111777")

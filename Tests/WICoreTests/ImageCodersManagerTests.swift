@@ -24,7 +24,7 @@ import WITestSupport
         #expect(try manager.decode(Data("PNGX".utf8), options: .init()).pixels.color(x: 0, y: 0).red == 1)
         #expect(gif.decodeCount == 0)
         let error = #expect(throws: ImageError.self) { try manager.decode(Data("JPEG".utf8), options: .init()) }
-        #expect(error?.code == .unsupportedFormat)   // no coder for the bytes: 1004, not "bad data" 
+        #expect(error?.code == .unsupportedFormat)  // no coder for the bytes: 1004, not "bad data"
         let empty = #expect(throws: ImageError.self) { try manager.decode(Data(), options: .init()) }
         #expect(empty?.code == .badImageData)
     }

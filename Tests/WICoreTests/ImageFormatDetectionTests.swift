@@ -6,7 +6,8 @@ import WITestSupport
 @Suite struct ImageFormatDetectionTests {
     @Test(arguments: [
         ("sample.jpg", ImageFormat.jpeg), ("sample.png", .png), ("sample.gif", .gif), ("sample.webp", .webp),
-        ("sample.heic", .heic), ("sample-heix.heic", .heic), ("sample.heif", .heif), ("sample.avif", .avif), ("sample.tiff", .tiff),
+        ("sample.heic", .heic), ("sample-heix.heic", .heic), ("sample.heif", .heif), ("sample.avif", .avif),
+        ("sample.tiff", .tiff),
         ("sample.bmp", .bmp), ("sample.pdf", .pdf), ("sample.svg", .svg), ("sample.jxl", .jxl),
         ("sample-container.jxl", .jxl),
     ])
@@ -16,10 +17,10 @@ import WITestSupport
 
     @Test func shortAndGarbageDataIsUndefined() {
         #expect(ImageFormat.detect(Data()) == .undefined)
-        #expect(ImageFormat.detect(Data([0xFF, 0xD8])) == .undefined)          // JPEG magic cut short
+        #expect(ImageFormat.detect(Data([0xFF, 0xD8])) == .undefined)  // JPEG magic cut short
         #expect(ImageFormat.detect(Data([0x89, 0x50, 0x4E, 0x47])) == .undefined)  // PNG signature cut short
         #expect(ImageFormat.detect(Data("RIFF\0\0\0\0WAVE".utf8)) == .undefined)  // RIFF, but audio
-        #expect(ImageFormat.detect(Data("BM".utf8)) == .undefined)              // BMP needs a DIB header
+        #expect(ImageFormat.detect(Data("BM".utf8)) == .undefined)  // BMP needs a DIB header
         #expect(ImageFormat.detect(Data("hello, world".utf8)) == .undefined)
         var random = SeededRandom(seed: 7)
         let noise = Data((0..<4096).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) })
@@ -45,12 +46,12 @@ import WITestSupport
         #expect(ImageFormat.detect(icon()) == .ico)
         #expect(ImageFormat.detect(icon(type: 2)) == .cur)
         #expect(ImageFormat.detect(icon(type: 3)) == .undefined)
-        #expect(ImageFormat.detect(icon(count: 0)) == .undefined)           // no entries
+        #expect(ImageFormat.detect(icon(count: 0)) == .undefined)  // no entries
         #expect(ImageFormat.detect(icon(reserved: 1)) == .undefined)
-        #expect(ImageFormat.detect(icon(entryReserved: 0x9C)) == .ico)     // browsers and Pillow ignore it
-        #expect(ImageFormat.detect(icon(offset: 21)) == .undefined)         // data inside the directory
+        #expect(ImageFormat.detect(icon(entryReserved: 0x9C)) == .ico)  // browsers and Pillow ignore it
+        #expect(ImageFormat.detect(icon(offset: 21)) == .undefined)  // data inside the directory
         #expect(ImageFormat.detect(icon(count: 2, offset: 22)) == .undefined)
-        #expect(ImageFormat.detect(icon().prefix(21)) == .undefined)        // the first entry cut short
+        #expect(ImageFormat.detect(icon().prefix(21)) == .undefined)  // the first entry cut short
         // An ISO box of 256 bytes whose type is ftyp starts 00 00 01 00 too.
         #expect(ImageFormat.detect(Data([0, 0, 1, 0]) + Data("ftypisom".utf8) + Data(count: 14)) == .undefined)
         #expect(ImageFormat.named("ico") == .ico && ImageFormat.named("cur") == .cur)
@@ -68,7 +69,7 @@ import WITestSupport
         let svg = "<svg xmlns='http://www.w3.org/2000/svg'></svg>\n"
         #expect(ImageFormat.detect(Data(svg.utf8)) == .svg)
         #expect(ImageFormat.detect(Data((svg + String(repeating: " ", count: 200)).utf8)) == .svg)
-        #expect(ImageFormat.detect(Data([0xEF, 0xBB, 0xBF]) + Data(svg.utf8)) == .svg)   // UTF-8 BOM
+        #expect(ImageFormat.detect(Data([0xEF, 0xBB, 0xBF]) + Data(svg.utf8)) == .svg)  // UTF-8 BOM
         let prolog = """
             <?xml version="1.0" encoding="UTF-8"?>
             <!-- Generator: an editor, with <svg> in a comment -->
@@ -80,8 +81,10 @@ import WITestSupport
             """
         #expect(ImageFormat.detect(Data(prolog.utf8)) == .svg)
         // Not SVG: another root element, text before the root, `<svgx`, an unterminated comment, `</svg>` alone.
-        for text in ["<html><svg></svg></html>", "hello <svg></svg>", "<svgx></svgx>", "<!-- <svg>",
-                     "<?xml version='1.0'?><root/></svg>", "<svg"] {
+        for text in [
+            "<html><svg></svg></html>", "hello <svg></svg>", "<svgx></svgx>", "<!-- <svg>",
+            "<?xml version='1.0'?><root/></svg>", "<svg",
+        ] {
             #expect(ImageFormat.detect(Data(text.utf8)) == .undefined, "\(text)")
         }
         // The root must start within the first 16 KB.
@@ -108,11 +111,11 @@ import WITestSupport
         #expect(ImageFormat.detect(ftyp("avif", ["mif1"])) == .avif)
         #expect(ImageFormat.detect(ftyp("avis", [])) == .avif)
         #expect(ImageFormat.detect(ftyp("mif1", ["avif"])) == .avif)
-        #expect(ImageFormat.detect(ftyp("mif1", ["heic"])) == .heif)   // SDWebImage's rule: the major brand decides
+        #expect(ImageFormat.detect(ftyp("mif1", ["heic"])) == .heif)  // SDWebImage's rule: the major brand decides
         #expect(ImageFormat.detect(ftyp("miaf", ["heic"])) == .heic)
         #expect(ImageFormat.detect(ftyp("mif1", ["miaf"])) == .heif)
         #expect(ImageFormat.detect(ftyp("msf1", [])) == .heif)
-        #expect(ImageFormat.detect(ftyp("isom", ["mp41"])) == .undefined)   // an MP4 video
+        #expect(ImageFormat.detect(ftyp("isom", ["mp41"])) == .undefined)  // an MP4 video
     }
 
     @Test func namesAndExtensions() {
@@ -122,7 +125,7 @@ import WITestSupport
         #expect(ImageFormat.named("avif") == .avif)
         #expect(ImageFormat.named("qoi") == nil)
         let qoi = ImageFormat("qoi", mimeType: "image/qoi", fileExtension: "qoi")
-        #expect(qoi == ImageFormat("qoi", mimeType: "other", fileExtension: "q"))   // identity is the identifier
+        #expect(qoi == ImageFormat("qoi", mimeType: "other", fileExtension: "q"))  // identity is the identifier
         #expect(qoi != .png)
     }
 }

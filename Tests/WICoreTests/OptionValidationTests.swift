@@ -17,8 +17,12 @@ import WITestSupport
         try expectInvalid("thumbnail height must be in 0...65536, got 65537") {
             try DecodeOptions(thumbnailPixelSize: PixelSize(width: 10, height: 65537)).validate()
         }
-        try expectInvalid("scale factor must be a finite number > 0, got 0.0") { try DecodeOptions(scaleFactor: 0).validate() }
-        try expectInvalid("scale factor must be a finite number > 0, got nan") { try DecodeOptions(scaleFactor: .nan).validate() }
+        try expectInvalid("scale factor must be a finite number > 0, got 0.0") {
+            try DecodeOptions(scaleFactor: 0).validate()
+        }
+        try expectInvalid("scale factor must be a finite number > 0, got nan") {
+            try DecodeOptions(scaleFactor: .nan).validate()
+        }
         try expectInvalid("scale factor must be a finite number > 0, got inf") {
             try DecodeOptions(scaleFactor: .infinity).validate()
         }
@@ -29,24 +33,35 @@ import WITestSupport
             try DecodeOptions(pixelLimit: .min).validate()
         }
         // The edges that are allowed.
-        let edge = DecodeOptions(thumbnailPixelSize: PixelSize(width: 0, height: 65536), scaleFactor: .leastNonzeroMagnitude,
-                                 scaleDownLimitBytes: 1, pixelLimit: 1)
+        let edge = DecodeOptions(
+            thumbnailPixelSize: PixelSize(width: 0, height: 65536), scaleFactor: .leastNonzeroMagnitude,
+            scaleDownLimitBytes: 1, pixelLimit: 1)
         #expect(try edge.validated() == edge)
-        try DecodeOptions(thumbnailPixelSize: PixelSize(width: 0, height: 0), scaleDownLimitBytes: .max, pixelLimit: .max)
-            .validate()
+        try DecodeOptions(
+            thumbnailPixelSize: PixelSize(width: 0, height: 0), scaleDownLimitBytes: .max, pixelLimit: .max
+        )
+        .validate()
     }
 
     @Test func encodeOptionBoundaries() throws {
-        try expectInvalid("quality must be a finite number in 0...1, got 1.5") { try EncodeOptions(quality: 1.5).validate() }
-        try expectInvalid("quality must be a finite number in 0...1, got -0.1") { try EncodeOptions(quality: -0.1).validate() }
-        try expectInvalid("quality must be a finite number in 0...1, got nan") { try EncodeOptions(quality: .nan).validate() }
+        try expectInvalid("quality must be a finite number in 0...1, got 1.5") {
+            try EncodeOptions(quality: 1.5).validate()
+        }
+        try expectInvalid("quality must be a finite number in 0...1, got -0.1") {
+            try EncodeOptions(quality: -0.1).validate()
+        }
+        try expectInvalid("quality must be a finite number in 0...1, got nan") {
+            try EncodeOptions(quality: .nan).validate()
+        }
         try expectInvalid("max pixel width must be in 1...65536, got 0") {
             try EncodeOptions(maxPixelSize: PixelSize(width: 0, height: 5)).validate()
         }
         try expectInvalid("max pixel height must be in 1...65536, got \(Int.max)") {
             try EncodeOptions(maxPixelSize: PixelSize(width: 5, height: .max)).validate()
         }
-        try expectInvalid("max file size must be in 1...\(Int.max), got -5") { try EncodeOptions(maxFileSize: -5).validate() }
+        try expectInvalid("max file size must be in 1...\(Int.max), got -5") {
+            try EncodeOptions(maxFileSize: -5).validate()
+        }
         let edge = EncodeOptions(quality: 0, maxPixelSize: PixelSize(width: 65536, height: 1), maxFileSize: 1)
         #expect(try edge.validated() == edge)
         try EncodeOptions(quality: 1).validate()
@@ -56,7 +71,9 @@ import WITestSupport
         let coder = MockCoder(magic: "MOCK", marker: 1)
         let manager = ImageCodersManager(coders: [coder])
         let data = coder.data(width: 4, height: 4)
-        let decode = #expect(throws: ImageError.self) { try manager.decode(data, options: DecodeOptions(scaleFactor: -2)) }
+        let decode = #expect(throws: ImageError.self) {
+            try manager.decode(data, options: DecodeOptions(scaleFactor: -2))
+        }
         #expect(decode?.code == .invalidArgument)
         #expect(decode?.message == "scale factor must be a finite number > 0, got -2.0")
         let animated = #expect(throws: ImageError.self) {
@@ -81,7 +98,8 @@ import WITestSupport
         let manager = ImageCodersManager(coders: [coder])
         var counts = (invalid: 0, decoded: 0, overLimit: 0)
         for _ in 0..<3000 {
-            let source = PixelSize(width: Int.random(in: 1...48, using: &random), height: Int.random(in: 1...48, using: &random))
+            let source = PixelSize(
+                width: Int.random(in: 1...48, using: &random), height: Int.random(in: 1...48, using: &random))
             var options = DecodeOptions()
             if Bool.random(using: &random) {
                 options.thumbnailPixelSize = PixelSize(width: Self.integer(&random), height: Self.integer(&random))
@@ -91,19 +109,22 @@ import WITestSupport
             if Int.random(in: 0..<3, using: &random) == 0 { options.scaleDownLimitBytes = Self.integer(&random) }
             if Int.random(in: 0..<3, using: &random) == 0 { options.pixelLimit = Self.integer(&random) }
             let box = options.thumbnailPixelSize
-            let valid = (box.map { (0...Self.side).contains($0.width) && (0...Self.side).contains($0.height) } ?? true)
+            let valid =
+                (box.map { (0...Self.side).contains($0.width) && (0...Self.side).contains($0.height) } ?? true)
                 && options.scaleFactor.isFinite && options.scaleFactor > 0
                 && (options.scaleDownLimitBytes.map { $0 >= 1 } ?? true) && options.pixelLimit >= 1
             do {
                 let image = try manager.decode(coder.data(width: source.width, height: source.height), options: options)
                 #expect(valid, "accepted \(options)")
-                let expected = if let limit = options.scaleDownLimitBytes {
-                    ImageCoding.Geometry.scaledSize(of: source, limitBytes: limit)
-                } else if let box {
-                    ImageCoding.Geometry.scaledSize(of: source, toFit: box, preserveAspectRatio: options.preserveAspectRatio)
-                } else {
-                    source
-                }
+                let expected =
+                    if let limit = options.scaleDownLimitBytes {
+                        ImageCoding.Geometry.scaledSize(of: source, limitBytes: limit)
+                    } else if let box {
+                        ImageCoding.Geometry.scaledSize(
+                            of: source, toFit: box, preserveAspectRatio: options.preserveAspectRatio)
+                    } else {
+                        source
+                    }
                 #expect(image.size == expected, "\(options) on \(source)")
                 #expect(image.scale == options.scaleFactor)
                 counts.decoded += 1
@@ -133,11 +154,16 @@ import WITestSupport
                 options.maxPixelSize = PixelSize(width: Self.integer(&random), height: Self.integer(&random))
             }
             if Bool.random(using: &random) { options.maxFileSize = Self.integer(&random) }
-            let valid = options.quality.isFinite && (0...1).contains(options.quality)
-                && (options.maxPixelSize.map { (1...Self.side).contains($0.width) && (1...Self.side).contains($0.height) } ?? true)
+            let valid =
+                options.quality.isFinite && (0...1).contains(options.quality)
+                && (options.maxPixelSize.map {
+                    (1...Self.side).contains($0.width) && (1...Self.side).contains($0.height)
+                } ?? true)
                 && (options.maxFileSize.map { $0 >= 1 } ?? true)
             do {
-                #expect(try manager.encode(image, as: coder.decodingFormats[0], options: options) == coder.data(width: image.width, height: image.height))
+                #expect(
+                    try manager.encode(image, as: coder.decodingFormats[0], options: options)
+                        == coder.data(width: image.width, height: image.height))
                 #expect(valid, "accepted \(options)")
             } catch {
                 #expect(!valid && error.code == .invalidArgument, "\(error)")
@@ -160,8 +186,10 @@ import WITestSupport
     }
 
     static func real(_ random: inout SeededRandom) -> Double {
-        let special: [Double] = [0, -0.0, 1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
-                                 -1, 1.0000001, 2, 3]
+        let special: [Double] = [
+            0, -0.0, 1, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+            -1, 1.0000001, 2, 3,
+        ]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return special.randomElement(using: &random)!
         case 1: return Double(bitPattern: random.next())
@@ -169,8 +197,10 @@ import WITestSupport
         }
     }
 
-    func expectInvalid(_ message: String, _ body: () throws -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectInvalid(
+        _ message: String, _ body: () throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         do {
             try body()
             Issue.record("no error; expected \(message)", sourceLocation: sourceLocation)

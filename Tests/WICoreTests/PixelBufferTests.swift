@@ -27,16 +27,20 @@ import WICore
         let tight = try PixelBuffer(width: 1, height: 2, format: .rgba8, bytes: [1, 2, 3, 4, 5, 6, 7, 8])
         var padded = try PixelBuffer(width: 1, height: 2, format: .rgba8, bytesPerRow: 16)
         try padded.withUnsafeMutableBytes { bytes in
-            for i in 0..<4 { bytes[i] = UInt8(i + 1); bytes[16 + i] = UInt8(i + 5) }
-            bytes[8] = 99   // padding
+            for i in 0..<4 {
+                bytes[i] = UInt8(i + 1)
+                bytes[16 + i] = UInt8(i + 5)
+            }
+            bytes[8] = 99  // padding
         }
         #expect(tight == padded)
         #expect(padded.packedBytes() == [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
     @Test func premultiplyAndBackRoundsExactly() throws {
-        let straight = try PixelBuffer(width: 3, height: 1, format: .rgba8,
-                                       bytes: [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255])
+        let straight = try PixelBuffer(
+            width: 3, height: 1, format: .rgba8,
+            bytes: [200, 100, 50, 128, 255, 255, 255, 0, 10, 20, 30, 255])
         let premultiplied = try straight.converted(to: .premultipliedRGBA8)
         // round(200*128/255) = 100, round(100*128/255) = 50, round(50*128/255) = 25; zero alpha clears colour.
         #expect(premultiplied.packedBytes() == [100, 50, 25, 128, 0, 0, 0, 0, 10, 20, 30, 255])

@@ -7,8 +7,9 @@ private struct MarkerResampler: ImageResampler, Hashable {
     let red: UInt8
 
     func resample(_ buffer: PixelBuffer, to size: PixelSize) throws(ImageError) -> PixelBuffer {
-        try PixelBuffer(width: size.width, height: size.height, format: buffer.format,
-                        bytes: Array([red, 0, 0, 255].repeated(size.area)))
+        try PixelBuffer(
+            width: size.width, height: size.height, format: buffer.format,
+            bytes: Array([red, 0, 0, 255].repeated(size.area)))
     }
 }
 
@@ -35,7 +36,8 @@ private final class ProbeCoder: ProgressiveImageCoder, AnimatedImageCoder, Senda
     func canDecode(_ data: Data) -> Bool { data.starts(with: Data("PROBE".utf8)) }
 
     static func pixels(_ options: DecodeOptions) throws(ImageError) -> PixelBuffer {
-        let white = try PixelBuffer(width: 4, height: 4, format: .rgba8, bytes: Array([255, 255, 255, 255].repeated(16)))
+        let white = try PixelBuffer(
+            width: 4, height: 4, format: .rgba8, bytes: Array([255, 255, 255, 255].repeated(16)))
         return try options.finish(white, orientation: .up).pixels
     }
 
@@ -69,7 +71,9 @@ private final class ProbeCoder: ProgressiveImageCoder, AnimatedImageCoder, Senda
 
     struct Animated: AnimatedImageDecoder {
         let options: DecodeOptions
-        var canvasSize: PixelSize { options.targetSize(for: PixelSize(width: 4, height: 4)) ?? PixelSize(width: 4, height: 4) }
+        var canvasSize: PixelSize {
+            options.targetSize(for: PixelSize(width: 4, height: 4)) ?? PixelSize(width: 4, height: 4)
+        }
         var frameCount: Int { 2 }
         var loopCount: Int { 0 }
         func duration(at index: Int) -> Double { 0.1 }
@@ -77,8 +81,8 @@ private final class ProbeCoder: ProgressiveImageCoder, AnimatedImageCoder, Senda
     }
 }
 
-private extension Array {
-    func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
+extension Array {
+    fileprivate func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
 }
 
 @Suite struct ResamplerInjectionTests {
@@ -89,20 +93,24 @@ private extension Array {
         #expect(DecodeOptions() == DecodeOptions())
         #expect(DecodeOptions().hashValue == DecodeOptions().hashValue)
         #expect(DecodeOptions(resampler: MarkerResampler(red: 1)) == DecodeOptions(resampler: MarkerResampler(red: 1)))
-        #expect(DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue
-            == DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue)
+        #expect(
+            DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue
+                == DecodeOptions(resampler: MarkerResampler(red: 1)).hashValue)
         // Unset is its own resampler (a coders manager fills it in), so it differs from an explicit area average.
         #expect(DecodeOptions() != DecodeOptions(resampler: ImageCoding.AreaAverageResampler()))
-        #expect(DecodeOptions(resampler: ImageCoding.AreaAverageResampler()) != DecodeOptions(resampler: PlainResampler()))
+        #expect(
+            DecodeOptions(resampler: ImageCoding.AreaAverageResampler()) != DecodeOptions(resampler: PlainResampler()))
         #expect(DecodeOptions(resampler: MarkerResampler(red: 1)) != DecodeOptions(resampler: MarkerResampler(red: 2)))
         #expect(DecodeOptions(resampler: PlainResampler()) == DecodeOptions(resampler: PlainResampler()))
         let shared = SharedResampler()
         #expect(DecodeOptions(resampler: shared) == DecodeOptions(resampler: shared))
         #expect(DecodeOptions(resampler: shared) != DecodeOptions(resampler: SharedResampler()))
         // As dictionary keys (the pipeline's decode keys): four distinct options, one of them met twice.
-        let keys: Set<DecodeOptions> = [DecodeOptions(), DecodeOptions(resampler: MarkerResampler(red: 1)),
-                                        DecodeOptions(resampler: MarkerResampler(red: 2)),
-                                        DecodeOptions(resampler: ImageCoding.AreaAverageResampler()), DecodeOptions()]
+        let keys: Set<DecodeOptions> = [
+            DecodeOptions(), DecodeOptions(resampler: MarkerResampler(red: 1)),
+            DecodeOptions(resampler: MarkerResampler(red: 2)),
+            DecodeOptions(resampler: ImageCoding.AreaAverageResampler()), DecodeOptions(),
+        ]
         #expect(keys.count == 4)
         // Every other field still counts.
         #expect(DecodeOptions(pixelLimit: 10) != DecodeOptions())
@@ -144,8 +152,9 @@ private extension Array {
         #expect(try plain.decode(probe, options: thumbnail).pixels.color(x: 0, y: 0).red == 255)
         #expect(try plain.decode(probe, options: own).pixels.color(x: 0, y: 0).red == 9)
         // A manager inside a manager: the outer one's resampler wins for options that name none.
-        let nested = ImageCodersManager(coders: [ImageCodersManager(coders: [ProbeCoder()], resampler: MarkerResampler(red: 5))],
-                                        resampler: MarkerResampler(red: 6))
+        let nested = ImageCodersManager(
+            coders: [ImageCodersManager(coders: [ProbeCoder()], resampler: MarkerResampler(red: 5))],
+            resampler: MarkerResampler(red: 6))
         let inner = try nested.decode(probe, options: thumbnail)
         #expect(inner.pixels.color(x: 0, y: 0).red == 6)
         #expect(inner.decodeOptions == thumbnail)
@@ -159,8 +168,9 @@ private extension Array {
         var own = small
         own.resampler = MarkerResampler(red: 12)
         #expect(try injected.encode(image, as: ProbeCoder.format, options: own) == Data([12]))
-        #expect(try ImageCodersManager(coders: [ProbeCoder()]).encode(image, as: ProbeCoder.format, options: small)
-            == Data([255]))
+        #expect(
+            try ImageCodersManager(coders: [ProbeCoder()]).encode(image, as: ProbeCoder.format, options: small)
+                == Data([255]))
     }
 
     @Test func aManagerFillsItsResamplerIntoIncrementalAndAnimatedDecoders() throws {
@@ -173,14 +183,17 @@ private extension Array {
         let final = try incremental.finish()
         #expect(final.pixels.color(x: 0, y: 0).red == 13)
         #expect(final.decodeOptions == thumbnail)
-        let plain = try #require(ImageCodersManager(coders: [ProbeCoder()]).makeIncrementalDecoder(header: probe,
-                                                                                                   options: thumbnail))
+        let plain = try #require(
+            ImageCodersManager(coders: [ProbeCoder()]).makeIncrementalDecoder(
+                header: probe,
+                options: thumbnail))
         #expect(try plain.finish().pixels.color(x: 0, y: 0).red == 255)
 
         let animated = try injected.makeAnimatedDecoder(probe, options: thumbnail)
         #expect(animated.canvasSize == PixelSize(width: 2, height: 2))
         #expect(try animated.frame(at: 1).color(x: 0, y: 0).red == 13)
-        let plainAnimated = try ImageCodersManager(coders: [ProbeCoder()]).makeAnimatedDecoder(probe, options: thumbnail)
+        let plainAnimated = try ImageCodersManager(coders: [ProbeCoder()]).makeAnimatedDecoder(
+            probe, options: thumbnail)
         #expect(try plainAnimated.frame(at: 1).color(x: 0, y: 0).red == 255)
     }
 }

@@ -33,7 +33,10 @@ import WICore
         queued.cancel()
         // The caller has its answer while the only thread is still busy: it did not wait for the job's turn.
         let result = await queued.result
-        guard case .failure(let error) = result else { Issue.record("the queued job was not cancelled"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("the queued job was not cancelled")
+            return
+        }
         #expect((error as? ImageError)?.code == .cancelled)
         hold.signal()
         // The queue drains; the cancelled job is skipped.
@@ -62,10 +65,14 @@ import WICore
         await Self.wait { started.load(ordering: .relaxed) }
         job.cancel()
         let result = await job.result
-        guard case .failure(let error) = result else { Issue.record("the job did not stop"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("the job did not stop")
+            return
+        }
         #expect((error as? ImageError)?.code == .cancelled)
         // The answer comes after the body returned: nothing of the job runs on.
-        let hasExited = exited.load(ordering: .relaxed), roundCount = rounds.load(ordering: .relaxed)
+        let hasExited = exited.load(ordering: .relaxed)
+        let roundCount = rounds.load(ordering: .relaxed)
         #expect(hasExited)
         #expect(roundCount > 0)
         #expect(pool.runningCancellableJobs == 0)
@@ -112,7 +119,10 @@ import WICore
         await Self.wait { started.load(ordering: .relaxed) }
         caller.cancel()
         let result = await caller.value
-        guard case .failure(let error) = result else { Issue.record("expected a cancellation"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("expected a cancellation")
+            return
+        }
         #expect(error.code == .cancelled)
         let hasEnded = ended.load(ordering: .relaxed)
         #expect(hasEnded)

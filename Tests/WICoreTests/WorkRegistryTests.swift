@@ -9,8 +9,12 @@ import WICore
 
     /// Work that records what it is told and waits until released, and the callers' tickets in join order.
     final class GatedWork: Sendable {
-        private let state = Mutex<(context: Registry.Context?, started: Bool, changes: [ImageLoading.Priority],
-                                   released: Bool, tickets: [Registry.Ticket])>((nil, false, [], false, []))
+        private let state = Mutex<
+            (
+                context: Registry.Context?, started: Bool, changes: [ImageLoading.Priority],
+                released: Bool, tickets: [Registry.Ticket]
+            )
+        >((nil, false, [], false, []))
 
         var changes: [ImageLoading.Priority] { state.withLock { $0.changes } }
         var tickets: [Registry.Ticket] { state.withLock { $0.tickets } }
@@ -33,8 +37,10 @@ import WICore
     }
 
     /// A caller of "k" in a task of its own; its ticket is kept for priority changes.
-    private func join(_ registry: Registry, _ work: GatedWork,
-                      _ priority: ImageLoading.Priority) -> Task<Result<Int, ImageError>, Never> {
+    private func join(
+        _ registry: Registry, _ work: GatedWork,
+        _ priority: ImageLoading.Priority
+    ) -> Task<Result<Int, ImageError>, Never> {
         Task { await registry.run(key: "k", priority: priority, ticket: work.keep, work: work.run) }
     }
 
@@ -47,18 +53,18 @@ import WICore
             callers.append(join(registry, work, priority))
             #expect(await eventually { registry.waiterCount(for: "k") == callers.count })
         }
-        await add(.low)                                            // 0: starts the work
+        await add(.low)  // 0: starts the work
         #expect(await eventually { work.hasStarted })
-        await add(.normal)                                         // 1
-        await add(.high)                                           // 2
-        await add(.high)                                           // 3
+        await add(.normal)  // 1
+        await add(.high)  // 2
+        await add(.high)  // 3
         #expect(work.changes == [.normal, .high])
-        callers[2].cancel()                                        // another high one stays
+        callers[2].cancel()  // another high one stays
         #expect(await eventually { registry.waiterCount(for: "k") == 3 })
         #expect(work.priority == .high)
         callers[3].cancel()
         #expect(await eventually { work.changes == [.normal, .high, .normal] })
-        registry.setPriority(.high, for: work.tickets[0])          // the low caller raised
+        registry.setPriority(.high, for: work.tickets[0])  // the low caller raised
         #expect(work.changes == [.normal, .high, .normal, .high])
         callers[0].cancel()
         #expect(await eventually { work.changes == [.normal, .high, .normal, .high, .normal] })
@@ -94,10 +100,11 @@ import WICore
         work.release()
         var outcomes: [String: Int] = [:]
         for (caller, priority) in zip(callers, priorities) {
-            let outcome = switch await caller.value {
-            case .success(let value): "\(priority) \(value)"
-            case .failure(let error): "\(priority) \(error.code == .cancelled ? "cancelled" : "\(error)")"
-            }
+            let outcome =
+                switch await caller.value {
+                case .success(let value): "\(priority) \(value)"
+                case .failure(let error): "\(priority) \(error.code == .cancelled ? "cancelled" : "\(error)")"
+                }
             outcomes[outcome, default: 0] += 1
         }
         #expect(outcomes == ["low 42": 20_000, "normal 42": 20_000, "high cancelled": 20_000])
@@ -133,9 +140,9 @@ import WICore
         #expect(await eventually { registry.waiterCount(for: "k") == 10 })
         for (n, cancellation) in cancellations.enumerated() where n % 2 == 0 {
             cancellation.cancel()
-            cancellation.cancel()                                   // a second cancel does nothing
+            cancellation.cancel()  // a second cancel does nothing
         }
-        #expect(registry.waiterCount(for: "k") == 5)                // left at once, not when the work ends
+        #expect(registry.waiterCount(for: "k") == 5)  // left at once, not when the work ends
         work.release()
         var outcomes: [String] = []
         for caller in callers { outcomes.append(outcome(await caller.value)) }
@@ -172,7 +179,7 @@ import WICore
         let work = GatedWork()
         let later = Task { await registry.run(key: "k", priority: .normal, work: work.run) }
         #expect(await eventually { registry.waiterCount(for: "k") == 1 })
-        cancellation.cancel()                                       // the first caller is gone: nothing to end
+        cancellation.cancel()  // the first caller is gone: nothing to end
         #expect(registry.waiterCount(for: "k") == 1)
         work.release()
         #expect(outcome(await later.value) == "42")

@@ -15,8 +15,8 @@ import WIHash
 
     /// Where standard base64 writes "+" and "/", base64url writes "-" and "_".
     @Test func urlSafeCharacters() {
-        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8=")          // standard: "+/8="
-        #expect(Base64URL.encode([0xFB, 0xEF, 0xFF]) == "--__")    // standard: "++//"
+        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8=")  // standard: "+/8="
+        #expect(Base64URL.encode([0xFB, 0xEF, 0xFF]) == "--__")  // standard: "++//"
     }
 
     /// The 48 bytes whose encoding is the whole alphabet, each value 0...63 once, in order.
@@ -27,8 +27,9 @@ import WIHash
             bytes += [UInt8(bits >> 16), UInt8(bits >> 8 & 0xFF), UInt8(bits & 0xFF)]
         }
         // What Python's base64.urlsafe_b64decode gives for the alphabet.
-        #expect(Hex.string(bytes) == "00108310518720928b30d38f41149351559761969b71d79f"
-            + "8218a39259a7a29aabb2dbafc31cb3d35db7e39ebbf3dfbf")
+        #expect(
+            Hex.string(bytes) == "00108310518720928b30d38f41149351559761969b71d79f"
+                + "8218a39259a7a29aabb2dbafc31cb3d35db7e39ebbf3dfbf")
         #expect(Base64URL.encode(bytes) == "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
     }
 }

@@ -37,11 +37,14 @@ import WIHash
     }
 
     @Test func digestBytesAndWords() {
-        let digest = MD5.digest(Array("abc".utf8))   // 90 01 50 98 3c d2 4f b0 | d6 96 3f 7d 28 e1 7f 72
+        let digest = MD5.digest(Array("abc".utf8))  // 90 01 50 98 3c d2 4f b0 | d6 96 3f 7d 28 e1 7f 72
         #expect(digest.low == 0xb04f_d23c_9850_0190)
         #expect(digest.high == 0x727f_e128_7d3f_96d6)
-        #expect((0..<16).map { digest[$0] } == [0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0,
-                                                0xd6, 0x96, 0x3f, 0x7d, 0x28, 0xe1, 0x7f, 0x72])
+        #expect(
+            (0..<16).map { digest[$0] } == [
+                0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0,
+                0xd6, 0x96, 0x3f, 0x7d, 0x28, 0xe1, 0x7f, 0x72,
+            ])
     }
 
     @Test func writeHexFillsExactlyThirtyTwoBytes() {
@@ -54,7 +57,7 @@ import WIHash
         func parse(_ text: String) -> MD5.Digest? { Array(text.utf8).withUnsafeBytes { MD5.Digest(hex: $0) } }
         #expect(parse("900150983cd24fb0d6963f7d28e17f72") == MD5.digest(Array("abc".utf8)))
         #expect(parse("d41d8cd98f00b204e9800998ecf8427e")?.hex == "d41d8cd98f00b204e9800998ecf8427e")
-        #expect(parse("900150983CD24FB0D6963F7D28E17F72") == nil)   // the cache writes lowercase only
+        #expect(parse("900150983CD24FB0D6963F7D28E17F72") == nil)  // the cache writes lowercase only
         #expect(parse("900150983cd24fb0d6963f7d28e17f7") == nil)
         #expect(parse("900150983cd24fb0d6963f7d28e17f72a") == nil)
         #expect(parse("900150983cd24fb0d6963f7d28e17fg2") == nil)

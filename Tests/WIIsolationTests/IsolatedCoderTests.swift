@@ -12,17 +12,23 @@ import WITestSupport
     static let worker = CommandRunner.productPath("wi-hostile-worker")
     static let coders = WebImage.makeCoders()
 
-    static func isolated(formats: Set<ImageFormat>? = nil, memoryLimit: Int = 1 << 30,
-                         fileAccess: IsolatedCoder.FileAccess? = nil) throws -> IsolatedCoder {
-        try IsolatedCoder(configuration: .init(command: [worker], formats: formats, memoryLimit: memoryLimit,
-                                               fileAccess: fileAccess),
-                          coders: coders)
+    static func isolated(
+        formats: Set<ImageFormat>? = nil, memoryLimit: Int = 1 << 30,
+        fileAccess: IsolatedCoder.FileAccess? = nil
+    ) throws -> IsolatedCoder {
+        try IsolatedCoder(
+            configuration: .init(
+                command: [worker], formats: formats, memoryLimit: memoryLimit,
+                fileAccess: fileAccess),
+            coders: coders)
     }
 
     static func hostile(_ action: String) -> Data { Data("HOSTILE:\(action)".utf8) }
 
-    @Test(arguments: ["png/iccp-displayp3.png", "svg/resvg/clip-rule-clip-rule_evenodd.svg", "pdf/square.pdf",
-                      "heic/gradient-alpha.avif", "jpeg/exif-xmp-metadata.jpg", "gif/animated-red-blue.gif"])
+    @Test(arguments: [
+        "png/iccp-displayp3.png", "svg/resvg/clip-rule-clip-rule_evenodd.svg", "pdf/square.pdf",
+        "heic/gradient-alpha.avif", "jpeg/exif-xmp-metadata.jpg", "gif/animated-red-blue.gif",
+    ])
     func decodesAsInProcess(path: String) async throws {
         let coder = try Self.isolated()
         let data = try Data(contentsOf: Fixtures.url(path))
@@ -36,7 +42,8 @@ import WITestSupport
             #expect(remote.metadata == local.metadata, "\(path)")
             #expect(remote.format == local.format && remote.loopCount == local.loopCount, "\(path)")
             for index in 0..<local.frameCount {
-                #expect(try remote.frame(at: index).pixels == (try local.frame(at: index).pixels), "\(path) frame \(index)")
+                #expect(
+                    try remote.frame(at: index).pixels == (try local.frame(at: index).pixels), "\(path) frame \(index)")
             }
         }
         await coder.shutdown()
@@ -46,7 +53,9 @@ import WITestSupport
         let coder = try Self.isolated(formats: IsolatedCoder.uncancellableFormats)
         #expect(coder.canDecode(try Data(contentsOf: Fixtures.url("pdf/square.pdf"))))
         #expect(!coder.canDecode(try Data(contentsOf: Fixtures.url("png/iccp-displayp3.png"))))
-        #expect(Set(coder.decodingFormats) == Set(Self.coders.decodingFormats).intersection(IsolatedCoder.uncancellableFormats))
+        #expect(
+            Set(coder.decodingFormats)
+                == Set(Self.coders.decodingFormats).intersection(IsolatedCoder.uncancellableFormats))
         await coder.shutdown()
     }
 
@@ -59,27 +68,34 @@ import WITestSupport
         #expect(remote?.code == local?.code && remote?.message == local?.message)
         // Limits hold in the worker too.
         let limited = #expect(throws: ImageError.self) {
-            try coder.decode(try Data(contentsOf: Fixtures.url("png/iccp-displayp3.png")), options: DecodeOptions(pixelLimit: 1_000))
+            try coder.decode(
+                try Data(contentsOf: Fixtures.url("png/iccp-displayp3.png")), options: DecodeOptions(pixelLimit: 1_000))
         }
         #expect(limited?.code == .pixelLimitExceeded)
-        #expect(coder.startedCount == 1)   // an error answer keeps its worker
+        #expect(coder.startedCount == 1)  // an error answer keeps its worker
         await coder.shutdown()
     }
 
-    @Test(arguments: [("crash", "the decoder crashed (signal 11, Segmentation fault)"),
-                      ("open", "the decoder made a forbidden system call (seccomp) and was stopped"),
-                      ("socket", "the decoder made a forbidden system call (seccomp) and was stopped"),
-                      ("exit", "the decode worker exited with status 3")])
+    @Test(arguments: [
+        ("crash", "the decoder crashed (signal 11, Segmentation fault)"),
+        ("open", "the decoder made a forbidden system call (seccomp) and was stopped"),
+        ("socket", "the decoder made a forbidden system call (seccomp) and was stopped"),
+        ("exit", "the decode worker exited with status 3"),
+    ])
     func aWorkerThatDiesCostsOneRequest(action: String, reason: String) async throws {
         let coder = try Self.isolated()
-        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile(action), options: DecodeOptions()) }
+        let error = #expect(throws: ImageError.self) {
+            try coder.decode(Self.hostile(action), options: DecodeOptions())
+        }
         #expect(error?.code == .decoderCrashed)
         #expect(error?.message == reason)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/wi-hostile-worker-was-here"))
         // Replaced: the next decode finds a worker.
         #expect(coder.startedCount == 2)
         let png = try Data(contentsOf: Fixtures.url("png/iccp-displayp3.png"))
-        #expect(try coder.decode(png, options: DecodeOptions()).pixels == (try Self.coders.decode(png, options: DecodeOptions()).pixels))
+        #expect(
+            try coder.decode(png, options: DecodeOptions()).pixels
+                == (try Self.coders.decode(png, options: DecodeOptions()).pixels))
         #expect(coder.startedCount == 2)
         await coder.shutdown()
     }
@@ -88,12 +104,16 @@ import WITestSupport
     /// same worker still decodes an SVG with text (fonts found) and a PDF.
     @Test func aWorkerReadsOnlyTheSystemFolders() async throws {
         let coder = try Self.isolated()
-        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("read"), options: DecodeOptions()) }
+        let error = #expect(throws: ImageError.self) {
+            try coder.decode(Self.hostile("read"), options: DecodeOptions())
+        }
         #expect(error?.message == "read refused (errno 13)")
-        #expect(coder.startedCount == 1)   // an ordinary error: the worker stays
-        for path in ["svg/peers/twelvemonkeys-barChart.svg", "pdf/square.pdf"] {   // the chart has text
+        #expect(coder.startedCount == 1)  // an ordinary error: the worker stays
+        for path in ["svg/peers/twelvemonkeys-barChart.svg", "pdf/square.pdf"] {  // the chart has text
             let data = try Data(contentsOf: Fixtures.url(path))
-            #expect(try coder.decode(data, options: DecodeOptions()).pixels == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
+            #expect(
+                try coder.decode(data, options: DecodeOptions()).pixels
+                    == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
         }
         await coder.shutdown()
     }
@@ -102,22 +122,27 @@ import WITestSupport
     /// sandbox: it decodes every format that draws no text as the test's process does, and dies on any open.
     @Test func aWorkerWithoutFilesDecodesEveryRasterFormat() async throws {
         let coder = try Self.isolated(fileAccess: IsolatedCoder.FileAccess.none)
-        let paths = ["png/iccp-displayp3.png", "apng/basic_f20.png", "jpeg/hat-progressive.jpg",
-                     "jpeg/hat-arithmetic.jpg", "gif/animated-red-blue.gif", "webp/animated-blend.webp",
-                     "webp/alpha_filter_1.webp", "tiff/16_bits.tiff", "jxl/5_frames_numbered_jxli.jxl",
-                     "jxl/3x3a_srgb_lossy.jxl", "heic/gradient-alpha.heic", "heic/gradient-alpha.avif",
-                     "heic/grid-89x111.heic", "bmp/irs-Info_8_Bit.bmp", "bmp/fc-24bipp.ico"]
+        let paths = [
+            "png/iccp-displayp3.png", "apng/basic_f20.png", "jpeg/hat-progressive.jpg",
+            "jpeg/hat-arithmetic.jpg", "gif/animated-red-blue.gif", "webp/animated-blend.webp",
+            "webp/alpha_filter_1.webp", "tiff/16_bits.tiff", "jxl/5_frames_numbered_jxli.jxl",
+            "jxl/3x3a_srgb_lossy.jxl", "heic/gradient-alpha.heic", "heic/gradient-alpha.avif",
+            "heic/grid-89x111.heic", "bmp/irs-Info_8_Bit.bmp", "bmp/fc-24bipp.ico",
+        ]
         for path in paths {
             let data = try Data(contentsOf: Fixtures.url(path))
             let local = try Self.coders.decode(data, options: DecodeOptions())
             let remote = try coder.decode(data, options: DecodeOptions())
             #expect(remote.frameCount == local.frameCount && remote.size == local.size, "\(path)")
             for index in 0..<local.frameCount {
-                #expect(try remote.frame(at: index).pixels == (try local.frame(at: index).pixels), "\(path) frame \(index)")
+                #expect(
+                    try remote.frame(at: index).pixels == (try local.frame(at: index).pixels), "\(path) frame \(index)")
             }
         }
-        #expect(coder.startedCount == 1)   // no decode opened a file
-        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("read"), options: DecodeOptions()) }
+        #expect(coder.startedCount == 1)  // no decode opened a file
+        let error = #expect(throws: ImageError.self) {
+            try coder.decode(Self.hostile("read"), options: DecodeOptions())
+        }
         #expect(error?.code == .decoderCrashed)
         #expect(error?.message == "the decoder made a forbidden system call (seccomp) and was stopped")
         #expect(coder.startedCount == 2)
@@ -138,19 +163,23 @@ import WITestSupport
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = folder.appendingPathComponent("fonts.conf")
-        try Data("""
+        try Data(
+            """
             <?xml version="1.0"?>
             <fontconfig>
               <cachedir>\(folder.path)/cache</cachedir>
               <dir>/usr/share/fonts/truetype/dejavu</dir>
               <include ignore_missing="yes">/etc/fonts/conf.d</include>
             </fontconfig>
-            """.utf8).write(to: configuration)
+            """.utf8
+        ).write(to: configuration)
         var settings = IsolatedCoder.Configuration(command: [Self.worker], formats: [.svg])
         settings.environment["FONTCONFIG_FILE"] = configuration.path
         let coder = try IsolatedCoder(configuration: settings, coders: Self.coders)
-        let data = try Data(contentsOf: Fixtures.url("svg/peers/twelvemonkeys-barChart.svg"))   // text
-        #expect(try coder.decode(data, options: DecodeOptions()).pixels == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
+        let data = try Data(contentsOf: Fixtures.url("svg/peers/twelvemonkeys-barChart.svg"))  // text
+        #expect(
+            try coder.decode(data, options: DecodeOptions()).pixels
+                == (try Self.coders.decode(data, options: DecodeOptions()).pixels))
         let caches = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/cache")
         #expect(caches.filter { $0.contains(".cache-") }.count == 1)
         #expect(coder.startedCount == 1)
@@ -159,9 +188,12 @@ import WITestSupport
 
     @Test func anAllocationPastTheLimitFailsInTheWorker() async throws {
         let coder = try Self.isolated(memoryLimit: 1 << 30)
-        let error = #expect(throws: ImageError.self) { try coder.decode(Self.hostile("allocate"), options: DecodeOptions()) }
+        let error = #expect(throws: ImageError.self) {
+            try coder.decode(Self.hostile("allocate"), options: DecodeOptions())
+        }
         #expect(error?.code == .outOfMemory)
-        #expect(error?.message.hasPrefix("allocated ") == true && error?.message.hasSuffix(" MiB, then no more") == true)
+        #expect(
+            error?.message.hasPrefix("allocated ") == true && error?.message.hasSuffix(" MiB, then no more") == true)
         // The worker survived its failed allocations and keeps serving.
         #expect(coder.startedCount == 1)
         await coder.shutdown()
@@ -179,11 +211,16 @@ import WITestSupport
         while pool.runningCancellableJobs == 0 { await Task.yield() }
         hang.cancel()
         let result = await hang.result
-        guard case .failure(let error) = result else { Issue.record("the hanging decode returned"); return }
+        guard case .failure(let error) = result else {
+            Issue.record("the hanging decode returned")
+            return
+        }
         #expect((error as? ImageError)?.code == .cancelled)
-        #expect(coder.startedCount == 2)   // killed, and replaced
+        #expect(coder.startedCount == 2)  // killed, and replaced
         let png = try Data(contentsOf: Fixtures.url("png/iccp-displayp3.png"))
-        #expect(try coder.decode(png, options: DecodeOptions()).pixels == (try Self.coders.decode(png, options: DecodeOptions()).pixels))
+        #expect(
+            try coder.decode(png, options: DecodeOptions()).pixels
+                == (try Self.coders.decode(png, options: DecodeOptions()).pixels))
         await coder.shutdown()
     }
 

@@ -9,7 +9,9 @@ import WITestSupport
 @Suite struct ConfigurationValidationTests {
     @Test func boundaries() throws {
         try expectInvalid("maxConcurrentTransfers must be in 1...1024, got 0") { $0.maxConcurrentTransfers = 0 }
-        try expectInvalid("connectTimeout must be a finite number in 0.001...86400, got nan") { $0.connectTimeout = .nan }
+        try expectInvalid("connectTimeout must be a finite number in 0.001...86400, got nan") {
+            $0.connectTimeout = .nan
+        }
         try expectInvalid("connectTimeout must be a finite number in 0.001...86400, got 1e+300") {
             $0.connectTimeout = 1e300
         }
@@ -50,10 +52,12 @@ import WITestSupport
             c.lowSpeedTime = Self.integer(&random)
             c.progressInterval = Self.real(&random)
             c.maximumRedirects = Self.integer(&random)
-            c.retryPolicy = .init(maximumRetries: Self.integer(&random), initialDelay: Self.real(&random),
-                                  maximumDelay: Self.real(&random))
+            c.retryPolicy = .init(
+                maximumRetries: Self.integer(&random), initialDelay: Self.real(&random),
+                maximumDelay: Self.real(&random))
             let day = 86400.0
-            let valid = (1...1024).contains(c.maxConcurrentTransfers) && (0.001...day).contains(c.connectTimeout)
+            let valid =
+                (1...1024).contains(c.maxConcurrentTransfers) && (0.001...day).contains(c.connectTimeout)
                 && (c.totalTimeout.map { (0.001...day).contains($0) } ?? true)
                 && (0...Int(Int32.max)).contains(c.lowSpeedLimit) && (0...Int(Int32.max)).contains(c.lowSpeedTime)
                 && (0...day).contains(c.progressInterval) && (0...100).contains(c.maximumRedirects)
@@ -69,8 +73,9 @@ import WITestSupport
 
     static func integer(_ random: inout SeededRandom) -> Int {
         switch Int.random(in: 0..<4, using: &random) {
-        case 0: return [0, -1, 1, 100, 101, 1024, 1025, .max, .min, Int(Int32.max), Int(Int32.max) + 1]
-            .randomElement(using: &random)!
+        case 0:
+            return [0, -1, 1, 100, 101, 1024, 1025, .max, .min, Int(Int32.max), Int(Int32.max) + 1]
+                .randomElement(using: &random)!
         case 1: return Int.random(in: Int.min...Int.max, using: &random)
         default: return Int.random(in: 0...20, using: &random)
         }
@@ -78,14 +83,17 @@ import WITestSupport
 
     static func real(_ random: inout SeededRandom) -> Double {
         switch Int.random(in: 0..<4, using: &random) {
-        case 0: return [0, 0.001, 0.0009, .nan, .infinity, -.infinity, 86400, 86400.5, -1].randomElement(using: &random)!
+        case 0:
+            return [0, 0.001, 0.0009, .nan, .infinity, -.infinity, 86400, 86400.5, -1].randomElement(using: &random)!
         case 1: return Double(bitPattern: random.next())
         default: return Double.random(in: 0...30, using: &random)
         }
     }
 
-    func expectInvalid(_ message: String, _ change: (inout CurlImageLoader.Configuration) -> Void,
-                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectInvalid(
+        _ message: String, _ change: (inout CurlImageLoader.Configuration) -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         var configuration = CurlImageLoader.Configuration()
         change(&configuration)
         let error = #expect(throws: ImageError.self, sourceLocation: sourceLocation) {

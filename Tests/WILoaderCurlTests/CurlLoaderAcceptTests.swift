@@ -37,9 +37,11 @@ import WITestServer
         #expect(loader.maxConcurrentTransfers == 3)
         #expect(await loader.result(server.url("/s")).value?.data == Data([5]))
         #expect(loader.hasStarted)
-        #expect(loader.maxConcurrentTransfers == 3)   // set before the start, kept by it
+        #expect(loader.maxConcurrentTransfers == 3)  // set before the start, kept by it
         #expect(loader.statistics.transfersStarted == 1)
-        #expect(server.requests("/s").first?.headers["user-agent"] == "WebImage/\(CurlImageLoader.libraryVersion) libcurl/7.88.1")
+        #expect(
+            server.requests("/s").first?.headers["user-agent"]
+                == "WebImage/\(CurlImageLoader.libraryVersion) libcurl/7.88.1")
         await loader.shutdown()
         #expect(await loader.result(server.url("/s")).error?.code == .shutDown)
         #expect(await loader.result(file).error?.code == .shutDown)
@@ -49,7 +51,7 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let loader = try CurlImageLoader(configuration: testConfiguration())
         await loader.shutdown()
-        await loader.shutdown()   // idempotent
+        await loader.shutdown()  // idempotent
         #expect(await loader.result(server.url("/x")).error?.code == .shutDown)
         #expect(!loader.hasStarted)
         #expect(server.requestCount("/x") == 0)
@@ -65,11 +67,14 @@ import WITestServer
         #expect(asked.count == 0)
         #expect(await loader.result(server.url("/a")).value?.data == Data([1]))
         #expect(asked.count == 1)
-        #expect(await loader.result(ImageLoading.Request(url: server.url("/a"), headers: ["X-Other": "1"])).value != nil)
+        #expect(
+            await loader.result(ImageLoading.Request(url: server.url("/a"), headers: ["X-Other": "1"])).value != nil)
         #expect(asked.count == 1)
         let seen = server.requests("/a")
         #expect(seen.count == 2)
-        #expect(seen.map { $0.headers["accept"] } == Array(repeating: "image/avif,image/webp,image/png,image/*,*/*;q=0.8", count: 2))
+        #expect(
+            seen.map { $0.headers["accept"] }
+                == Array(repeating: "image/avif,image/webp,image/png,image/*,*/*;q=0.8", count: 2))
     }
 
     @Test func aRequestModifierSeesTheAcceptHeaderThatIsSent() async throws {
@@ -85,7 +90,7 @@ import WITestServer
         }
         let request = ImageLoading.Request(url: server.url("/m"), context: context)
         _ = loader.identity(of: request)
-        #expect(asked.count == 1)   // the identity ran the modifier, which sees every header the request sends
+        #expect(asked.count == 1)  // the identity ran the modifier, which sees every header the request sends
         #expect(await loader.result(request).value?.data == Data([2]))
         #expect(asked.count == 1)
         let expected = "image/avif,image/webp,image/png,image/*,*/*;q=0.8"
@@ -98,10 +103,11 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         server.route("/h") { _ in TestResponse(body: Data([3]), contentType: "image/png") }
         let asked = Asked()
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.acceptedFormats = { asked.formats() }
-            $0.headers = ["Accept": "image/png"]
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.acceptedFormats = { asked.formats() }
+                $0.headers = ["Accept": "image/png"]
+            })
         #expect(await loader.result(server.url("/h")).value?.data == Data([3]))
         #expect(asked.count == 0)
         #expect(server.requests("/h").first?.headers["accept"] == "image/png")

@@ -59,7 +59,7 @@ import WITestServer
             #expect(result.value?.data == body, "\(path)")
         }
         let gzip = try #require(await loader.result(server.url("/gzip")).value?.response)
-        #expect(gzip.expectedContentLength == -1)   // the length on the wire is not the decoded length
+        #expect(gzip.expectedContentLength == -1)  // the length on the wire is not the decoded length
     }
 
     @Test func validatesInSDWebImageOrder() async throws {
@@ -73,7 +73,7 @@ import WITestServer
         let notFound = try #require(await loader.result(server.url("/404")).error)
         #expect(notFound.code == .badServerResponse)
         #expect(notFound.statusCode == 404)
-        #expect(await loader.result(server.url("/404-text")).error?.code == .badServerResponse)   // status first
+        #expect(await loader.result(server.url("/404-text")).error?.code == .badServerResponse)  // status first
         #expect(await loader.result(server.url("/text")).error?.code == .invalidDownloadContentType)
         #expect(await loader.result(server.url("/304")).error?.code == .cacheNotModified)
         #expect(await loader.result(server.url("/empty")).error?.code == .badImageData)
@@ -119,10 +119,14 @@ import WITestServer
     @Test func blocksOnlyPermanentFailures() throws {
         let loader = try CurlImageLoader()
         let url = URL(string: "http://example.com/a.png")!
-        let blocked: [ImageError.Code] = [.invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed,
-                                          .tooManyRedirects, .bodyTooLarge, .fileNotReadable]
-        let notBlocked: [ImageError.Code] = [.cancelled, .networkError, .timedOut, .badServerResponse,
-                                             .invalidDownloadResponse, .invalidDownloadContentType, .cacheNotModified]
+        let blocked: [ImageError.Code] = [
+            .invalidURL, .badImageData, .schemeNotAllowed, .addressNotAllowed,
+            .tooManyRedirects, .bodyTooLarge, .fileNotReadable,
+        ]
+        let notBlocked: [ImageError.Code] = [
+            .cancelled, .networkError, .timedOut, .badServerResponse,
+            .invalidDownloadResponse, .invalidDownloadContentType, .cacheNotModified,
+        ]
         for code in blocked { #expect(loader.shouldBlockFailedURL(url, error: ImageError(code, "")), "\(code)") }
         for code in notBlocked { #expect(!loader.shouldBlockFailedURL(url, error: ImageError(code, "")), "\(code)") }
         #expect(!loader.shouldBlockFailedURL(url, error: ImageError(.badServerResponse, "", statusCode: 404)))

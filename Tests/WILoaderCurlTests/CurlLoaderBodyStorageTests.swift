@@ -10,7 +10,8 @@ import WITestServer
     /// (a finished transfer may stay in a queue until the queue compacts; its body must not).
     @Test func aDeliveredBodyIsTheCallersAlone() async throws {
         let server = try await TestHTTPServer.start()
-        let first = testBytes(20_000), second = testBytes(3000, seed: 9)
+        let first = testBytes(20_000)
+        let second = testBytes(3000, seed: 9)
         server.route("/first") { _ in TestResponse(body: first, contentType: "image/png") }
         server.route("/second") { _ in TestResponse(body: second, contentType: "image/png", framing: .chunked(700)) }
         let loader = try CurlImageLoader(configuration: testConfiguration())

@@ -9,7 +9,8 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let body = testBytes(20_000)
         server.route("/shared") { _ in
-            TestResponse(body: body, contentType: "image/png").delayed(by: 0.2)   // every caller joins while the transfer runs
+            // every caller joins while the transfer runs
+            TestResponse(body: body, contentType: "image/png").delayed(by: 0.2)
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<100).map { _ in loader.start(server.url("/shared")) }
@@ -33,7 +34,7 @@ import WITestServer
         let (first, firstRecorder) = loader.start(server.url("/two"))
         let (_, secondRecorder) = loader.start(server.url("/two"))
         first.cancel()
-        first.cancel()   // idempotent
+        first.cancel()  // idempotent
         #expect(await firstRecorder.waitForCompletion()?.error?.code == .cancelled)
         #expect(await secondRecorder.waitForCompletion()?.value?.data == body)
         #expect(firstRecorder.completions == 1)
@@ -47,11 +48,11 @@ import WITestServer
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let loads = (0..<3).map { _ in loader.start(server.url("/endless")) }
-        #expect(await eventually { loads.allSatisfy { $0.1.progress.count >= 3 } })   // the body is flowing
+        #expect(await eventually { loads.allSatisfy { $0.1.progress.count >= 3 } })  // the body is flowing
         #expect(server.connections.closed == 0)
         loads.forEach { $0.0.cancel() }
         for (_, recorder) in loads { #expect(await recorder.waitForCompletion()?.error?.code == .cancelled) }
-        #expect(await eventually { server.connections.closed == 1 })   // libcurl dropped the connection
+        #expect(await eventually { server.connections.closed == 1 })  // libcurl dropped the connection
         #expect(await loader.waitUntilIdle() == 0)
         #expect(loads.allSatisfy { $0.1.completions == 1 })
     }

@@ -16,19 +16,20 @@ import WITestSupport
     @Test func everyFaultGivesItsTypedErrorAndLeavesNoDescriptorOpen() async throws {
         let result = try await runProbe([])
         let tls = "TLS with a self-signed certificate"
-        #expect(faultLines(result) == [
-            "fault reset mid-body: networkError, curl 18, status -, transfers 1, handles 0, leaked 0",
-            "fault slow drip past the low-speed limit: timedOut, curl 28, status -, transfers 1, handles 0, leaked 0",
-            "fault no answer before the total timeout: timedOut, curl 28, status -, transfers 1, handles 0, leaked 0",
-            "fault 500: badServerResponse, curl -, status 500, transfers 1, handles 0, leaked 0",
-            "fault redirect loop: tooManyRedirects, curl 47, status -, transfers 1, handles 0, leaked 0",
-            "fault wrong content type: invalidDownloadContentType, curl -, status 200, transfers 1, handles 0, leaked 0",
-            "fault connection refused: networkError, curl 7, status -, transfers 1, handles 0, leaked 0",
-            "fault unresolvable host: networkError, curl 6, status -, transfers 1, handles 0, leaked 0",
-            NginxServer.isAvailable
-                ? "fault \(tls): networkError, curl 60, status -, transfers 1, handles 0, leaked 0"
-                : "skipped \(tls): nginx is not installed",
-        ], "\(result.stdout)")
+        #expect(
+            faultLines(result) == [
+                "fault reset mid-body: networkError, curl 18, status -, transfers 1, handles 0, leaked 0",
+                "fault slow drip past the low-speed limit: timedOut, curl 28, status -, transfers 1, handles 0, leaked 0",
+                "fault no answer before the total timeout: timedOut, curl 28, status -, transfers 1, handles 0, leaked 0",
+                "fault 500: badServerResponse, curl -, status 500, transfers 1, handles 0, leaked 0",
+                "fault redirect loop: tooManyRedirects, curl 47, status -, transfers 1, handles 0, leaked 0",
+                "fault wrong content type: invalidDownloadContentType, curl -, status 200, transfers 1, handles 0, leaked 0",
+                "fault connection refused: networkError, curl 7, status -, transfers 1, handles 0, leaked 0",
+                "fault unresolvable host: networkError, curl 6, status -, transfers 1, handles 0, leaked 0",
+                NginxServer.isAvailable
+                    ? "fault \(tls): networkError, curl 60, status -, transfers 1, handles 0, leaked 0"
+                    : "skipped \(tls): nginx is not installed",
+            ], "\(result.stdout)")
         #expect(!result.stdout.contains("inheritable fd"), "\(result.stdout)")
         let baseline = try #require(number(after: "baseline: ", in: result))
         #expect(result.stdout.hasSuffix("end: \(baseline) descriptors, leaked 0\n"), "\(result.stdout)")
@@ -40,9 +41,10 @@ import WITestSupport
     /// open too (the server runs in the same process).
     @Test func theProbeReportsALoaderKeptAlive() async throws {
         let result = try await runProbe(["--only", "redirect loop", "--keep-loader", "redirect loop", "--settle", "2"])
-        #expect(faultLines(result) == [
-            "fault redirect loop: tooManyRedirects, curl 47, status -, transfers 1, handles 0, leaked 4",
-        ])
+        #expect(
+            faultLines(result) == [
+                "fault redirect loop: tooManyRedirects, curl 47, status -, transfers 1, handles 0, leaked 4"
+            ])
         let leaked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  leaked fd ") }
         #expect(leaked.count(where: { $0.hasSuffix(" unix") }) == 2, "\(result.stdout)")
         #expect(leaked.count(where: { $0.contains("] tcp 127.0.0.1:") }) == 2, "\(result.stdout)")
@@ -54,7 +56,9 @@ import WITestSupport
     /// closed is both inheritable and leaked.
     @Test func theProbeReportsAStrayDescriptor() async throws {
         let result = try await runProbe(["--only", "500", "--stray-fd", "--settle", "2"])
-        #expect(faultLines(result) == ["fault 500: badServerResponse, curl -, status 500, transfers 1, handles 0, leaked 1"])
+        #expect(
+            faultLines(result) == ["fault 500: badServerResponse, curl -, status 500, transfers 1, handles 0, leaked 1"]
+        )
         let leaked = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  leaked fd ") }
         #expect(leaked.count == 1 && leaked[0].hasSuffix(" -> /dev/null"), "\(result.stdout)")
         let inheritable = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  inheritable fd ") }
@@ -78,7 +82,9 @@ import WITestSupport
 
     /// The probe's "fault ..." and "skipped ..." lines.
     private func faultLines(_ result: CommandRunner.Result) -> [String] {
-        result.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("fault ") || $0.hasPrefix("skipped ") }
+        result.stdout.split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("fault ") || $0.hasPrefix("skipped ")
+        }
     }
 
     private func number(after prefix: String, in result: CommandRunner.Result) -> Int? {

@@ -17,8 +17,9 @@ import WITestServer
             changed.method = "POST"
             return changed
         }
-        let first = ImageLoading.Request(url: server.url("/first"), context: context,
-                                     headers: ["X-First": "yes", "Authorization": "Basic YW5uOnMzY3JldA=="])
+        let first = ImageLoading.Request(
+            url: server.url("/first"), context: context,
+            headers: ["X-First": "yes", "Authorization": "Basic YW5uOnMzY3JldA=="])
         #expect(await loader.result(first).value?.data == Data([1, 1]))
         #expect(await eventually { loader.statistics.spareEasyHandles == 1 })
         #expect(loader.statistics.liveEasyHandles == 0)

@@ -57,16 +57,20 @@ import WITestSupport
         let manager = try manager()
         let url = server.url("/img")
         // Each caller keeps to its own partition, as the README asks of requests with credentials.
-        let a = Self.context(token: "A", partition: "a"), b = Self.context(token: "B", partition: "b")
+        let a = Self.context(token: "A", partition: "a")
+        let b = Self.context(token: "B", partition: "b")
         async let withA = manager.loadImage(with: url, context: a)
         async let withB = manager.loadImage(with: url, context: b)
         async let anonymous = manager.loadImage(with: url)
-        #expect(await eventually { server.requestCount("/img") == 3 })   // all three in flight at once
+        #expect(await eventually { server.requestCount("/img") == 3 })  // all three in flight at once
         gate.open()
         let sides = try await [withA, withB, anonymous].map(\.image.width)
         #expect(sides == [10, 20, 30])
         #expect(server.requestCount("/img") == 3)
-        #expect(Set(server.requests("/img").map { $0.headers["authorization"] ?? "none" }) == ["Bearer A", "Bearer B", "none"])
+        #expect(
+            Set(server.requests("/img").map { $0.headers["authorization"] ?? "none" }) == [
+                "Bearer A", "Bearer B", "none",
+            ])
         await manager.shutdown()
         await server.stop()
     }
@@ -114,7 +118,7 @@ import WITestSupport
         let (_, plain2) = loader.start(ImageLoading.Request(url: url))
         let (_, withA) = loader.start(ImageLoading.Request(url: url, headers: ["Authorization": "Bearer A"]))
         var modified = ImageContext()
-        modified[.responseModifier] = ImageLoading.BlockResponseModifier { $0 }   // a closure: never shared
+        modified[.responseModifier] = ImageLoading.BlockResponseModifier { $0 }  // a closure: never shared
         let (_, privateOne) = loader.start(ImageLoading.Request(url: url, context: modified))
         #expect(await eventually { server.requestCount("/img") == 3 })
         gate.open()
@@ -132,8 +136,8 @@ import WITestSupport
         let loader = try CurlImageLoader(configuration: testConfiguration())
         await loader.shutdown()
         let (_, recorder) = loader.start(URL(string: "http://127.0.0.1:9/x.png")!)
-        #expect(recorder.completions == 1)                    // before `start` returned
+        #expect(recorder.completions == 1)  // before `start` returned
         #expect(recorder.errorCode == .shutDown)
-        await loader.shutdown()                               // idempotent
+        await loader.shutdown()  // idempotent
     }
 }

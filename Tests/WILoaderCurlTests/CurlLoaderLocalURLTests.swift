@@ -17,7 +17,7 @@ import WICore
         let charset = try #require(DataURL("data:;charset=utf-8,%C3%A9"))
         #expect(charset.mediaType == "text/plain;charset=utf-8")
         #expect(charset.data == Data([0xc3, 0xa9]))
-        let unpadded = try #require(DataURL("data:image/gif;base64,R0lGOD%0A lh"))   // whitespace and no padding
+        let unpadded = try #require(DataURL("data:image/gif;base64,R0lGOD%0A lh"))  // whitespace and no padding
         #expect(unpadded.data == Data("GIF89a".utf8))
         #expect(DataURL("data:image/png;base64,@@@") == nil)
         #expect(DataURL("data:text/plain,%zz") == nil)
@@ -27,7 +27,8 @@ import WICore
 
     @Test func loadsDataURLsWhenAllowed() async throws {
         let loader = try CurlImageLoader(configuration: local)
-        let request = ImageLoading.Request(url: URL(string: "data:image/png;base64,AQIDBA==")!, options: [.progressiveLoad])
+        let request = ImageLoading.Request(
+            url: URL(string: "data:image/png;base64,AQIDBA==")!, options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         let result = try #require(await recorder.waitForCompletion()?.value)
         #expect(result.data == Data([1, 2, 3, 4]))
@@ -37,15 +38,17 @@ import WICore
         #expect(recorder.partialData == Data([1, 2, 3, 4]))
         #expect(await loader.result(URL(string: "data:image/png;base64,")!).error?.code == .badImageData)
         #expect(await loader.result(URL(string: "data:image/png;base64,!!")!).error?.code == .invalidURL)
-        let typed = try CurlImageLoader(configuration: testConfiguration {
-            $0.allowedSchemes = ["data"]
-            $0.acceptableContentTypes = ["image/*"]
-        })
+        let typed = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.allowedSchemes = ["data"]
+                $0.acceptableContentTypes = ["image/*"]
+            })
         #expect(await typed.result(URL(string: "data:text/html,hi")!).error?.code == .invalidDownloadContentType)
-        let small = try CurlImageLoader(configuration: testConfiguration {
-            $0.allowedSchemes = ["data"]
-            $0.maximumBodySize = 3
-        })
+        let small = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.allowedSchemes = ["data"]
+                $0.maximumBodySize = 3
+            })
         #expect(await small.result(URL(string: "data:image/png;base64,AQIDBA==")!).error?.code == .bodyTooLarge)
     }
 
@@ -63,10 +66,11 @@ import WICore
         let missing = try #require(await loader.result(directory.appendingPathComponent("none.png")).error)
         #expect(missing.code == .fileNotReadable)
         #expect(loader.shouldBlockFailedURL(file, error: missing))
-        let small = try CurlImageLoader(configuration: testConfiguration {
-            $0.allowedSchemes = ["file"]
-            $0.maximumBodySize = 2999
-        })
+        let small = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.allowedSchemes = ["file"]
+                $0.maximumBodySize = 2999
+            })
         #expect(await small.result(file).error?.code == .bodyTooLarge)
         var xor = ImageContext()
         xor[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in Data(data.map { $0 ^ 1 }) }
@@ -78,9 +82,9 @@ import WICore
         let loader = try CurlImageLoader(configuration: local)
         let operation = Mutex<(any ImageLoading.Operation)?>(nil)
         var cancelling = ImageContext()
-        cancelling[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in   // the caller cancels just before the end
+        cancelling[.decryptor] = ImageLoading.BlockDataDecryptor { data, _ in  // the caller cancels just before the end
             let deadline = Date().addingTimeInterval(5)
-            while operation.withLock({ $0 }) == nil && Date() < deadline { usleep(100) }   // until load() returned
+            while operation.withLock({ $0 }) == nil && Date() < deadline { usleep(100) }  // until load() returned
             operation.withLock { $0 }?.cancel()
             operation.withLock { $0 }?.cancel()
             return data
@@ -90,7 +94,7 @@ import WICore
         operation.withLock { $0 = started }
         #expect(await recorder.waitForCompletion()?.error?.code == .cancelled)
         #expect(recorder.progress.last == [4, 4])
-        await loader.shutdown()   // joins the worker that ran the load: anything it would still do is done
+        await loader.shutdown()  // joins the worker that ran the load: anything it would still do is done
         #expect(recorder.completions == 1)
     }
 }

@@ -58,10 +58,15 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let png = Data([0x89, 0x50, 0x4E, 0x47])
         server.route("/silent") { _ in TestResponse(body: png, contentType: "image/png") }
-        server.route("/private") { _ in TestResponse(headers: [("Cache-Control", "private")], body: png, contentType: "image/png") }
-        server.route("/stated") { _ in TestResponse(headers: [("Cache-Control", "max-age=5")], body: png, contentType: "image/png") }
+        server.route("/private") { _ in
+            TestResponse(headers: [("Cache-Control", "private")], body: png, contentType: "image/png")
+        }
+        server.route("/stated") { _ in
+            TestResponse(headers: [("Cache-Control", "max-age=5")], body: png, contentType: "image/png")
+        }
         server.route("/expires") {
-            _ in TestResponse(headers: [("Expires", "Sun, 06 Nov 1994 08:49:37 GMT")], body: png, contentType: "image/png")
+            _ in
+            TestResponse(headers: [("Expires", "Sun, 06 Nov 1994 08:49:37 GMT")], body: png, contentType: "image/png")
         }
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.defaultMaxAge = 600 })
         func control(_ path: String) async -> String? {
@@ -94,18 +99,21 @@ import WITestServer
     @Test func credentialsAnswerBasicAuth() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/private") { request in
-            .basicAuth(user: "ann", password: "s3cret", request: request,
-                       then: TestResponse(body: Data([7]), contentType: "image/png"))
+            .basicAuth(
+                user: "ann", password: "s3cret", request: request,
+                then: TestResponse(body: Data([7]), contentType: "image/png"))
         }
         let anonymous = try CurlImageLoader(configuration: testConfiguration())
         #expect(await anonymous.result(server.url("/private")).error?.statusCode == 401)
-        let wrong = try CurlImageLoader(configuration: testConfiguration {
-            $0.credentials = .init(user: "ann", password: "nope")
-        })
+        let wrong = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.credentials = .init(user: "ann", password: "nope")
+            })
         #expect(await wrong.result(server.url("/private")).error?.statusCode == 401)
-        let right = try CurlImageLoader(configuration: testConfiguration {
-            $0.credentials = .init(user: "ann", password: "s3cret")
-        })
+        let right = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.credentials = .init(user: "ann", password: "s3cret")
+            })
         #expect(await right.result(server.url("/private")).value?.data == Data([7]))
     }
 
@@ -114,9 +122,10 @@ import WITestServer
         // 127.0.0.1 and localhost are different hosts to libcurl: the redirect target must not see the password.
         server.route("/start") { _ in .redirect(to: "http://localhost:\(server.port)/landing") }
         server.route("/landing") { _ in TestResponse(body: Data([1]), contentType: "image/png") }
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.credentials = .init(user: "ann", password: "s3cret")
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.credentials = .init(user: "ann", password: "s3cret")
+            })
         var context = ImageContext()
         context[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var changed = request

@@ -21,9 +21,12 @@ import WITestServer
         #expect(progress.count >= 3 && progress.count <= 5)
         #expect(progress.dropFirst(2).allSatisfy { $0[0] % 1000 == 0 && $0[1] == 3000 })
         #expect(zip(progress.dropFirst(2), progress.dropFirst(3)).allSatisfy { $0[0] < $1[0] })
-        guard case .response(let head) = recorder.events[1] else { Issue.record("no head second"); return }
+        guard case .response(let head) = recorder.events[1] else {
+            Issue.record("no head second")
+            return
+        }
         #expect(head.statusCode == 200)
-        #expect(recorder.partialData.isEmpty)   // not asked for
+        #expect(recorder.partialData.isEmpty)  // not asked for
     }
 
     @Test func progressIsThrottledButEndsWithTheTotal() async throws {
@@ -50,20 +53,20 @@ import WITestServer
         server.route("/progressive") { _ in
             var response = TestResponse(body: body, contentType: "image/png", framing: .chunked(1000))
             response.drip = (1000, 0.05)
-            response.hold = (afterBytes: 2000, gate: gate)   // the late caller joins while the body is held
+            response.hold = (afterBytes: 2000, gate: gate)  // the late caller joins while the body is held
             return response
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let request = ImageLoading.Request(url: server.url("/progressive"), options: [.progressiveLoad])
         let (_, recorder) = loader.start(request)
         #expect(await eventually { recorder.partialData.count == 2000 })
-        let late = loader.start(request).1   // joins mid-transfer: gets what arrived so far in one chunk
+        let late = loader.start(request).1  // joins mid-transfer: gets what arrived so far in one chunk
         #expect(await eventually { late.partialData.count == 2000 })
         gate.open()
         #expect(await recorder.waitForCompletion()?.value?.data == body)
         #expect(await late.waitForCompletion()?.value?.data == body)
         let chunks = recorder.events.compactMap { if case .partialData(let d) = $0 { d.count } else { nil } }
-        #expect(chunks.count >= 3 && chunks.allSatisfy { $0 % 1000 == 0 })   // chunk by chunk
+        #expect(chunks.count >= 3 && chunks.allSatisfy { $0 % 1000 == 0 })  // chunk by chunk
         #expect(recorder.partialData == body)
         #expect(late.partialData == body)
         #expect(server.requestCount("/progressive") == 1)

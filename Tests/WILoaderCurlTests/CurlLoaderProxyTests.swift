@@ -20,10 +20,11 @@ import WITestServer
 
     @Test func destinationsAreCheckedAndTheProxyIsAsked() async throws {
         let proxy = try await Self.proxy()
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
-            $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.2"])
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
+                $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.2"])
+            })
         // A private destination is refused before the proxy hears of it, whatever the proxy would do.
         let refused = await loader.result(URL(string: "http://10.1.2.3/a.png")!)
         #expect(refused.error?.code == .addressNotAllowed)
@@ -46,9 +47,10 @@ import WITestServer
 
     @Test func withoutAPolicyTheProxyIsUsedAsIs() async throws {
         let proxy = try await Self.proxy()
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.proxy = URL(string: "http://127.0.0.1:\(proxy.port)")
+            })
         let result = await loader.result(URL(string: "http://10.1.2.3/a.png")!)
         #expect(result.value?.data == Self.png)
         #expect(proxy.requests("/a.png").map(\.target) == ["http://10.1.2.3/a.png"])

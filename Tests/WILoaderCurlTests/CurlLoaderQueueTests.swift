@@ -29,10 +29,11 @@ import WITestServer
     private func lifoStartOrder(_ requests: (TestHTTPServer) -> [(Int, ImageLoading.Request)]) async throws -> [Int] {
         let (server, hold) = try await server(paths: 4)
         let started = Mutex<[Int]>([])
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.maxConcurrentTransfers = 1
-            $0.executionOrder = .lifo
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.maxConcurrentTransfers = 1
+                $0.executionOrder = .lifo
+            })
         let (_, gate) = loader.start(server.url("/gate"))
         try #require(await eventually { server.requestCount("/gate") == 1 })
         var recorders: [LoadRecorder] = []
@@ -44,8 +45,8 @@ import WITestServer
             }
             recorders.append(recorder)
         }
-        #expect((0..<4).map { server.requestCount("/\($0)") } == [0, 0, 0, 0])   // all wait behind the held /gate
-        await loader.settle()   // every load is queued behind /gate before it finishes
+        #expect((0..<4).map { server.requestCount("/\($0)") } == [0, 0, 0, 0])  // all wait behind the held /gate
+        await loader.settle()  // every load is queued behind /gate before it finishes
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -68,7 +69,7 @@ import WITestServer
                 return (index, request)
             }
         }
-        #expect(order == [3, 2, 1, 0])   // newest handed over first
+        #expect(order == [3, 2, 1, 0])  // newest handed over first
     }
 
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
@@ -83,15 +84,16 @@ import WITestServer
         for (index, priority) in priorities.enumerated() {
             let recorder = LoadRecorder()
             let request = ImageLoading.Request(url: server.url("/\(index)"), priority: priority)
-            operations.append(loader.load(request, events: { recorder.record($0) }) { result in
-                finished.withLock { $0.append(index) }
-                recorder.complete(result)
-            })
+            operations.append(
+                loader.load(request, events: { recorder.record($0) }) { result in
+                    finished.withLock { $0.append(index) }
+                    recorder.complete(result)
+                })
             recorders.append(recorder)
         }
-        operations[4].setPriority(.high)   // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
+        operations[4].setPriority(.high)  // while queued: jumps ahead of /1 and /3, behind /2 (queued earlier)
         #expect((0..<5).map { server.requestCount("/\($0)") } == [0, 0, 0, 0, 0])
-        await loader.settle()   // every load is queued behind /gate before it finishes
+        await loader.settle()  // every load is queued behind /gate before it finishes
         hold.open()
         _ = await gate.waitForCompletion()
         for recorder in recorders { _ = await recorder.waitForCompletion() }
@@ -109,7 +111,7 @@ import WITestServer
         #expect(loader.maxConcurrentTransfers == 2)
         let loads = (0..<6).map { loader.start(server.url("/\($0)")) }
         #expect(await eventually { seen() == 2 })
-        await loader.settle()   // every start handled and the queue started from: what runs now is all that may
+        await loader.settle()  // every start handled and the queue started from: what runs now is all that may
         #expect(loader.statistics.transfersStarted == 2)
         #expect(loader.statistics.liveEasyHandles == 2)
         loader.maxConcurrentTransfers = 6

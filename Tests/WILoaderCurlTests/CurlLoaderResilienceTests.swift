@@ -9,14 +9,14 @@ import WITestServer
     @Test func aDripFeedFailsTheLowSpeedLimit() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/drip") { _ in
-            TestResponse(body: testBytes(10_000), contentType: "image/png").dripping(10, every: 0.1)   // 100 B/s
+            TestResponse(body: testBytes(10_000), contentType: "image/png").dripping(10, every: 0.1)  // 100 B/s
         }
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.lowSpeedTime = 1 })
         let start = Date()
         let error = try #require(await loader.result(server.url("/drip")).error)
         #expect(error.code == .timedOut)
         #expect(error.message.hasPrefix("curl error 28: "))
-        #expect(Date().timeIntervalSince(start) < 30)   // the whole body would take 100 s
+        #expect(Date().timeIntervalSince(start) < 30)  // the whole body would take 100 s
     }
 
     @Test func theTotalTimeoutStopsASlowServer() async throws {
@@ -36,7 +36,7 @@ import WITestServer
         let loader = try CurlImageLoader(configuration: testConfiguration())
         let error = try #require(await loader.result(server.url("/reset")).error)
         #expect(error.code == .networkError)
-        #expect(error.message.hasPrefix("curl error 18: "))   // CURLE_PARTIAL_FILE
+        #expect(error.message.hasPrefix("curl error 18: "))  // CURLE_PARTIAL_FILE
     }
 
     @Test func resumesACancelledTransferWithRangeAndIfRange() async throws {
@@ -45,7 +45,7 @@ import WITestServer
         let etag = "\"v1\""
         server.route("/big") { request in
             var response = TestResponse.resource(body, etag: etag, request: request)
-            if request.headers["range"] == nil { response.drip = (6000, 60) }   // 6000 bytes, then a long pause
+            if request.headers["range"] == nil { response.drip = (6000, 60) }  // 6000 bytes, then a long pause
             return response
         }
         let loader = try CurlImageLoader(configuration: testConfiguration())
@@ -85,7 +85,7 @@ import WITestServer
         _ = await recorder.waitForCompletion()
         version.withLock { $0 = 2 }
         let result = await loader.result(server.url("/changing"))
-        #expect(result.value?.data == testBytes(20_000, seed: 2))   // If-Range failed: the whole new body
+        #expect(result.value?.data == testBytes(20_000, seed: 2))  // If-Range failed: the whole new body
         #expect(result.value?.response?.statusCode == 200)
         #expect(server.requests("/changing").last?.headers["if-range"] == "\"v1\"")
     }
@@ -94,23 +94,28 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let failures = Mutex(2)
         server.route("/flaky") { _ in
-            let fail = failures.withLock { f in defer { f -= 1 }; return f > 0 }
-            return fail ? TestResponse(status: 503, body: Data("busy".utf8), contentType: "text/plain")
+            let fail = failures.withLock { f in
+                defer { f -= 1 }
+                return f > 0
+            }
+            return fail
+                ? TestResponse(status: 503, body: Data("busy".utf8), contentType: "text/plain")
                 : TestResponse(body: Data([5]), contentType: "image/png")
         }
         let policy = CurlImageLoader.RetryPolicy(maximumRetries: 3, initialDelay: 0.05)
         #expect(policy.delay(beforeRetry: 1) == 0.05)
         #expect(policy.delay(beforeRetry: 3) == 0.2)
-        #expect(CurlImageLoader.RetryPolicy(maximumRetries: 9, initialDelay: 1, maximumDelay: 5).delay(beforeRetry: 9) == 5)
+        #expect(
+            CurlImageLoader.RetryPolicy(maximumRetries: 9, initialDelay: 1, maximumDelay: 5).delay(beforeRetry: 9) == 5)
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.retryPolicy = policy })
         let start = Date()
         #expect(await loader.result(server.url("/flaky")).value?.data == Data([5]))
-        #expect(Date().timeIntervalSince(start) >= 0.15)   // 0.05 + 0.1
+        #expect(Date().timeIntervalSince(start) >= 0.15)  // 0.05 + 0.1
         #expect(server.requestCount("/flaky") == 3)
 
         server.route("/gone") { _ in TestResponse(status: 404, body: Data("x".utf8), contentType: "text/plain") }
         #expect(await loader.result(server.url("/gone")).error?.statusCode == 404)
-        #expect(server.requestCount("/gone") == 1)   // not retryable
+        #expect(server.requestCount("/gone") == 1)  // not retryable
 
         let noRetry = try CurlImageLoader(configuration: testConfiguration())
         failures.withLock { $0 = 1 }
@@ -122,9 +127,10 @@ import WITestServer
         let server = try await TestHTTPServer.start()
         let port = server.port
         await server.stop()
-        let loader = try CurlImageLoader(configuration: testConfiguration {
-            $0.retryPolicy = .init(maximumRetries: 2, initialDelay: 0.01)
-        })
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.retryPolicy = .init(maximumRetries: 2, initialDelay: 0.01)
+            })
         #expect(await loader.result(URL(string: "http://127.0.0.1:\(port)/x")!).error?.code == .networkError)
         #expect(loader.statistics.transfersStarted == 3)
     }

@@ -9,8 +9,12 @@ import WITestSupport
     @Test func capsTheBodySizeWhileStreaming() async throws {
         let server = try await TestHTTPServer.start()
         server.route("/announced") { _ in TestResponse(body: testBytes(5000), contentType: "image/png") }
-        server.route("/streamed") { _ in TestResponse(body: testBytes(5000), contentType: "image/png", framing: .chunked(500)) }
-        server.route("/fits") { _ in TestResponse(body: testBytes(1000), contentType: "image/png", framing: .chunked(500)) }
+        server.route("/streamed") { _ in
+            TestResponse(body: testBytes(5000), contentType: "image/png", framing: .chunked(500))
+        }
+        server.route("/fits") { _ in
+            TestResponse(body: testBytes(1000), contentType: "image/png", framing: .chunked(500))
+        }
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.maximumBodySize = 1000 })
         #expect(await loader.result(server.url("/announced")).error?.code == .bodyTooLarge)
         let (_, streamed) = loader.start(server.url("/streamed"))
@@ -80,11 +84,13 @@ import WITestSupport
         #expect(await httpsOnly.result(URL(string: "http://127.0.0.1:9/a")!).error?.code == .schemeNotAllowed)
     }
 
-    @Test(arguments: ["http://127.0.0.1:1/a", "http://10.1.2.3:1/a", "http://169.254.169.254/latest/meta-data/",
-                      "http://[::1]:1/a", "http://100.64.0.1:1/a", "http://192.168.1.1:1/a", "http://0.0.0.0:1/a",
-                      "http://[::ffff:127.0.0.1]:1/a", "http://[fe80::1]:1/a", "http://224.0.0.1:1/a",
-                      // Other spellings of loopback: decimal, octal, hexadecimal, shortened.
-                      "http://2130706433:1/a", "http://0177.0.0.1:1/a", "http://0x7f000001:1/a", "http://127.1:1/a"])
+    @Test(arguments: [
+        "http://127.0.0.1:1/a", "http://10.1.2.3:1/a", "http://169.254.169.254/latest/meta-data/",
+        "http://[::1]:1/a", "http://100.64.0.1:1/a", "http://192.168.1.1:1/a", "http://0.0.0.0:1/a",
+        "http://[::ffff:127.0.0.1]:1/a", "http://[fe80::1]:1/a", "http://224.0.0.1:1/a",
+        // Other spellings of loopback: decimal, octal, hexadecimal, shortened.
+        "http://2130706433:1/a", "http://0177.0.0.1:1/a", "http://0x7f000001:1/a", "http://127.1:1/a",
+    ])
     func theAddressPolicyRefusesInternalAddresses(_ url: String) async throws {
         let loader = try CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
         let error = try #require(await loader.result(URL(string: url)!).error)
@@ -101,13 +107,14 @@ import WITestSupport
         #expect(await open.result(server.url("/a")).value?.data == Data([1]))
         let guarded = try CurlImageLoader(configuration: testConfiguration { $0.addressPolicy = .publicOnly() })
         #expect(await guarded.result(server.url("/a")).error?.code == .addressNotAllowed)
-        let localhost = URL(string: "http://localhost:\(server.port)/a")!   // resolves to loopback
+        let localhost = URL(string: "http://localhost:\(server.port)/a")!  // resolves to loopback
         #expect(await guarded.result(localhost).error?.code == .addressNotAllowed)
         #expect(server.requestCount("/a") == 1)
         // The first hop is allowed (an exception stands in for a public server); the redirect into loopback is not.
-        let excepted = try CurlImageLoader(configuration: testConfiguration {
-            $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.1"])
-        })
+        let excepted = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.addressPolicy = .publicOnly(exceptions: ["127.0.0.1"])
+            })
         #expect(await excepted.result(server.url("/a")).value?.data == Data([1]))
         let error = try #require(await excepted.result(server.url("/bounce")).error)
         #expect(error.code == .addressNotAllowed)

@@ -13,14 +13,17 @@ private enum TestTraceKey: ServiceContextKey {
 /// An instrument that writes the context's trace identifier as `x-test-trace` (a stand-in for an OpenTelemetry
 /// propagator writing `traceparent`).
 private struct TestInstrument: Instrument {
-    func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
-        where Inject.Carrier == Carrier
-    {
+    func inject<Carrier, Inject: Injector>(
+        _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    )
+    where Inject.Carrier == Carrier {
         if let trace = context[TestTraceKey.self] { injector.inject(trace, forKey: "x-test-trace", into: &carrier) }
     }
 
-    func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
-        where Extract.Carrier == Carrier {}
+    func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    )
+    where Extract.Carrier == Carrier {}
 }
 
 @Suite struct CurlLoaderTracingTests {

@@ -7,7 +7,9 @@ import WITestServer
 
 /// Collects what one load reported.
 final class LoadRecorder: Sendable {
-    private let state = Mutex<(events: [ImageLoading.Event], result: Result<ImageLoadResult, ImageError>?, completions: Int)>(([], nil, 0))
+    private let state = Mutex<
+        (events: [ImageLoading.Event], result: Result<ImageLoadResult, ImageError>?, completions: Int)
+    >(([], nil, 0))
 
     var events: [ImageLoading.Event] { state.withLock { $0.events } }
     var result: Result<ImageLoadResult, ImageError>? { state.withLock { $0.result } }
@@ -64,7 +66,9 @@ extension CurlImageLoader {
         do { return .success(try await load(request)) } catch { return .failure(error) }
     }
 
-    func result(_ url: URL) async -> Result<ImageLoadResult, ImageError> { await result(ImageLoading.Request(url: url)) }
+    func result(_ url: URL) async -> Result<ImageLoadResult, ImageError> {
+        await result(ImageLoading.Request(url: url))
+    }
 
     /// Waits until no easy handle is alive (handles are freed on the loader's thread just after completions).
     func waitUntilIdle(seconds: Double = 5) async -> Int {
@@ -81,7 +85,9 @@ extension Result where Failure == ImageError {
 
 /// A configuration for tests: every progress event (no throttling), and a low-speed window longer than any
 /// response the tests hold back on purpose (the timeout tests set their own).
-func testConfiguration(_ change: (inout CurlImageLoader.Configuration) -> Void = { _ in }) -> CurlImageLoader.Configuration {
+func testConfiguration(_ change: (inout CurlImageLoader.Configuration) -> Void = { _ in })
+    -> CurlImageLoader.Configuration
+{
     var configuration = CurlImageLoader.Configuration()
     configuration.lowSpeedTime = 90
     configuration.progressInterval = 0

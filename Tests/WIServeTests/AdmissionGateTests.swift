@@ -20,7 +20,8 @@ import Testing
             if gate.counts == expected && gate.suspendedCount == suspended { return }
             await Task.yield()
         }
-        Issue.record("gate counts \(gate.counts) and \(gate.suspendedCount) suspended, expected \(expected) and \(suspended)")
+        Issue.record(
+            "gate counts \(gate.counts) and \(gate.suspendedCount) suspended, expected \(expected) and \(suspended)")
     }
 
     @Test func admitsQueuesThenRefuses() async throws {
@@ -49,11 +50,11 @@ import Testing
             Issue.record("the line has room for two")
             return
         }
-        gate.release()                          // both have tickets, neither stands in line yet
+        gate.release()  // both have tickets, neither stands in line yet
         #expect(gate.counts == (1, 2))
-        #expect(await gate.wait(for: first))    // the slot was kept for it: taken at once
+        #expect(await gate.wait(for: first))  // the slot was kept for it: taken at once
         #expect(gate.counts == (1, 1))
-        gate.release()                          // handed to the second, still on its way
+        gate.release()  // handed to the second, still on its way
         // The second is cancelled before it gets there: it answers false and frees the slot it was handed.
         let cancelled = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -88,10 +89,10 @@ import Testing
     /// A request waiting for bytes gives its slot to the line, and comes back ahead of requests that never had one.
     @Test func aSuspendedRequestsSlotGoesToTheLineAndItComesBackFirst() async throws {
         let gate = AdmissionGate(concurrency: 1, queue: 3)
-        #expect(gate.tryAcquire() == .admitted)                 // A
+        #expect(gate.tryAcquire() == .admitted)  // A
         let b = Task { await gate.acquire() }
         try await Self.wait(gate, for: (1, 1))
-        gate.suspend()                                          // A waits for bytes: B works
+        gate.suspend()  // A waits for bytes: B works
         #expect(await b.value)
         #expect(gate.counts == (1, 0))
         #expect(gate.suspendedCount == 1)
@@ -103,16 +104,16 @@ import Testing
         }
         try await Self.wait(gate, for: (1, 1))
         let a = Task {
-            let resumed = await gate.resume()                   // A's bytes came: it lines up ahead of C
+            let resumed = await gate.resume()  // A's bytes came: it lines up ahead of C
             order.append("A")
             return resumed
         }
         try await Self.wait(gate, for: (1, 2))
         #expect(gate.suspendedCount == 0)
-        gate.release()                                          // B done: A, not C
+        gate.release()  // B done: A, not C
         #expect(await a.value)
         #expect(order.all == ["A"])
-        gate.release()                                          // A done: C
+        gate.release()  // A done: C
         #expect(await c.value)
         #expect(order.all == ["A", "C"])
         gate.release()
@@ -124,9 +125,9 @@ import Testing
         let gate = AdmissionGate(concurrency: 1, queue: 1)
         #expect(gate.tryAcquire() == .admitted)
         gate.suspend()
-        #expect(gate.tryAcquire() == .admitted)                 // the free slot
-        #expect(gate.tryAcquire() == .refused)                  // 1 working + 1 suspended = 2
-        gate.endSuspension()                                    // the suspended one failed and left
+        #expect(gate.tryAcquire() == .admitted)  // the free slot
+        #expect(gate.tryAcquire() == .refused)  // 1 working + 1 suspended = 2
+        gate.endSuspension()  // the suspended one failed and left
         guard case .queued(let ticket) = gate.tryAcquire() else {
             Issue.record("the line has room again")
             return
@@ -154,18 +155,18 @@ import Testing
         #expect(gate.counts == (0, 0) && gate.suspendedCount == 1)
         suspended.finish()
         #expect(gate.suspendedCount == 0)
-        #expect(await suspended.resume())                       // ended: nothing to take
+        #expect(await suspended.resume())  // ended: nothing to take
 
         #expect(gate.tryAcquire() == .admitted)
         let resuming = GateSlot(admittedBy: gate)
         resuming.suspend()
-        #expect(gate.tryAcquire() == .admitted)                 // another request works
+        #expect(gate.tryAcquire() == .admitted)  // another request works
         let back = Task { await resuming.resume() }
         try await Self.wait(gate, for: (1, 1))
-        resuming.finish()                                       // the request ended while its slot was on its way
-        gate.release()                                          // the other is done: the slot goes to `resuming`...
+        resuming.finish()  // the request ended while its slot was on its way
+        gate.release()  // the other is done: the slot goes to `resuming`...
         #expect(await back.value)
-        #expect(gate.counts == (0, 0))                          // ...which gave it back
+        #expect(gate.counts == (0, 0))  // ...which gave it back
         #expect(gate.suspendedCount == 0)
     }
 }

@@ -7,8 +7,9 @@ import WebImage
 /// `max_bytes()`: thumbor's search for a quality whose answer fits, step by step on a stand-in encoder.
 @Suite struct EncodePlanTests {
     func plan(_ filters: String) throws -> EncodePlan {
-        try EncodePlan(request: ThumborRequest.parse(path: "/unsafe/filters:\(filters)/example.com/a.jpg"),
-                       configuration: ServeConfiguration())
+        try EncodePlan(
+            request: ThumborRequest.parse(path: "/unsafe/filters:\(filters)/example.com/a.jpg"),
+            configuration: ServeConfiguration())
     }
 
     /// `plan.encodeFitting` on an encoder whose answer is 100 bytes per quality point; the qualities asked for.

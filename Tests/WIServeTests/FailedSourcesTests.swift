@@ -34,7 +34,8 @@ import WITestSupport
         failures.record(notFound, for: "g")
         #expect(failures.count == 3)
         #expect(failures.failure(for: "e") == nil)
-        #expect(failures.failure(for: "d") != nil && failures.failure(for: "f") != nil && failures.failure(for: "g") != nil)
+        #expect(
+            failures.failure(for: "d") != nil && failures.failure(for: "f") != nil && failures.failure(for: "g") != nil)
         // A TTL of 0 keeps nothing.
         let off = FailedSources(ttl: .zero, clock: clock)
         off.record(notFound, for: "a")
@@ -51,7 +52,9 @@ import WITestSupport
             #expect(h.origin.requestCount("/missing") == 1)
             // Text where an image should be: 415 each time, one fetch.
             for _ in 0..<3 {
-                #expect(try await client.execute(uri: "/unsafe/10x10/\(h.url("/text"))", method: .get).status == .unsupportedMediaType)
+                #expect(
+                    try await client.execute(uri: "/unsafe/10x10/\(h.url("/text"))", method: .get).status
+                        == .unsupportedMediaType)
             }
             #expect(h.origin.requestCount("/text") == 1)
         }
@@ -71,8 +74,14 @@ import WITestSupport
     @Test func anyOfSeveralKeysVerifiesAndRotationNeedsNoDowntime() async throws {
         let h = try await ServeHarness()
         let path = "10x10/\(h.url("/stripes.png"))"
-        let old = ThumborSignature(key: "old").sign(path), new = ThumborSignature(key: "new").sign(path)
-        try await h.withServer(H.configuration { $0.keys = ["new", "old"]; $0.allowUnsafe = false }) { _, client in
+        let old = ThumborSignature(key: "old").sign(path)
+        let new = ThumborSignature(key: "new").sign(path)
+        try await h.withServer(
+            H.configuration {
+                $0.keys = ["new", "old"]
+                $0.allowUnsafe = false
+            }
+        ) { _, client in
             let signedNew = try await client.execute(uri: "/\(new)/\(path)", method: .get)
             let signedOld = try await client.execute(uri: "/\(old)/\(path)", method: .get)
             #expect(signedNew.status == .ok && signedOld.status == .ok)
@@ -123,8 +132,9 @@ import WITestSupport
         let h = try await ServeHarness()
         let log = CapturingLogHandler.Store()
         try await h.withServer(H.configuration(), logger: CapturingLogHandler.logger(log)) { _, client in
-            let given = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
-                                                 headers: [RequestID.field: "abc-123"])
+            let given = try await client.execute(
+                uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
+                headers: [RequestID.field: "abc-123"])
             #expect(given.headers[RequestID.field] == "abc-123")
             let made = try await client.execute(uri: "/unsafe/10x10/\(h.url("/missing"))", method: .get)
             let id = try #require(made.headers[RequestID.field])
@@ -145,19 +155,24 @@ import WITestSupport
 
     @Test func pathsResolveInsideTheFolderOnly() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-files-\(UUID().uuidString)")
-        let root = base.appendingPathComponent("root"), outside = base.appendingPathComponent("outside.png")
+        let root = base.appendingPathComponent("root")
+        let outside = base.appendingPathComponent("outside.png")
         defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("sub dir"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("sub dir"), withIntermediateDirectories: true)
         let png = try H.coders.encode(try H.solid(width: 40, height: 20, H.green), as: .png, options: EncodeOptions())
         try png.write(to: root.appendingPathComponent("a.png"))
         try png.write(to: root.appendingPathComponent("sub dir/b.png"))
         try png.write(to: outside)
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("out.png").path,
-                                                   withDestinationPath: outside.path)
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("in.png").path,
-                                                   withDestinationPath: root.appendingPathComponent("a.png").path)
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("up").path,
-                                                   withDestinationPath: base.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("out.png").path,
+            withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("in.png").path,
+            withDestinationPath: root.appendingPathComponent("a.png").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("up").path,
+            withDestinationPath: base.path)
         let h = try await ServeHarness()
         try await h.withServer(H.configuration { $0.fileRoot = root.path }) { _, client in
             for path in ["a.png", "sub%20dir/b.png", "in.png"] {
@@ -166,9 +181,11 @@ import WITestSupport
                 #expect(try H.image(response).size == PixelSize(width: 20, height: 10), "\(path)")
             }
             let hostile: [(String, HTTPResponse.Status)] = [
-                ("../outside.png", .badRequest), ("%2E%2E/outside.png", .badRequest), ("sub%20dir/../../outside.png", .badRequest),
+                ("../outside.png", .badRequest), ("%2E%2E/outside.png", .badRequest),
+                ("sub%20dir/../../outside.png", .badRequest),
                 ("out.png", .badRequest), ("up/outside.png", .badRequest), ("%2Fetc%2Fpasswd", .badRequest),
-                ("./a.png", .badRequest), ("a.png%00.jpg", .badRequest), ("missing.png", .notFound), ("sub%20dir", .notFound),
+                ("./a.png", .badRequest), ("a.png%00.jpg", .badRequest), ("missing.png", .notFound),
+                ("sub%20dir", .notFound),
             ]
             for (path, status) in hostile {
                 let response = try await client.execute(uri: "/unsafe/20x10/\(path)", method: .get)
@@ -191,8 +208,9 @@ import WITestSupport
         let tracer = InMemoryTracer()
         let server = try await ImageServer(configuration: H.configuration(), tracer: tracer)
         try await server.makeApplication().test(.router) { client in
-            let response = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
-                                                    headers: [RequestID.field: "trace-me"])
+            let response = try await client.execute(
+                uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get,
+                headers: [RequestID.field: "trace-me"])
             #expect(response.status == .ok)
         }
         await server.manager.shutdown()
@@ -208,7 +226,8 @@ import WITestSupport
 /// The disk cache is bounded by `--cache-size`: three quarters for originals, one for answers.
 @Suite struct ServeDiskBoundTests {
     @Test func theDiskTiersShareTheCacheSize() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-bound-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wi-serve-bound-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let configuration = ServeHarness.configuration {
             $0.useCache = true

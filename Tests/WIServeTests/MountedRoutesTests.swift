@@ -16,13 +16,16 @@ import WITestSupport
 
     /// An app's manager: a memory cache, a curl loader, every coder.
     static func appManager() throws -> ImageManager {
-        ImageManager(cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: H.coders),
-                     loader: try CurlImageLoader(), coders: H.coders)
+        ImageManager(
+            cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: H.coders),
+            loader: try CurlImageLoader(), coders: H.coders)
     }
 
     /// Runs `body` against a live app (a port, a real HTTP client) unless `testing` says otherwise.
-    static func withApp(_ h: ServeHarness, _ configuration: ServeConfiguration, testing: TestingSetup = .live,
-                        _ body: @Sendable (ImageService, any TestClientProtocol) async throws -> Void) async throws {
+    static func withApp(
+        _ h: ServeHarness, _ configuration: ServeConfiguration, testing: TestingSetup = .live,
+        _ body: @Sendable (ImageService, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let manager = try appManager()
         let service = try await ImageService(configuration: configuration, manager: manager)
         let router = Router()
@@ -34,8 +37,9 @@ import WITestSupport
             guard id == "stripes" || id == "broken" else { throw HTTPError(.notFound, message: "no avatar \(id)") }
             let size = try context.parameters.require("size", as: Int.self)
             guard (1...512).contains(size) else { throw ImageError(.invalidArgument, "size must be in 1...512") }
-            return ImageRoute(source: URL(string: "\(origin)/\(id == "broken" ? "text" : "stripes.png")")!,
-                              transformer: try .resize(width: size, height: size / 2), format: .webp)
+            return ImageRoute(
+                source: URL(string: "\(origin)/\(id == "broken" ? "text" : "stripes.png")")!,
+                transformer: try .resize(width: size, height: size / 2), format: .webp)
         }
         let app = Application(router: router)
         do {
@@ -64,10 +68,13 @@ import WITestSupport
             #expect(thumb.headers[.contentType] == "image/png")
             let image = try H.image(thumb)
             #expect(image.size == PixelSize(width: 40, height: 20))
-            #expect(image.pixels.color(x: 2, y: 10).isClose(to: H.red) && image.pixels.color(x: 20, y: 10).isClose(to: H.green))
+            #expect(
+                image.pixels.color(x: 2, y: 10).isClose(to: H.red)
+                    && image.pixels.color(x: 20, y: 10).isClose(to: H.green))
             let etag = try #require(thumb.headers[.eTag])
-            let again = try await client.execute(uri: "/thumbs/unsafe/40x20/\(h.url("/stripes.png"))", method: .get,
-                                                 headers: [.ifNoneMatch: etag])
+            let again = try await client.execute(
+                uri: "/thumbs/unsafe/40x20/\(h.url("/stripes.png"))", method: .get,
+                headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified && again.body.readableBytes == 0)
             let head = try await client.execute(uri: "/thumbs/unsafe/40x20/\(h.url("/stripes.png"))", method: .head)
             #expect(head.status == .ok && head.body.readableBytes == 0)
@@ -98,9 +105,10 @@ import WITestSupport
             #expect(image.pixels.color(x: 60, y: 16).isClose(to: H.blue))
             let second = try await client.execute(uri: "/avatars/stripes/64", method: .get)
             #expect(H.data(second) == H.data(first))
-            #expect(service.renders.load(ordering: .relaxed) == 1)   // the second came from the variant cache
+            #expect(service.renders.load(ordering: .relaxed) == 1)  // the second came from the variant cache
             let etag = try #require(first.headers[.eTag])
-            let revalidated = try await client.execute(uri: "/avatars/stripes/64", method: .get, headers: [.ifNoneMatch: etag])
+            let revalidated = try await client.execute(
+                uri: "/avatars/stripes/64", method: .get, headers: [.ifNoneMatch: etag])
             #expect(revalidated.status == .notModified)
             let other = try await client.execute(uri: "/avatars/stripes/32", method: .get)
             #expect(try H.image(other).size == PixelSize(width: 32, height: 16))
@@ -141,22 +149,29 @@ import WITestSupport
     @Test func filesAreReadInsideTheFileRootOnly() async throws {
         let root = Fixtures.url("png")
         let service = try await ImageService(configuration: ServeHarness.configuration { $0.fileRoot = root.path })
-        let inside = await service.respond(to: ServeRequest(path: "/avatar"),
-                                           route: ImageRoute(source: root.appendingPathComponent("iccp-displayp3.png"),
-                                                             transformer: try .resize(width: 16, height: 8), format: .png))
+        let inside = await service.respond(
+            to: ServeRequest(path: "/avatar"),
+            route: ImageRoute(
+                source: root.appendingPathComponent("iccp-displayp3.png"),
+                transformer: try .resize(width: 16, height: 8), format: .png))
         #expect(inside.status == 200)
-        #expect(try ServeHarness.coders.decode(inside.body, options: DecodeOptions()).size == PixelSize(width: 16, height: 8))
+        #expect(
+            try ServeHarness.coders.decode(inside.body, options: DecodeOptions()).size
+                == PixelSize(width: 16, height: 8))
         for outside in ["/etc/passwd", root.path + "/../jpeg/hat-420.jpg"] {
-            let answer = await service.respond(to: ServeRequest(path: "/avatar"),
-                                               route: ImageRoute(source: URL(fileURLWithPath: outside)))
+            let answer = await service.respond(
+                to: ServeRequest(path: "/avatar"),
+                route: ImageRoute(source: URL(fileURLWithPath: outside)))
             #expect(answer.status == (outside == "/etc/passwd" ? 403 : 400), "\(outside)")
         }
         await service.shutdown()
         // Without --file-root, the service's own pipeline reads no file.
         let closed = try await ImageService(configuration: ServeHarness.configuration())
-        let refused = await closed.respond(to: ServeRequest(path: "/avatar"),
-                                           route: ImageRoute(source: root.appendingPathComponent("iccp-displayp3.png")))
-        #expect(refused.status == 403 && String(decoding: refused.body, as: UTF8.self) == "this source is not allowed\n")
+        let refused = await closed.respond(
+            to: ServeRequest(path: "/avatar"),
+            route: ImageRoute(source: root.appendingPathComponent("iccp-displayp3.png")))
+        #expect(
+            refused.status == 403 && String(decoding: refused.body, as: UTF8.self) == "this source is not allowed\n")
         await closed.shutdown()
     }
 }
@@ -170,9 +185,14 @@ import WITestSupport
         let cases: [(ImageRoute, String)] = [
             (ImageRoute(source: source, quality: 0), "quality must be in 1...100, got 0\n"),
             (ImageRoute(source: source, quality: 101), "quality must be in 1...100, got 101\n"),
-            (ImageRoute(source: source, thumbnailSize: PixelSize(width: 0, height: 5)), "thumbnail size 0x5 must be at least 1x1\n"),
-            (ImageRoute(source: source, thumbnailSize: PixelSize(width: 200, height: 200)),
-             "200x200 exceeds the pixel limit of 10000\n"),
+            (
+                ImageRoute(source: source, thumbnailSize: PixelSize(width: 0, height: 5)),
+                "thumbnail size 0x5 must be at least 1x1\n"
+            ),
+            (
+                ImageRoute(source: source, thumbnailSize: PixelSize(width: 200, height: 200)),
+                "200x200 exceeds the pixel limit of 10000\n"
+            ),
         ]
         for (route, reason) in cases {
             let answer = await service.respond(to: ServeRequest(path: "/avatar"), route: route)

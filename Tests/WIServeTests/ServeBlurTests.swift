@@ -31,7 +31,9 @@ import WITestSupport
         let cases = try Self.cases()
         #expect(cases.count == 5)
         for (radius, sigma, expected) in cases {
-            let output = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(Image(pixels: source)).pixels
+            let output = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(
+                Image(pixels: source)
+            ).pixels
             #expect(output.size == source.size)
             let bytes = output.packedBytes()
             #expect(bytes.count == expected.count)
@@ -43,7 +45,8 @@ import WITestSupport
     @Test func sigmaChangesTheResultAndZeroMeansTheRadius() throws {
         let source = try Self.pattern()
         func blurred(_ radius: Int, _ sigma: Double) throws -> PixelBuffer {
-            try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(Image(pixels: source)).pixels
+            try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(Image(pixels: source))
+                .pixels
         }
         let byRadius = try blurred(4, 0)
         #expect(try blurred(4, 4) == byRadius)

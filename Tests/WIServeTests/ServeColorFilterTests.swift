@@ -12,7 +12,9 @@ import WITestSupport
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
     static func cases() throws -> [(String, [UInt8])] {
         let text = try String(contentsOf: Fixtures.url("serve-color/thumbor-color-reference.tsv"), encoding: .utf8)
-        return try ServeBlurTests.rows(text).map { fields in (String(fields[0]), try ServeBlurTests.bytes(hex: fields[1])) }
+        return try ServeBlurTests.rows(text).map { fields in
+            (String(fields[0]), try ServeBlurTests.bytes(hex: fields[1]))
+        }
     }
 
     /// The WITransform transformer of the colour filter `text`.
@@ -26,19 +28,25 @@ import WITestSupport
         let cases = try Self.cases()
         #expect(cases.count == 30)
         for (text, expected) in cases {
-            let output: PixelBuffer, source: PixelBuffer
+            let output: PixelBuffer
+            let source: PixelBuffer
             let filter = try ThumborFilters.parseList(Substring(text), strict: true).first
             if let sharpen = filter as? ThumborFilters.Sharpen {
                 source = try ServeBlurTests.pattern(width: 48, height: 40)
-                output = try WaveletSharpenTransformer(amount: sharpen.amount, radius: sharpen.radius,
-                                                       luminanceOnly: sharpen.luminanceOnly).transform(Image(pixels: source)).pixels
+                output = try WaveletSharpenTransformer(
+                    amount: sharpen.amount, radius: sharpen.radius,
+                    luminanceOnly: sharpen.luminanceOnly
+                ).transform(Image(pixels: source)).pixels
             } else if let noise = filter as? ThumborFilters.Noise {
                 source = try ServeBlurTests.pattern()
-                output = try NoiseTransformer(amount: noise.amount, seed: UInt32(noise.seed)).transform(Image(pixels: source)).pixels
+                output = try NoiseTransformer(amount: noise.amount, seed: UInt32(noise.seed)).transform(
+                    Image(pixels: source)
+                ).pixels
             } else if let kernel = filter as? ThumborFilters.Convolution {
                 source = try ServeBlurTests.pattern()
-                let convolution = try ConvolutionTransformer(weights: kernel.weights, columns: kernel.columns,
-                                                             normalize: kernel.normalize)
+                let convolution = try ConvolutionTransformer(
+                    weights: kernel.weights, columns: kernel.columns,
+                    normalize: kernel.normalize)
                 output = try convolution.transform(Image(pixels: source)).pixels
             } else {
                 source = try ServeBlurTests.pattern()
@@ -68,8 +76,9 @@ import WITestSupport
     @Test func everyFrameOfAnAnimationIsFiltered() throws {
         let red = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [200, 0, 0, 255, 200, 0, 0, 255])
         let blue = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 200, 255, 0, 0, 200, 255])
-        let animation = Image(frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
-                              format: .gif)
+        let animation = Image(
+            frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
+            format: .gif)
         let output = try Self.filter("grayscale()").transform(animation)
         #expect(output.frameCount == 2)
         // (200 x 19595 + 0x8000) >> 16 = 60; (200 x 7471 + 0x8000) >> 16 = 23.
@@ -82,7 +91,9 @@ import WITestSupport
     @Test func onlyPixelFiltersMakeAStep() throws {
         typealias F = ThumborFilters
         #expect(try F.Blur(radius: 0, sigma: 0).transformer() == nil)
-        #expect(try F.Blur(radius: 2, sigma: 0).transformer()?.key == (try ConvolutionTransformer.gaussianBlur(radius: 2)).key)
+        #expect(
+            try F.Blur(radius: 2, sigma: 0).transformer()?.key
+                == (try ConvolutionTransformer.gaussianBlur(radius: 2)).key)
         #expect(try F.MaxAge(5).transformer() == nil && F.MaxAge(5).role == .answer)
         #expect(try F.Quality(5).transformer() == nil && !F.Quality(5).role.changesPixels)
         #expect(try F.Grayscale().transformer()?.key == "Grayscale()")

@@ -55,7 +55,9 @@ import WebImage
                 if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
                 if count < 0 { return (String(decoding: received, as: UTF8.self), errno == ECONNRESET) }
                 received += buffer[0..<count]
-                if stop(String(decoding: received, as: UTF8.self)) { return (String(decoding: received, as: UTF8.self), false) }
+                if stop(String(decoding: received, as: UTF8.self)) {
+                    return (String(decoding: received, as: UTF8.self), false)
+                }
             }
         }
     }
@@ -63,7 +65,8 @@ import WebImage
     static let health = "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"
 
     /// Runs `body` with the port of a live server made with `configuration`.
-    func withLiveServer(_ configuration: ServeConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws {
+    func withLiveServer(_ configuration: ServeConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws
+    {
         let server = try await ImageServer(configuration: configuration)
         try await server.makeApplication().test(.live) { client in
             try await body(try #require(client.port))
@@ -72,7 +75,12 @@ import WebImage
     }
 
     @Test func aRequestHeadThatNeverCompletesIsClosed() async throws {
-        try await withLiveServer(H.configuration { $0.headerTimeout = 0.3; $0.idleTimeout = 60 }) { port in
+        try await withLiveServer(
+            H.configuration {
+                $0.headerTimeout = 0.3
+                $0.idleTimeout = 60
+            }
+        ) { port in
             let slow = try RawConnection(port: port)
             slow.send("GET /healthz HTTP/1.1\r\nHost: te")
             let (text, closed) = slow.read()
@@ -87,7 +95,12 @@ import WebImage
     }
 
     @Test func aConnectionThatWaitsIsClosed() async throws {
-        try await withLiveServer(H.configuration { $0.headerTimeout = 60; $0.idleTimeout = 0.3 }) { port in
+        try await withLiveServer(
+            H.configuration {
+                $0.headerTimeout = 60
+                $0.idleTimeout = 0.3
+            }
+        ) { port in
             // One that never sends, and one that waits after its answer: both closed.
             let silent = try RawConnection(port: port)
             let kept = try RawConnection(port: port)
@@ -100,9 +113,16 @@ import WebImage
     }
 
     @Test func nearTheCapWaitingConnectionsGiveWayToNewClients() async throws {
-        try await withLiveServer(H.configuration { $0.headerTimeout = 60; $0.idleTimeout = 60; $0.maxConnections = 2 }) { port in
+        try await withLiveServer(
+            H.configuration {
+                $0.headerTimeout = 60
+                $0.idleTimeout = 60
+                $0.maxConnections = 2
+            }
+        ) { port in
             // Two keep-alive clients take the two connections and wait after their answers.
-            let first = try RawConnection(port: port), second = try RawConnection(port: port)
+            let first = try RawConnection(port: port)
+            let second = try RawConnection(port: port)
             for connection in [first, second] {
                 connection.send(Self.health)
                 #expect(connection.read { $0.hasSuffix("ok\n") }.text.hasPrefix("HTTP/1.1 200"))

@@ -42,10 +42,13 @@ import WITestSupport
         for fields in rows {
             let path = String(fields[1])
             let request = try ThumborRequest.parse(path: "/unsafe/\(path)example.com/a.png")
-            let output = try ThumborTransformer(request: request, pixelLimit: 1 << 20).transform(try #require(images[String(fields[0])]))
+            let output = try ThumborTransformer(request: request, pixelLimit: 1 << 20).transform(
+                try #require(images[String(fields[0])]))
             #expect("\(output.width)x\(output.height)" == "\(fields[2])x\(fields[3])", "\(fields[0]) \(path)")
             // Unresized: no size asked for, or a fill crop cut out at exactly the size asked for.
-            let resized = request.fitIn || fields[0] != "gradient" && (request.width != .pixels(0) || request.height != .pixels(0))
+            let resized =
+                request.fitIn
+                || fields[0] != "gradient" && (request.width != .pixels(0) || request.height != .pixels(0))
             if !resized {
                 let bytes = try output.pixels.converted(to: .rgba8).packedBytes()
                 let digest = Hex.string(SHA1.digest(bytes))

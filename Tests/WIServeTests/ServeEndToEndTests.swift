@@ -15,8 +15,11 @@ import WITestSupport
     @Test func fillCropByAlignment() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
-            for (alignment, left, right) in [("left/", H.red, H.green), ("", H.green, H.green), ("right/", H.green, H.blue)] {
-                let response = try await client.execute(uri: "/unsafe/100x100/\(alignment)\(h.url("/stripes.png"))", method: .get)
+            for (alignment, left, right) in [
+                ("left/", H.red, H.green), ("", H.green, H.green), ("right/", H.green, H.blue),
+            ] {
+                let response = try await client.execute(
+                    uri: "/unsafe/100x100/\(alignment)\(h.url("/stripes.png"))", method: .get)
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
                 let image = try H.image(response)
@@ -49,7 +52,7 @@ import WITestSupport
             let filled = try await h.stripes(client, "fit-in/300x300/filters:fill(ff00ff)/")
             #expect(filled.size == PixelSize(width: 300, height: 300))
             #expect(filled.pixels.color(x: 150, y: 10) == RGBAColor(red: 255, green: 0, blue: 255))  // the bar
-            #expect(filled.pixels.color(x: 150, y: 150) == H.green)                                   // the image
+            #expect(filled.pixels.color(x: 150, y: 150) == H.green)  // the image
             // As thumbor: fit-in keeps a source that fits the box; upscale() enlarges it; with fill() the box is
             // filled around the kept image (upscale() after fill() has nothing left to do).
             let kept = try await h.stripes(client, "fit-in/800x800/")
@@ -106,7 +109,7 @@ import WITestSupport
             let path = "/unsafe/100x100/filters:max_age(60)/\(h.url("/stripes.png"))"
             let first = try await client.execute(uri: path, method: .get)
             #expect(first.headers[.cacheControl] == "public, max-age=60")
-            let again = try await client.execute(uri: path, method: .get)   // from the variant cache
+            let again = try await client.execute(uri: path, method: .get)  // from the variant cache
             #expect(again.headers[.cacheControl] == "public, max-age=60")
             let etag = try #require(first.headers[.eTag])
             let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
@@ -136,8 +139,9 @@ import WITestSupport
                 uri: "/unsafe/filters:watermark(\(h.url("/missing.png")),0,0,0)/\(mark)", method: .get)
             #expect(missing.status == .badRequest)
             #expect(H.text(missing).hasPrefix("watermark \(h.url("/missing.png")): "))
-            let notImage = try await client.execute(uri: "/unsafe/filters:watermark(\(h.url("/text")),0,0,0)/\(mark)",
-                                                    method: .get)
+            let notImage = try await client.execute(
+                uri: "/unsafe/filters:watermark(\(h.url("/text")),0,0,0)/\(mark)",
+                method: .get)
             #expect(notImage.status == .unsupportedMediaType)
         }
     }
@@ -152,8 +156,10 @@ import WITestSupport
             // max_bytes(): the answer at quality 80 is larger than asked, so a lower quality's answer comes back.
             let full = H.data(try await client.execute(uri: "/unsafe/\(h.url("/exif.jpg"))", method: .get)).count
             let limit = full * 3 / 4
-            let fitted = H.data(try await client.execute(uri: "/unsafe/filters:max_bytes(\(limit))/\(h.url("/exif.jpg"))",
-                                                         method: .get))
+            let fitted = H.data(
+                try await client.execute(
+                    uri: "/unsafe/filters:max_bytes(\(limit))/\(h.url("/exif.jpg"))",
+                    method: .get))
             #expect(fitted.count <= limit && fitted.count > H.data(low).count)
         }
     }
@@ -164,23 +170,29 @@ import WITestSupport
             let exifMarker = Data("Exif\0\0".utf8)
             // The EXIF goes by default (ServeMetadataTests has the rest), and after strip_exif().
             let plain = H.data(try await client.execute(uri: "/unsafe/100x0/\(h.url("/exif.jpg"))", method: .get))
-            let stripped = H.data(try await client.execute(uri: "/unsafe/100x0/filters:strip_exif()/\(h.url("/exif.jpg"))", method: .get))
+            let stripped = H.data(
+                try await client.execute(uri: "/unsafe/100x0/filters:strip_exif()/\(h.url("/exif.jpg"))", method: .get))
             #expect(plain.range(of: exifMarker) == nil && !plain.isEmpty)
             #expect(stripped.range(of: exifMarker) == nil && !stripped.isEmpty)
             // strip_icc() leaves the profile out; strip_exif() keeps it.
             let iccMarker = Data("ICC_PROFILE\0".utf8)
-            let profiled = H.data(try await client.execute(uri: "/unsafe/filters:strip_exif()/\(h.url("/icc.jpg"))", method: .get))
-            let bare = H.data(try await client.execute(uri: "/unsafe/filters:strip_icc()/\(h.url("/icc.jpg"))", method: .get))
+            let profiled = H.data(
+                try await client.execute(uri: "/unsafe/filters:strip_exif()/\(h.url("/icc.jpg"))", method: .get))
+            let bare = H.data(
+                try await client.execute(uri: "/unsafe/filters:strip_icc()/\(h.url("/icc.jpg"))", method: .get))
             #expect(profiled.range(of: iccMarker) != nil)
             #expect(bare.range(of: iccMarker) == nil && !bare.isEmpty)
         }
     }
 
-    @Test(arguments: [("jpeg", ImageFormat.jpeg), ("png", .png), ("webp", .webp), ("avif", .avif), ("gif", .gif), ("heic", .heic)])
+    @Test(arguments: [
+        ("jpeg", ImageFormat.jpeg), ("png", .png), ("webp", .webp), ("avif", .avif), ("gif", .gif), ("heic", .heic),
+    ])
     func everyFormat(name: String, format: ImageFormat) async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
-            let response = try await client.execute(uri: "/unsafe/200x100/filters:format(\(name))/\(h.url("/stripes.png"))", method: .get)
+            let response = try await client.execute(
+                uri: "/unsafe/200x100/filters:format(\(name))/\(h.url("/stripes.png"))", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == format.mimeType)
             let data = H.data(response)
@@ -193,15 +205,17 @@ import WITestSupport
 
     @Test func animationsStayAnimated() async throws {
         let h = try await ServeHarness()
-        let source = try H.coders.decode(try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif")), options: DecodeOptions())
+        let source = try H.coders.decode(
+            try Data(contentsOf: Fixtures.url("gif/animated-red-blue.gif")), options: DecodeOptions())
         try await h.withServer(H.configuration { $0.autoWebP = true }) { _, client in
             let gif = try await client.execute(uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get)
             #expect(gif.headers[.contentType] == "image/gif")
             let frames = try H.image(gif)
             #expect(frames.frameCount == source.frameCount && frames.frameCount > 1)
             #expect(frames.size == PixelSize(width: 10, height: 10))
-            let webp = try await client.execute(uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get,
-                                                headers: [.accept: "image/webp,*/*"])
+            let webp = try await client.execute(
+                uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get,
+                headers: [.accept: "image/webp,*/*"])
             #expect(webp.headers[.contentType] == "image/webp")
             #expect(try H.image(webp).frameCount == source.frameCount)
         }
@@ -209,26 +223,34 @@ import WITestSupport
 
     @Test func autoFormatsFollowAccept() async throws {
         let h = try await ServeHarness()
-        try await h.withServer(H.configuration { $0.autoWebP = true; $0.autoAVIF = true }) { _, client in
+        try await h.withServer(
+            H.configuration {
+                $0.autoWebP = true
+                $0.autoAVIF = true
+            }
+        ) { _, client in
             let path = "/unsafe/100x100/\(h.url("/stripes.jpg"))"
             let plain = try await client.execute(uri: path, method: .get)
             #expect(plain.headers[.contentType] == "image/jpeg")
             #expect(plain.headers[.vary] == "Accept")
             let webp = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp,*/*;q=0.8"])
             #expect(webp.headers[.contentType] == "image/webp")
-            let avif = try await client.execute(uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"])
+            let avif = try await client.execute(
+                uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"])
             #expect(avif.headers[.contentType] == "image/avif")
             let refused = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp;q=0"])
             #expect(refused.headers[.contentType] == "image/jpeg")
             // format() wins over Accept.
-            let named = try await client.execute(uri: "/unsafe/100x100/filters:format(png)/\(h.url("/stripes.jpg"))",
-                                                 method: .get, headers: [.accept: "image/avif,image/webp"])
+            let named = try await client.execute(
+                uri: "/unsafe/100x100/filters:format(png)/\(h.url("/stripes.jpg"))",
+                method: .get, headers: [.accept: "image/avif,image/webp"])
             #expect(named.headers[.contentType] == "image/png")
         }
         let plain = try await ServeHarness()
         try await plain.withServer(H.configuration()) { _, client in
-            let response = try await client.execute(uri: "/unsafe/100x100/\(plain.url("/stripes.jpg"))", method: .get,
-                                                    headers: [.accept: "image/webp"])
+            let response = try await client.execute(
+                uri: "/unsafe/100x100/\(plain.url("/stripes.jpg"))", method: .get,
+                headers: [.accept: "image/webp"])
             #expect(response.headers[.vary] == nil)
         }
     }
@@ -244,7 +266,8 @@ import WITestSupport
             #expect(get.headers[.contentLength] == String(get.body.readableBytes))
             let again = try await client.execute(uri: path, method: .get)
             #expect(again.headers[.eTag] == etag)
-            let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"other\", \(etag)"])
+            let notModified = try await client.execute(
+                uri: path, method: .get, headers: [.ifNoneMatch: "\"other\", \(etag)"])
             #expect(notModified.status == .notModified)
             #expect(notModified.body.readableBytes == 0)
             #expect(notModified.headers[.eTag] == etag)
@@ -268,19 +291,31 @@ import WITestSupport
         let signature = ThumborSignature(key: "k").sign(signedPath)
         for strict in [false, true] {
             let refused: HTTPResponse.Status = strict ? .forbidden : .badRequest
-            try await h.withServer(H.configuration { $0.allowUnsafe = false; $0.strict = strict }, keepOrigin: true) { _, client in
+            try await h.withServer(
+                H.configuration {
+                    $0.allowUnsafe = false
+                    $0.strict = strict
+                }, keepOrigin: true
+            ) { _, client in
                 #expect(try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get).status == .ok)
-                let bad = try await client.execute(uri: "/\(ThumborSignature(key: "other").sign(signedPath))/\(signedPath)", method: .get)
+                let bad = try await client.execute(
+                    uri: "/\(ThumborSignature(key: "other").sign(signedPath))/\(signedPath)", method: .get)
                 #expect(bad.status == refused)
                 #expect(H.text(bad) == "bad signature\n")
                 let unsafe = try await client.execute(uri: "/unsafe/\(signedPath)", method: .get)
                 #expect(unsafe.status == refused)
                 #expect(H.text(unsafe) == "unsafe URLs are not allowed (start with --allow-unsafe)\n")
                 // The signature covers the whole path: changing the size breaks it.
-                let tampered = try await client.execute(uri: "/\(signature)/200x100/\(h.url("/stripes.png"))", method: .get)
+                let tampered = try await client.execute(
+                    uri: "/\(signature)/200x100/\(h.url("/stripes.png"))", method: .get)
                 #expect(tampered.status == refused)
             }
-            try await h.withServer(H.configuration { $0.key = nil; $0.strict = strict }, keepOrigin: !strict) { _, client in
+            try await h.withServer(
+                H.configuration {
+                    $0.key = nil
+                    $0.strict = strict
+                }, keepOrigin: !strict
+            ) { _, client in
                 let response = try await client.execute(uri: "/\(signature)/\(signedPath)", method: .get)
                 #expect(response.status == refused)
                 #expect(H.text(response) == "signed URLs need a key (start with --key)\n")
@@ -291,17 +326,25 @@ import WITestSupport
     @Test func errorStatuses() async throws {
         let h = try await ServeHarness()
         // --strict: a filter thumbor would skip is a 400 naming it (the default's answers: ServeLenientFilterTests).
-        try await h.withServer(H.configuration { $0.maxSourceBytes = 2000; $0.maxPixels = 100_000; $0.strict = true }) { _, client in
+        try await h.withServer(
+            H.configuration {
+                $0.maxSourceBytes = 2000
+                $0.maxPixels = 100_000
+                $0.strict = true
+            }
+        ) { _, client in
             let notFound = try await client.execute(uri: "/unsafe/\(h.url("/missing"))", method: .get)
             #expect(notFound.status == .notFound)
             // The reason is public; the pipeline's own description goes to the log only.
             #expect(H.text(notFound) == "the source was not found (the origin answered 404)\n")
             #expect(try await client.execute(uri: "/", method: .get).status == .notFound)
-            let unknown = try await client.execute(uri: "/unsafe/filters:sepia()/\(h.url("/stripes.png"))", method: .get)
+            let unknown = try await client.execute(
+                uri: "/unsafe/filters:sepia()/\(h.url("/stripes.png"))", method: .get)
             #expect(unknown.status == .badRequest)
             #expect(H.text(unknown) == "unknown filter 'sepia'\n")
             #expect(unknown.headers[.contentType] == "text/plain; charset=utf-8")
-            let badArgument = try await client.execute(uri: "/unsafe/filters:quality(101)/\(h.url("/stripes.png"))", method: .get)
+            let badArgument = try await client.execute(
+                uri: "/unsafe/filters:quality(101)/\(h.url("/stripes.png"))", method: .get)
             #expect(badArgument.status == .badRequest)
             let tooBig = try await client.execute(uri: "/unsafe/\(h.url("/exif.jpg"))", method: .get)
             #expect(tooBig.status == .contentTooLarge)
@@ -318,8 +361,14 @@ import WITestSupport
         // (its engine cannot load it), 413 with --strict.
         let limited = try await ServeHarness()
         for strict in [false, true] {
-            try await limited.withServer(H.configuration { $0.maxPixels = 50_000; $0.strict = strict }, keepOrigin: !strict) { _, client in
-                let response = try await client.execute(uri: "/unsafe/10x10/\(limited.url("/stripes.png"))", method: .get)
+            try await limited.withServer(
+                H.configuration {
+                    $0.maxPixels = 50_000
+                    $0.strict = strict
+                }, keepOrigin: !strict
+            ) { _, client in
+                let response = try await client.execute(
+                    uri: "/unsafe/10x10/\(limited.url("/stripes.png"))", method: .get)
                 #expect(response.status == (strict ? .contentTooLarge : .badRequest))
                 #expect(H.text(response) == "PNG: image exceeds the pixel limit\n")
             }
@@ -334,7 +383,8 @@ import WITestSupport
             #expect(response.status == .forbidden)
             #expect(H.text(response) == "the source's address is not allowed\n")
             #expect(h.origin.requestCount("/stripes.png") == 0)
-            let metadata = try await client.execute(uri: "/unsafe/http://169.254.169.254/latest/meta-data", method: .get)
+            let metadata = try await client.execute(
+                uri: "/unsafe/http://169.254.169.254/latest/meta-data", method: .get)
             #expect(metadata.status == .forbidden)
         }
         // An allowed host still cannot redirect to a refused address.
@@ -344,7 +394,8 @@ import WITestSupport
             #expect(response.status == .forbidden)
             #expect(H.text(response) == "the source's address is not allowed\n")
             // A name that is not the allowed host goes through the strict loader even when it resolves to loopback.
-            let other = try await client.execute(uri: "/unsafe/http://localhost:\(allowed.origin.port)/stripes.png", method: .get)
+            let other = try await client.execute(
+                uri: "/unsafe/http://localhost:\(allowed.origin.port)/stripes.png", method: .get)
             #expect(other.status == .forbidden)
         }
     }
@@ -353,7 +404,12 @@ import WITestSupport
     /// answered while the admission gate is full (it is not an image request).
     @Test func thumborsHealthcheck() async throws {
         let h = try await ServeHarness()
-        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 0 }) { server, client in
+        try await h.withServer(
+            H.configuration {
+                $0.concurrency = 1
+                $0.queue = 0
+            }
+        ) { server, client in
             async let held = client.execute(uri: "/unsafe/10x10/\(h.url("/gated.png"))", method: .get)
             for await _ in h.arrivals { break }
             // The image request waits for its source's bytes: the service is full (1 of 1 + 0).
@@ -361,7 +417,9 @@ import WITestSupport
             #expect(server.service.gate.tryAcquire() == .refused)
             for path in ["/healthcheck", "/healthcheck/"] {
                 let get = try await client.execute(uri: path, method: .get)
-                #expect(get.status == .ok && H.text(get) == "WORKING" && get.headers[.cacheControl] == "no-cache", "\(path)")
+                #expect(
+                    get.status == .ok && H.text(get) == "WORKING" && get.headers[.cacheControl] == "no-cache", "\(path)"
+                )
             }
             let head = try await client.execute(uri: "/healthcheck", method: .head)
             #expect(head.status == .ok && head.body.readableBytes == 0)

@@ -15,7 +15,8 @@ import WITestSupport
     typealias H = ServeHarness
 
     static func cached(_ adjust: @escaping (inout ServeConfiguration) -> Void) -> (ServeConfiguration, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-fresh-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "wi-serve-fresh-\(UUID().uuidString)")
         let configuration = H.configuration {
             $0.useCache = true
             $0.cacheDirectory = folder.path
@@ -30,7 +31,8 @@ import WITestSupport
 
     @Test func aStaleAnswerIsRenderedAgainAndAChangedSourceChangesIt() async throws {
         let h = try await ServeHarness()
-        let red = try Self.png(H.red), blue = try Self.png(H.blue)
+        let red = try Self.png(H.red)
+        let blue = try Self.png(H.blue)
         h.origin.route("/fresh.png") { .cacheable(red, etag: "\"v1\"", cacheControl: "max-age=0", request: $0) }
         let (configuration, folder) = Self.cached { $0.originCachePolicy = .respect }
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,7 +75,8 @@ import WITestSupport
             #expect(again.status == .ok && again.headers[.eTag] == etag)
             let byETag = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag])
             let byDate = try await client.execute(uri: uri, method: .get, headers: [.ifModifiedSince: modified])
-            let older = try await client.execute(uri: uri, method: .get, headers: [.ifModifiedSince: "Sat, 05 Nov 1994 08:49:37 GMT"])
+            let older = try await client.execute(
+                uri: uri, method: .get, headers: [.ifModifiedSince: "Sat, 05 Nov 1994 08:49:37 GMT"])
             #expect(byETag.status == .notModified && byDate.status == .notModified && older.status == .ok)
             #expect(h.origin.requestCount("/fresh.png") == 1)
             #expect(server.service.renders.load(ordering: .relaxed) == 1)
@@ -82,19 +85,24 @@ import WITestSupport
 
     @Test func staleWhileRevalidateServesTheOldAnswerOnceThenTheNewOne() async throws {
         let h = try await ServeHarness()
-        let red = try Self.png(H.red), blue = try Self.png(H.blue)
+        let red = try Self.png(H.red)
+        let blue = try Self.png(H.blue)
         h.origin.route("/fresh.png") { .cacheable(red, etag: "\"v1\"", cacheControl: "max-age=0", request: $0) }
-        let (configuration, folder) = Self.cached { _ in }   // the default: stale-while-revalidate, a day
+        let (configuration, folder) = Self.cached { _ in }  // the default: stale-while-revalidate, a day
         defer { try? FileManager.default.removeItem(at: folder) }
         try await h.withServer(configuration) { server, client in
             let uri = "/unsafe/20x10/\(h.url("/fresh.png"))"
-            #expect(try H.image(try await client.execute(uri: uri, method: .get)).pixels.color(x: 5, y: 5).isClose(to: H.red))
+            #expect(
+                try H.image(try await client.execute(uri: uri, method: .get)).pixels.color(x: 5, y: 5).isClose(
+                    to: H.red))
             // The source is stored in the background: once that is done (not before: a request in between would
             // miss the cache and fetch the new image, as CI once saw on a busy machine), the origin changes.
             await server.manager.waitUntilIdle()
             h.origin.route("/fresh.png") { .cacheable(blue, etag: "\"v2\"", cacheControl: "max-age=0", request: $0) }
             // The stale source is used at once while it is revalidated behind the answer...
-            #expect(try H.image(try await client.execute(uri: uri, method: .get)).pixels.color(x: 5, y: 5).isClose(to: H.red))
+            #expect(
+                try H.image(try await client.execute(uri: uri, method: .get)).pixels.color(x: 5, y: 5).isClose(
+                    to: H.red))
             // ...and once the revalidation brought the new image, answers have it (at most a few requests later:
             // each one waits for nothing but its own render).
             var answers = 0

@@ -54,7 +54,8 @@ struct ServeHarness {
         origin.route("/icc.jpg") { _ in TestResponse(body: icc, contentType: "image/jpeg") }
         origin.route("/text") { _ in TestResponse(body: Data("<html></html>".utf8), contentType: "text/html") }
         origin.route("/redirect-metadata") { _ in .redirect(to: "http://169.254.169.254/latest/meta-data") }
-        let gate = gate, arrived = arrived
+        let gate = gate
+        let arrived = arrived
         origin.route("/gated.png") { _ in
             arrived.yield()
             var response = TestResponse(body: png, contentType: "image/png")
@@ -80,8 +81,10 @@ struct ServeHarness {
 
     /// Runs `body` against a server made with `configuration`, then shuts the server's manager (and, unless
     /// `keepOrigin`, the origin) down.
-    func withServer(_ configuration: ServeConfiguration, keepOrigin: Bool = false, logger: Logger = .webImageNoOp,
-                    _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Void) async throws {
+    func withServer(
+        _ configuration: ServeConfiguration, keepOrigin: Bool = false, logger: Logger = .webImageNoOp,
+        _ body: @Sendable (ImageServer, any TestClientProtocol) async throws -> Void
+    ) async throws {
         let server = try await ImageServer(configuration: configuration, logger: logger)
         do {
             try await server.makeApplication().test(.router) { client in try await body(server, client) }
@@ -149,9 +152,11 @@ struct CapturingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        store.append(Line(level: event.level, message: event.message.description,
-                          status: event.metadata?["status"].map { "\($0)" },
-                          metadata: (event.metadata ?? [:]).mapValues { "\($0)" }))
+        store.append(
+            Line(
+                level: event.level, message: event.message.description,
+                status: event.metadata?["status"].map { "\($0)" },
+                metadata: (event.metadata ?? [:]).mapValues { "\($0)" }))
     }
 }
 

@@ -22,7 +22,8 @@ import WITestSupport
         let h = try await ServeHarness()
         for action in ["crash", "hang", "open", "socket"] {
             let body = Self.svg(action)
-            h.origin.route("/\(action).svg") { _ in WITestServer.TestResponse(body: body, contentType: "image/svg+xml") }
+            h.origin.route("/\(action).svg") { _ in WITestServer.TestResponse(body: body, contentType: "image/svg+xml")
+            }
         }
         let configuration = H.configuration {
             $0.isolation = .all
@@ -39,11 +40,12 @@ import WITestSupport
                 #expect(forbidden.status == .badGateway)
             }
             // What ended each worker is in its access-log line, not in the answer.
-            #expect(log.all.compactMap { $0.metadata["error"] } == [
-                "1040: the decoder crashed (signal 11, Segmentation fault)",
-                "1040: the decoder made a forbidden system call (seccomp) and was stopped",
-                "1040: the decoder made a forbidden system call (seccomp) and was stopped",
-            ])
+            #expect(
+                log.all.compactMap { $0.metadata["error"] } == [
+                    "1040: the decoder crashed (signal 11, Segmentation fault)",
+                    "1040: the decoder made a forbidden system call (seccomp) and was stopped",
+                    "1040: the decoder made a forbidden system call (seccomp) and was stopped",
+                ])
             // A decoder that never returns: the 504 comes at the deadline with its worker killed, nothing running.
             let hang = try await client.execute(uri: "/unsafe/10x10/\(h.url("/hang.svg"))", method: .get)
             #expect(hang.status == .gatewayTimeout)

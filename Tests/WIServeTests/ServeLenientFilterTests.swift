@@ -30,8 +30,12 @@ import WITestSupport
         return try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             try #require(fields.count == 8, "\(line)")
-            return (fields[0], fields[1], Answer(status: try #require(Int(fields[2])), width: fields[3], height: fields[4],
-                                                 format: fields[5], maxAge: fields[6], pixels: fields[7]))
+            return (
+                fields[0], fields[1],
+                Answer(
+                    status: try #require(Int(fields[2])), width: fields[3], height: fields[4],
+                    format: fields[5], maxAge: fields[6], pixels: fields[7])
+            )
         }
     }
 
@@ -45,16 +49,18 @@ import WITestSupport
         let maxAge = control.split(separator: "max-age=").last.map { String($0.prefix { $0.isNumber }) } ?? "-"
         let pixels = try image.frame(at: 0).pixels
         #expect(pixels.format == .rgba8)
-        return Answer(status: 200, width: "\(image.width)", height: "\(image.height)", format: format, maxAge: maxAge,
-                      pixels: format == "png" ? SHA256.hex(pixels.packedBytes()) : "-")
+        return Answer(
+            status: 200, width: "\(image.width)", height: "\(image.height)", format: format, maxAge: maxAge,
+            pixels: format == "png" ? SHA256.hex(pixels.packedBytes()) : "-")
     }
 
     @Test func filtersAsThumborSkipsAndClampsThem() async throws {
         let rows = try Self.rows()
         #expect(rows.count(where: { $0.0 == "unsafe" }) == 37 && rows.count(where: { $0.0 == "pattern" }) == 22)
         let h = try await ServeHarness()
-        let pattern = try H.coders.encode(Image(pixels: try ThumborReference.pattern(width: 24, height: 16)), as: .png,
-                                          options: EncodeOptions())
+        let pattern = try H.coders.encode(
+            Image(pixels: try ThumborReference.pattern(width: 24, height: 16)), as: .png,
+            options: EncodeOptions())
         h.origin.route("/pattern.png") { _ in WITestServer.TestResponse(body: pattern, contentType: "image/png") }
         try await h.withServer(H.configuration()) { _, client in
             for (kind, path, expected) in rows where kind == "unsafe" || kind == "pattern" {
@@ -64,7 +70,8 @@ import WITestSupport
             }
             // Where we knowingly answer otherwise (thumbor fails with a 500, or computes with arguments we skip
             // the filter for: docs/SERVE.md): the source as it is. A row that starts to match belongs above.
-            let source = try Self.answer(try await client.execute(uri: "/unsafe/\(h.url("/pattern.png"))", method: .get))
+            let source = try Self.answer(
+                try await client.execute(uri: "/unsafe/\(h.url("/pattern.png"))", method: .get))
             for (kind, path, expected) in rows where kind == "differs" {
                 let response = try await client.execute(uri: "/unsafe/\(path)\(h.url("/pattern.png"))", method: .get)
                 let answer = try Self.answer(response)
@@ -101,7 +108,8 @@ import WITestSupport
                 ("focal()", "focal() takes 1 argument(s), got 0"),
                 ("sepia()", "unknown filter 'sepia'"),
             ] {
-                let response = try await client.execute(uri: "/unsafe/filters:\(path)/\(h.url("/stripes.png"))", method: .get)
+                let response = try await client.execute(
+                    uri: "/unsafe/filters:\(path)/\(h.url("/stripes.png"))", method: .get)
                 #expect(response.status == .badRequest && H.text(response) == reason + "\n", "\(path)")
             }
         }
@@ -114,9 +122,11 @@ import WITestSupport
         let h = try await ServeHarness()
         let image = h.url("/stripes.png")
         try await h.withServer(H.configuration { $0.allowUnsafe = false }, keepOrigin: true) { _, client in
-            let signed = try await client.execute(uri: "/\(ThumborSignature(key: "k").sign(image))/\(image)", method: .get)
+            let signed = try await client.execute(
+                uri: "/\(ThumborSignature(key: "k").sign(image))/\(image)", method: .get)
             #expect(signed.status.code == expected["signed"])
-            let bad = try await client.execute(uri: "/\(ThumborSignature(key: "k").sign("other.png"))/\(image)", method: .get)
+            let bad = try await client.execute(
+                uri: "/\(ThumborSignature(key: "k").sign("other.png"))/\(image)", method: .get)
             #expect(bad.status.code == expected["bad-signature"])
             let unsafe = try await client.execute(uri: "/unsafe/\(image)", method: .get)
             #expect(unsafe.status.code == expected["unsafe"])

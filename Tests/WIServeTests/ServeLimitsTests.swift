@@ -18,11 +18,12 @@ import WITestServer
     /// deadline: 504).
     @Test func nestedThumborURLsThreeDeepAreAnsweredWithOneSlot() async throws {
         let h = try await ServeHarness()
-        let server = try await ImageServer(configuration: H.configuration {
-            $0.concurrency = 1
-            $0.queue = 4
-            $0.timeout = 10
-        })
+        let server = try await ImageServer(
+            configuration: H.configuration {
+                $0.concurrency = 1
+                $0.queue = 4
+                $0.timeout = 10
+            })
         try await server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
             let inner = "http://127.0.0.1:\(port)/unsafe/100x100/\(h.url("/stripes.png"))"
@@ -41,8 +42,13 @@ import WITestServer
     @Test func fullServiceAnswers503WithRetryAfter() async throws {
         let h = try await ServeHarness()
         let log = CapturingLogHandler.Store()
-        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 1 },
-                               logger: CapturingLogHandler.logger(log)) { server, client in
+        try await h.withServer(
+            H.configuration {
+                $0.concurrency = 1
+                $0.queue = 1
+            },
+            logger: CapturingLogHandler.logger(log)
+        ) { server, client in
             let gate = server.service.gate
             async let first = client.execute(uri: "/unsafe/10x10/\(h.url("/gated.png"))", method: .get)
             var arrivals = h.arrivals.makeAsyncIterator()
@@ -61,7 +67,9 @@ import WITestServer
             #expect(log.all.map(\.withoutDuration) == ["GET /unsafe/30x30/\(h.url("/gated.png")) 503 43"])
             #expect(log.all.map(\.status) == ["503"])
             let head = try await client.execute(uri: "/unsafe/40x40/\(h.url("/gated.png"))", method: .head)
-            #expect(head.status == .serviceUnavailable && head.headers[.contentLength] == "43" && head.body.readableBytes == 0)
+            #expect(
+                head.status == .serviceUnavailable && head.headers[.contentLength] == "43"
+                    && head.body.readableBytes == 0)
             h.gate.open()
             let (a, b) = try await (first, second)
             #expect(a.status == .ok && b.status == .ok)
@@ -77,8 +85,11 @@ import WITestServer
         #expect(lines.allSatisfy { $0.level == .info })
         #expect(lines[1].withoutDuration == "HEAD /unsafe/40x40/\(h.url("/gated.png")) 503 43")
         let admitted = Set(lines[2...].map { $0.message.split(separator: " ").prefix(3).joined(separator: " ") })
-        #expect(admitted == ["GET /unsafe/10x10/\(h.url("/gated.png")) 200",    // the access log has no query
-                             "GET /unsafe/20x20/\(h.url("/gated.png")) 200"])
+        #expect(
+            admitted == [
+                "GET /unsafe/10x10/\(h.url("/gated.png")) 200",  // the access log has no query
+                "GET /unsafe/20x20/\(h.url("/gated.png")) 200",
+            ])
     }
 
     @Test func slowSourceTimesOutWith504() async throws {
@@ -88,7 +99,7 @@ import WITestServer
             #expect(response.status == .gatewayTimeout)
             #expect(H.text(response) == "the request took longer than 0.5 s\n")
             #expect(server.service.gate.counts == (0, 0))
-            #expect(server.service.gate.suspendedCount == 0)   // it timed out waiting for bytes: nothing kept
+            #expect(server.service.gate.suspendedCount == 0)  // it timed out waiting for bytes: nothing kept
         }
     }
 
@@ -96,9 +107,15 @@ import WITestServer
     /// at its own deadline, saying so, and leaves the line.
     @Test func theWaitInLineCountsAgainstTheTimeout() async throws {
         let h = try await ServeHarness()
-        try await h.withServer(H.configuration { $0.concurrency = 1; $0.queue = 1; $0.timeout = 0.3 }) { server, client in
+        try await h.withServer(
+            H.configuration {
+                $0.concurrency = 1
+                $0.queue = 1
+                $0.timeout = 0.3
+            }
+        ) { server, client in
             let gate = server.service.gate
-            #expect(gate.tryAcquire() == .admitted)   // the only slot, held by the test
+            #expect(gate.tryAcquire() == .admitted)  // the only slot, held by the test
             let response = try await client.execute(uri: "/unsafe/10x10/\(h.url("/stripes.png"))", method: .get)
             #expect(response.status == .gatewayTimeout)
             #expect(H.text(response) == "the request took longer than 0.3 s (waiting for a slot)\n")
@@ -115,7 +132,8 @@ import WITestServer
     /// the convolution has stopped (no CPU job of the service runs on), and only then is its slot free.
     @Test func aTimedOutRequestsWorkHasStoppedWhenItAnswers() async throws {
         let h = try await ServeHarness()
-        let large = try H.coders.encode(try H.solid(width: 1500, height: 1000, H.green), as: .png, options: EncodeOptions())
+        let large = try H.coders.encode(
+            try H.solid(width: 1500, height: 1000, H.green), as: .png, options: EncodeOptions())
         h.origin.route("/large.png") { _ in WITestServer.TestResponse(body: large, contentType: "image/png") }
         let kernel = Array(repeating: "1", count: 625).joined(separator: ";")
         try await h.withServer(H.configuration { $0.timeout = 0.3 }) { server, client in
@@ -141,7 +159,8 @@ import WITestServer
     @Test func animationsAreCountedFrameByFrame() async throws {
         let h = try await ServeHarness()
         let frames = try (0..<20).map { index in
-            ImageFrame(pixels: try H.solid(width: 100, height: 100, index % 2 == 0 ? H.red : H.blue).pixels, duration: 0.1)
+            ImageFrame(
+                pixels: try H.solid(width: 100, height: 100, index % 2 == 0 ? H.red : H.blue).pixels, duration: 0.1)
         }
         let gif = try H.coders.encode(Image(frames: frames, format: .gif), as: .gif, options: EncodeOptions())
         h.origin.route("/frames.gif") { _ in WITestServer.TestResponse(body: gif, contentType: "image/gif") }
@@ -157,7 +176,12 @@ import WITestServer
             #expect(refused.status == .badRequest)
             #expect(H.text(refused).contains("20 frames exceed the frame limit of 10"))
         }
-        try await h.withServer(H.configuration { $0.maxFrames = 20; $0.maxPixels = 200_000 }) { _, client in
+        try await h.withServer(
+            H.configuration {
+                $0.maxFrames = 20
+                $0.maxPixels = 200_000
+            }
+        ) { _, client in
             let served = try await client.execute(uri: path, method: .get)
             #expect(served.status == .ok)
             let image = try H.image(served)
@@ -169,8 +193,10 @@ import WITestServer
     @Test func badSourceURLsAndTooManyFiltersAreRefusedFirst() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration { $0.maxFilters = 3 }) { _, client in
-            for path in ["/unsafe/64x64/%zz", "/unsafe/64x64/http://%25zz/a.png", "/unsafe/64x64/http://a%20b/a.png",
-                         "/unsafe/64x64/http://-a/a.png"] {
+            for path in [
+                "/unsafe/64x64/%zz", "/unsafe/64x64/http://%25zz/a.png", "/unsafe/64x64/http://a%20b/a.png",
+                "/unsafe/64x64/http://-a/a.png",
+            ] {
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .badRequest, "\(path)")
                 #expect(H.text(response) == "bad image URL\n", "\(path)")
@@ -180,7 +206,8 @@ import WITestServer
             #expect(refused.status == .badRequest)
             #expect(H.text(refused) == "4 filters exceed the limit of 3\n")
             let three = "filters:grayscale():grayscale():grayscale()"
-            #expect(try await client.execute(uri: "/unsafe/\(three)/\(h.url("/stripes.png"))", method: .get).status == .ok)
+            #expect(
+                try await client.execute(uri: "/unsafe/\(three)/\(h.url("/stripes.png"))", method: .get).status == .ok)
         }
         #expect(ImageService.httpURL("http://[::1]:8080/a.png") != nil)
         #expect(ImageService.httpURL("http://example.com/a%20b.png") != nil)
@@ -193,11 +220,13 @@ import WITestServer
 
     @Test func aTransformOverTheMemoryLimitIsRefusedFirst() async throws {
         let h = try await ServeHarness()
-        let large = try H.coders.encode(try H.solid(width: 3000, height: 2000, H.green), as: .png, options: EncodeOptions())
+        let large = try H.coders.encode(
+            try H.solid(width: 3000, height: 2000, H.green), as: .png, options: EncodeOptions())
         h.origin.route("/large.png") { _ in WITestServer.TestResponse(body: large, contentType: "image/png") }
         try await h.withServer(H.configuration { $0.maxRequestMemory = 64 << 20 }) { server, client in
             // 6 MP: held in and out 48 MB; sharpen's 28 bytes a pixel more: about 205 MiB, over 64 MiB.
-            let refused = try await client.execute(uri: "/unsafe/filters:sharpen(2,1,false)/\(h.url("/large.png"))", method: .get)
+            let refused = try await client.execute(
+                uri: "/unsafe/filters:sharpen(2,1,false)/\(h.url("/large.png"))", method: .get)
             #expect(refused.status == .badRequest)
             #expect(H.text(refused) == "the request would need about 205 MiB, over the memory limit of 64 MiB\n")
             // The same source, resized without filters: 45 MiB, answered.

@@ -16,8 +16,10 @@ import WITestSupport
     /// What identifies the photographer's place and device in the source, as bytes that must not reach a client.
     static let camera = Data("NIKON D800E".utf8)
     static let artist = Data("Nicolas Cornet".utf8)
-    static let formats: [(String, ImageFormat)] = [("jpeg", .jpeg), ("png", .png), ("webp", .webp), ("avif", .avif),
-                                                    ("heic", .heic), ("gif", .gif)]
+    static let formats: [(String, ImageFormat)] = [
+        ("jpeg", .jpeg), ("png", .png), ("webp", .webp), ("avif", .avif),
+        ("heic", .heic), ("gif", .gif),
+    ]
 
     static func source() throws -> Image {
         try H.coders.decode(try Data(contentsOf: Fixtures.url("attention/anemone.jpg")), options: DecodeOptions())
@@ -35,8 +37,9 @@ import WITestSupport
     func answersCarryNoEXIFOrXMPByDefault(name: String, format: ImageFormat) async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
-            let response = try await client.execute(uri: "/unsafe/120x80/filters:format(\(name))/\(h.url("/photo.jpg"))",
-                                                    method: .get)
+            let response = try await client.execute(
+                uri: "/unsafe/120x80/filters:format(\(name))/\(h.url("/photo.jpg"))",
+                method: .get)
             #expect(response.status == .ok)
             let data = H.data(response)
             #expect(data.range(of: Self.camera) == nil, "\(name)")
@@ -54,8 +57,9 @@ import WITestSupport
         let profile = try #require(try Self.source().metadata.iccProfile)
         try await h.withServer(H.configuration()) { _, client in
             for name in ["jpeg", "png", "webp"] {
-                let answer = try H.image(try await client.execute(
-                    uri: "/unsafe/120x80/filters:format(\(name))/\(h.url("/photo.jpg"))", method: .get))
+                let answer = try H.image(
+                    try await client.execute(
+                        uri: "/unsafe/120x80/filters:format(\(name))/\(h.url("/photo.jpg"))", method: .get))
                 #expect(answer.metadata.iccProfile == profile, "\(name)")
             }
         }
@@ -76,8 +80,9 @@ import WITestSupport
                 #expect(image.metadata.xmp == nil, "\(name)")
             }
             // strip_exif() in the URL leaves nothing, copyright included.
-            let stripped = try H.image(try await client.execute(
-                uri: "/unsafe/120x80/filters:strip_exif()/\(h.url("/photo.jpg"))", method: .get))
+            let stripped = try H.image(
+                try await client.execute(
+                    uri: "/unsafe/120x80/filters:strip_exif()/\(h.url("/photo.jpg"))", method: .get))
             #expect(stripped.metadata.exif == nil)
         }
     }
@@ -88,15 +93,18 @@ import WITestSupport
         try await h.withServer(H.configuration { $0.keepMetadata = true }) { _, client in
             let kept = try H.image(try await client.execute(uri: "/unsafe/120x80/\(h.url("/photo.jpg"))", method: .get))
             #expect(kept.metadata.exif == source.metadata.exif)
-            let webp = try H.image(try await client.execute(
-                uri: "/unsafe/120x80/filters:format(webp)/\(h.url("/photo.jpg"))", method: .get))
+            let webp = try H.image(
+                try await client.execute(
+                    uri: "/unsafe/120x80/filters:format(webp)/\(h.url("/photo.jpg"))", method: .get))
             #expect(webp.metadata.exif == source.metadata.exif && webp.metadata.xmp == source.metadata.xmp)
-            let stripped = try H.image(try await client.execute(
-                uri: "/unsafe/120x80/filters:strip_exif()/\(h.url("/photo.jpg"))", method: .get))
+            let stripped = try H.image(
+                try await client.execute(
+                    uri: "/unsafe/120x80/filters:strip_exif()/\(h.url("/photo.jpg"))", method: .get))
             #expect(stripped.metadata.exif == nil && stripped.metadata.xmp == nil)
             // strip_icc() leaves the profile out and nothing else.
-            let bare = try H.image(try await client.execute(
-                uri: "/unsafe/120x80/filters:strip_icc()/\(h.url("/photo.jpg"))", method: .get))
+            let bare = try H.image(
+                try await client.execute(
+                    uri: "/unsafe/120x80/filters:strip_icc()/\(h.url("/photo.jpg"))", method: .get))
             #expect(bare.metadata.iccProfile == nil && bare.metadata.exif == source.metadata.exif)
         }
     }
@@ -132,8 +140,9 @@ extension ServeMetadataTests {
         #expect(upright.orientation == .up && upright.metadata.xmp != nil)
         try await h.withServer(H.configuration()) { _, client in
             for name in ["jpeg", "png", "webp"] {
-                let response = try await client.execute(uri: "/unsafe/filters:format(\(name))/\(h.url("/xmp.jpg"))",
-                                                        method: .get)
+                let response = try await client.execute(
+                    uri: "/unsafe/filters:format(\(name))/\(h.url("/xmp.jpg"))",
+                    method: .get)
                 #expect(response.status == .ok)
                 #expect(H.data(response).range(of: Data("http://ns.adobe.com/xap".utf8)) == nil, "\(name)")
                 let image = try H.image(response)
@@ -142,11 +151,12 @@ extension ServeMetadataTests {
                 if name == "png" { #expect(image.pixels == upright.pixels) }
             }
         }
-        let kept = try await ServeHarness()   // a harness serves one server
+        let kept = try await ServeHarness()  // a harness serves one server
         kept.origin.route("/xmp.jpg") { _ in WITestServer.TestResponse(body: source, contentType: "image/jpeg") }
         try await kept.withServer(H.configuration { $0.keepMetadata = true }) { _, client in
-            let response = try await client.execute(uri: "/unsafe/filters:format(webp)/\(kept.url("/xmp.jpg"))",
-                                                    method: .get)
+            let response = try await client.execute(
+                uri: "/unsafe/filters:format(webp)/\(kept.url("/xmp.jpg"))",
+                method: .get)
             #expect(response.status == .ok)
             let webp = try H.image(response)
             let xmp = try #require(webp.metadata.xmp)
@@ -162,10 +172,12 @@ extension ServeMetadataTests {
         let kept = try #require(ImageMetadata(exif: exif).removingPersonalData(keepingCopyright: true).exif)
         // "MM", 42, IFD0 at 8; two ASCII entries (15 bytes each, "Nicolas Cornet\0") stored after the IFD at 38
         // and 54 (padded to even); no next IFD.
-        var expected: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x02,
-                                 0x01, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x00, 0x0F, 0x00, 0x00, 0x00, 0x26,
-                                 0x82, 0x98, 0x00, 0x02, 0x00, 0x00, 0x00, 0x0F, 0x00, 0x00, 0x00, 0x36,
-                                 0x00, 0x00, 0x00, 0x00]
+        var expected: [UInt8] = [
+            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x02,
+            0x01, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x00, 0x0F, 0x00, 0x00, 0x00, 0x26,
+            0x82, 0x98, 0x00, 0x02, 0x00, 0x00, 0x00, 0x0F, 0x00, 0x00, 0x00, 0x36,
+            0x00, 0x00, 0x00, 0x00,
+        ]
         expected += Array("Nicolas Cornet\0".utf8) + [0] + Array("Nicolas Cornet\0".utf8) + [0]
         #expect([UInt8](kept) == expected)
         #expect(ImageMetadata(exif: exif).removingPersonalData().exif == nil)
@@ -173,13 +185,18 @@ extension ServeMetadataTests {
 
     @Test func shortAndMissingFields() {
         // Little-endian, Artist "Al" inline (3 bytes with its NUL), no Copyright.
-        let exif = Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
-                         0x3B, 0x01, 0x02, 0x00, 0x03, 0x00, 0x00, 0x00, 0x41, 0x6C, 0x00, 0x00,
-                         0x00, 0x00, 0x00, 0x00])
+        let exif = Data([
+            0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+            0x3B, 0x01, 0x02, 0x00, 0x03, 0x00, 0x00, 0x00, 0x41, 0x6C, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00,
+        ])
         let kept = ImageMetadata(exif: exif).removingPersonalData(keepingCopyright: true).exif
-        #expect(kept.map([UInt8].init) == [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01,
-                                           0x01, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x41, 0x6C, 0x00, 0x00,
-                                           0x00, 0x00, 0x00, 0x00])
+        #expect(
+            kept.map([UInt8].init) == [
+                0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01,
+                0x01, 0x3B, 0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x41, 0x6C, 0x00, 0x00,
+                0x00, 0x00, 0x00, 0x00,
+            ])
         // No field to keep, a truncated block, a wrong type: nothing kept.
         #expect(ImageMetadata(exif: Data(exif.prefix(20))).removingPersonalData(keepingCopyright: true).exif == nil)
         var numeric = exif

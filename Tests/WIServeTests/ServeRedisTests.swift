@@ -54,7 +54,7 @@ import WITestSupport
                     try await withThrowingTaskGroup(of: HummingbirdTesting.TestResponse.self) { group in
                         for _ in 0..<4 { group.addTask { try await a.execute(uri: path, method: .get) } }
                         var arrivals = h.arrivals.makeAsyncIterator()
-                        _ = await arrivals.next()   // the first server's load is at the origin, holding the lease
+                        _ = await arrivals.next()  // the first server's load is at the origin, holding the lease
                         // Its leader waits for bytes (its slot given back); the three that joined it hold theirs.
                         try await AdmissionGateTests.wait(first.service.gate, for: (3, 0), suspended: 1)
                         for _ in 0..<4 { group.addTask { try await b.execute(uri: path, method: .get) } }
@@ -123,7 +123,7 @@ import WITestSupport
         let parts = made.all
         let loaders = parts.compactMap { $0 as? CurlImageLoader }
         let caches = parts.compactMap { $0 as? RedisCache }
-        #expect(loaders.count == 2)   // the public one and the --allow-host one
+        #expect(loaders.count == 2)  // the public one and the --allow-host one
         #expect(caches.count == 1)
         #expect(parts.filter { $0 is RedisSingleFlightLoader }.count == 2)
         #expect(parts.count == 5)

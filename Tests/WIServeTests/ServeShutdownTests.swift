@@ -37,7 +37,8 @@ import WebImage
         }
         // A new request finds no server.
         do {
-            _ = try await client.load(ImageLoading.Request(url: try #require(URL(string: "http://127.0.0.1:\(port)/healthz"))))
+            _ = try await client.load(
+                ImageLoading.Request(url: try #require(URL(string: "http://127.0.0.1:\(port)/healthz"))))
             Issue.record("a request after shutdown was answered")
         } catch {
             #expect((error as? ImageError)?.code == .networkError)

@@ -31,8 +31,10 @@ import WITestServer
         let png = try H.coders.encode(source, as: .png, options: EncodeOptions())
         h.origin.route("/patch.png") { _ in TestResponse(body: png, contentType: "image/png") }
         try await h.withServer(H.configuration()) { _, client in
-            let smart = try H.image(try await client.execute(uri: "/unsafe/100x100/smart/\(h.url("/patch.png"))", method: .get))
-            let centred = try H.image(try await client.execute(uri: "/unsafe/100x100/\(h.url("/patch.png"))", method: .get))
+            let smart = try H.image(
+                try await client.execute(uri: "/unsafe/100x100/smart/\(h.url("/patch.png"))", method: .get))
+            let centred = try H.image(
+                try await client.execute(uri: "/unsafe/100x100/\(h.url("/patch.png"))", method: .get))
             #expect(smart.size == PixelSize(width: 100, height: 100))
             let expected = try AttentionCropTransformer(width: 100, height: 100).transform(
                 try H.coders.decode(png, options: DecodeOptions()))
@@ -40,7 +42,10 @@ import WITestServer
             // The centre crop (x 50..<150 of the 200x100 scaled image) misses the patch; the smart one holds it.
             let grey = RGBAColor(red: 128, green: 128, blue: 128)
             #expect((0..<100).allSatisfy { centred.pixels.color(x: $0, y: 50) == grey })
-            #expect((0..<100).contains { smart.pixels.color(x: $0, y: 50).red > 200 && smart.pixels.color(x: $0, y: 50).green < 60 })
+            #expect(
+                (0..<100).contains {
+                    smart.pixels.color(x: $0, y: 50).red > 200 && smart.pixels.color(x: $0, y: 50).green < 60
+                })
         }
     }
 }

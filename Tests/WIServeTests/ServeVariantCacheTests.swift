@@ -23,7 +23,10 @@ import WebImage
         let h = try await ServeHarness()
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let configuration = H.configuration { $0.useCache = true; $0.cacheDirectory = folder }
+        let configuration = H.configuration {
+            $0.useCache = true
+            $0.cacheDirectory = folder
+        }
         let path = "/unsafe/fit-in/50x50/filters:quality(70)/\(h.url("/stripes.jpg"))"
         let firstBody = Locked<Data>(Data())
         let firstETag = Locked<String>("")
@@ -45,10 +48,11 @@ import WebImage
             let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
             #expect(notModified.status == .notModified)
             #expect(notModified.headers[.eTag] == etag)
-            #expect(renders() == 1)   // three answers from the variant, none through the pipeline
+            #expect(renders() == 1)  // three answers from the variant, none through the pipeline
             // Another variant of the same source is rendered (its source comes from the caches, not the origin).
-            let png = try await client.execute(uri: "/unsafe/fit-in/50x50/filters:format(png)/\(h.url("/stripes.jpg"))",
-                                               method: .get)
+            let png = try await client.execute(
+                uri: "/unsafe/fit-in/50x50/filters:format(png)/\(h.url("/stripes.jpg"))",
+                method: .get)
             #expect(png.headers[.contentType] == "image/png")
             #expect(renders() == 2)
             // Both answers are in the memory tier, a DataMemoryCache named as the service's tier always was.
@@ -63,7 +67,8 @@ import WebImage
         // A new server over the same folder answers from the disk tier: no origin request, nothing rendered.
         try await h.withServer(configuration) { server, client in
             let etag = firstETag.value
-            let notModified = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: "\"x\", \(etag)"])
+            let notModified = try await client.execute(
+                uri: path, method: .get, headers: [.ifNoneMatch: "\"x\", \(etag)"])
             #expect(notModified.status == .notModified)
             let response = try await client.execute(uri: path, method: .get)
             #expect(response.status == .ok)
@@ -82,7 +87,7 @@ import WebImage
             let first = try await client.execute(uri: path, method: .get)
             let etag = try #require(first.headers[.eTag])
             let second = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
-            #expect(second.status == .notModified)   // decided after the work: the ETag hashes the output
+            #expect(second.status == .notModified)  // decided after the work: the ETag hashes the output
             #expect(server.service.renders.load(ordering: .relaxed) == 2)
             #expect(h.origin.requestCount("/stripes.png") == 2)
         }
@@ -90,7 +95,8 @@ import WebImage
 
     @Test func variantKeysSeparateFormatsAndAcceptedTypes() {
         func key(_ format: ImageFormat?, _ accept: String?, webP: Bool = true, avif: Bool = false) -> String {
-            VariantCache.key(signedPath: "10x10/a.png", requested: format, accept: accept, autoWebP: webP, autoAVIF: avif)
+            VariantCache.key(
+                signedPath: "10x10/a.png", requested: format, accept: accept, autoWebP: webP, autoAVIF: avif)
         }
         #expect(key(nil, nil) == "v2 auto 10x10/a.png")
         #expect(key(nil, "image/webp,*/*") == "v2 auto+webp 10x10/a.png")
@@ -98,10 +104,14 @@ import WebImage
         #expect(key(nil, "image/avif,image/webp", avif: true) == "v2 auto+avif+webp 10x10/a.png")
         #expect(key(.png, "image/webp") == "v2 png 10x10/a.png")
         // Answers that keep metadata are other variants than the stripped ones.
-        #expect(VariantCache.key(signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
-                                 keepMetadata: true) == "v2 meta auto a.png")
-        #expect(VariantCache.key(signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
-                                 keepCopyright: true) == "v2 copyright auto a.png")
+        #expect(
+            VariantCache.key(
+                signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
+                keepMetadata: true) == "v2 meta auto a.png")
+        #expect(
+            VariantCache.key(
+                signedPath: "a.png", requested: nil, accept: nil, autoWebP: false, autoAVIF: false,
+                keepCopyright: true) == "v2 copyright auto a.png")
     }
 }
 

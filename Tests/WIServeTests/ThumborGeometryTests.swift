@@ -8,7 +8,8 @@ import WICore
     let source = PixelSize(width: 400, height: 200)
 
     func geometry(_ path: String, fill: Bool = false) throws -> ThumborGeometry {
-        ThumborGeometry.make(for: try ThumborRequest.parse(path: "/unsafe/\(path)a.example/b.png"), source: source, fill: fill)
+        ThumborGeometry.make(
+            for: try ThumborRequest.parse(path: "/unsafe/\(path)a.example/b.png"), source: source, fill: fill)
     }
 
     func window(_ g: ThumborGeometry) -> [Int] { [g.window.x, g.window.y, g.window.width, g.window.height] }
@@ -44,7 +45,9 @@ import WICore
         #expect(try geometry("full-fit-in/100x100/", fill: true).canvas == PixelSize(width: 200, height: 100))
         #expect(try geometry("adaptive-fit-in/100x300/").scaled == PixelSize(width: 200, height: 100))
         #expect(try geometry("adaptive-fit-in/100x300/").box == PixelSize(width: 300, height: 100))
-        #expect(ThumborFilters.Upscale.upscaled(source, box: PixelSize(width: 800, height: 800)) == PixelSize(width: 800, height: 400))
+        #expect(
+            ThumborFilters.Upscale.upscaled(source, box: PixelSize(width: 800, height: 800))
+                == PixelSize(width: 800, height: 400))
         #expect(ThumborFilters.Upscale.upscaled(source, box: PixelSize(width: 800, height: 0)) == nil)
     }
 

@@ -6,9 +6,14 @@ import Testing
 @Suite struct ThumborRequestTests {
     @Test func everyPartInOrder() throws {
         let request = try ThumborRequest.parse(
-            path: "/unsafe/1x2:30x40/fit-in/-300x-0/right/bottom/smart/filters:quality(50):no_upscale()/http://a.example/b.png")
+            path:
+                "/unsafe/1x2:30x40/fit-in/-300x-0/right/bottom/smart/filters:quality(50):no_upscale()/http://a.example/b.png"
+        )
         #expect(request.signature == "unsafe")
-        #expect(request.signedPath == "1x2:30x40/fit-in/-300x-0/right/bottom/smart/filters:quality(50):no_upscale()/http://a.example/b.png")
+        #expect(
+            request.signedPath
+                == "1x2:30x40/fit-in/-300x-0/right/bottom/smart/filters:quality(50):no_upscale()/http://a.example/b.png"
+        )
         #expect(request.crop == .init(left: 1, top: 2, right: 30, bottom: 40))
         #expect(request.fitIn)
         #expect(request.width == .pixels(300) && request.height == .pixels(0))
@@ -22,10 +27,12 @@ import Testing
     @Test func imageURLForms() throws {
         #expect(try ThumborRequest.parse(path: "/unsafe/a.example/b.jpg").imageURL == "http://a.example/b.jpg")
         #expect(try ThumborRequest.parse(path: "/unsafe/https://a.example/b.jpg").imageURL == "https://a.example/b.jpg")
-        #expect(try ThumborRequest.parse(path: "/unsafe/http%3A%2F%2Fa.example%2Fb%20c.jpg").imageURL
+        #expect(
+            try ThumborRequest.parse(path: "/unsafe/http%3A%2F%2Fa.example%2Fb%20c.jpg").imageURL
                 == "http://a.example/b c.jpg")
         // A segment that only looks like an option after the image started belongs to the URL.
-        #expect(try ThumborRequest.parse(path: "/unsafe/a.example/fit-in/300x200/x.jpg").imageURL
+        #expect(
+            try ThumborRequest.parse(path: "/unsafe/a.example/fit-in/300x200/x.jpg").imageURL
                 == "http://a.example/fit-in/300x200/x.jpg")
     }
 
@@ -48,7 +55,9 @@ import Testing
     @Test func errors() throws {
         #expect(throws: ServeError(.notFound, "no such route")) { try ThumborRequest.parse(path: "/") }
         #expect(throws: ServeError(.notFound, "no such route")) { try ThumborRequest.parse(path: "/favicon.ico") }
-        #expect(throws: ServeError(.badRequest, "the URL names no image")) { try ThumborRequest.parse(path: "/unsafe/300x200/") }
+        #expect(throws: ServeError(.badRequest, "the URL names no image")) {
+            try ThumborRequest.parse(path: "/unsafe/300x200/")
+        }
         #expect(throws: ServeError(.badRequest, "size 99999999x1 is out of range (at most 1048576)")) {
             try ThumborRequest.parse(path: "/unsafe/99999999x1/a.example/b.jpg")
         }
@@ -56,6 +65,9 @@ import Testing
             try ThumborRequest.parse(path: "/unsafe/filters:sepia()/a.example/b.jpg", strict: true)
         }
         // thumbor's way (the default): the unknown filter is skipped.
-        #expect(try ThumborRequest.parse(path: "/unsafe/filters:sepia():quality(5)/a.example/b.jpg").filters == [F.Quality(5)])
+        #expect(
+            try ThumborRequest.parse(path: "/unsafe/filters:sepia():quality(5)/a.example/b.jpg").filters == [
+                F.Quality(5)
+            ])
     }
 }

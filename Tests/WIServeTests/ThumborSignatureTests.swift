@@ -63,7 +63,10 @@ import WITestSupport
 
         let filters = try ThumborRequest.parse(path: rows[6].path)
         #expect(filters.horizontalAlignment == .right && filters.verticalAlignment == .bottom)
-        #expect(filters.filters == [F.Blur(radius: 3, sigma: 0), F.Rotate(90), F.RoundCorner(radius: 10, color: .white, transparent: false)])
+        #expect(
+            filters.filters == [
+                F.Blur(radius: 3, sigma: 0), F.Rotate(90), F.RoundCorner(radius: 10, color: .white, transparent: false),
+            ])
 
         let plain = try ThumborRequest.parse(path: rows[8].path)
         #expect(plain.width == .pixels(0) && plain.height == .pixels(0) && !plain.fitIn && plain.filters.isEmpty)

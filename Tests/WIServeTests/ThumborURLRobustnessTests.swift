@@ -10,17 +10,23 @@ import WITestSupport
 /// transformed on a small image. Nothing may trap or hang: a path is a 4xx with a reason, or an image within the
 /// pixel limit, or an `ImageError`.
 @Suite struct ThumborURLRobustnessTests {
-    static let options = ["trim", "trim:bottom-right:5", "trim:9", "10x10:30x20", "0x0:99999999x3", "5x5:2x2", "fit-in",
-                          "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "0x0", "40x-30", "-0x-0", "origx20",
-                          "orig x", "3000x3000", "1x99999", "left", "right", "top", "bottom", "middle", "smart"]
-    static let filters = ["quality", "format", "no_upscale", "upscale", "blur", "rotate", "round_corner", "fill",
-                          "background_color", "strip_exif", "strip_icc", "brightness", "contrast", "rgb", "colorize",
-                          "curve", "saturation", "grayscale", "sharpen", "convolution", "watermark", "proportion",
-                          "stretch", "focal", "max_age", "max_bytes", "equalize"]
-    static let arguments = ["", "0", "1", "-1", "90", "150", "151", "2.5", "-0.5", "1e9", "nan", "inf", "255", "99999999",
-                            "true", "0", "ff8000", "0a0", "red", "transparent", "png", "webp", "1;2;1", "1;2;1;2;4;2;1;2;1",
-                            "3", "[(0,0),(255,255)]", "[(0,48)]", "[]", "[(5,0),(5,9)]", "10x10:20x20", "center", "repeat",
-                            "-10p", "50p", "none", "mark.png", "'mark.png'", "(", ")", "[", "]", "%41", "//", ":"]
+    static let options = [
+        "trim", "trim:bottom-right:5", "trim:9", "10x10:30x20", "0x0:99999999x3", "5x5:2x2", "fit-in",
+        "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "0x0", "40x-30", "-0x-0", "origx20",
+        "orig x", "3000x3000", "1x99999", "left", "right", "top", "bottom", "middle", "smart",
+    ]
+    static let filters = [
+        "quality", "format", "no_upscale", "upscale", "blur", "rotate", "round_corner", "fill",
+        "background_color", "strip_exif", "strip_icc", "brightness", "contrast", "rgb", "colorize",
+        "curve", "saturation", "grayscale", "sharpen", "convolution", "watermark", "proportion",
+        "stretch", "focal", "max_age", "max_bytes", "equalize",
+    ]
+    static let arguments = [
+        "", "0", "1", "-1", "90", "150", "151", "2.5", "-0.5", "1e9", "nan", "inf", "255", "99999999",
+        "true", "0", "ff8000", "0a0", "red", "transparent", "png", "webp", "1;2;1", "1;2;1;2;4;2;1;2;1",
+        "3", "[(0,0),(255,255)]", "[(0,48)]", "[]", "[(5,0),(5,9)]", "10x10:20x20", "center", "repeat",
+        "-10p", "50p", "none", "mark.png", "'mark.png'", "(", ")", "[", "]", "%41", "//", ":",
+    ]
     static let alphabet = Array("()[],:;/-x0123456789.pftrim%' ".utf8)
 
     static func path(_ random: inout SeededRandom) -> String {
@@ -47,24 +53,33 @@ import WITestSupport
 
     @Test func everyPathIsARefusalOrAnImageWithinTheLimit() throws {
         var random = SeededRandom(seed: 26)
-        let source = Image(pixels: try PixelBuffer(width: 37, height: 23, format: .rgba8,
-                                                  bytes: (0..<(37 * 23 * 4)).map { UInt8($0 % 251) }))
-        let mark = Image(pixels: try PixelBuffer(width: 5, height: 3, format: .rgba8, bytes: Array(repeating: 200, count: 60)))
+        let source = Image(
+            pixels: try PixelBuffer(
+                width: 37, height: 23, format: .rgba8,
+                bytes: (0..<(37 * 23 * 4)).map { UInt8($0 % 251) }))
+        let mark = Image(
+            pixels: try PixelBuffer(width: 5, height: 3, format: .rgba8, bytes: Array(repeating: 200, count: 60)))
         let limit = 200_000
-        var refused = 0, transformed = 0, failed = 0, codes: Set<ImageError.Code> = []
+        var refused = 0
+        var transformed = 0
+        var failed = 0
+        var codes: Set<ImageError.Code> = []
         for _ in 0..<20_000 {
             let text = Self.path(&random)
             let request: ThumborRequest
             do {
                 request = try ThumborRequest.parse(path: text, strict: true)
             } catch {
-                #expect([400, 404].contains(error.status.rawValue) && !error.reason.isEmpty && !error.reason.contains("\n"),
-                        "\(text): \(error)")
+                #expect(
+                    [400, 404].contains(error.status.rawValue) && !error.reason.isEmpty && !error.reason.contains("\n"),
+                    "\(text): \(error)")
                 refused += 1
                 continue
             }
             var transformer = ThumborTransformer(request: request, pixelLimit: limit)
-            for filter in request.filters.of(ThumborFilters.Watermark.self) { transformer.watermarks[filter.mark.url] = mark }
+            for filter in request.filters.of(ThumborFilters.Watermark.self) {
+                transformer.watermarks[filter.mark.url] = mark
+            }
             do {
                 let output = try transformer.transform(source)
                 #expect(output.width * output.height * output.frameCount <= limit, "\(text)")

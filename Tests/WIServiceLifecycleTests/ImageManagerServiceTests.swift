@@ -11,8 +11,9 @@ import WITestSupport
     @Test func gracefulShutdownShutsTheManagerDown() async throws {
         let loader = MockLoader()
         let coder = MockCoder(magic: "MOCK", marker: 7)
-        let manager = ImageManager(cache: TieredImageCache(memory: nil, dataTiers: [], coders: coder), loader: loader,
-                                   coders: coder)
+        let manager = ImageManager(
+            cache: TieredImageCache(memory: nil, dataTiers: [], coders: coder), loader: loader,
+            coders: coder)
         let url = URL(string: "mock://host/a.png")!
         loader.register(url, data: coder.data(width: 4, height: 4))
         _ = try await manager.loadImage(with: url)

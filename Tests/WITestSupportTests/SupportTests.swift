@@ -5,7 +5,9 @@ import WITestSupport
 
 @Suite struct SupportTests {
     @Test func seededRandomRepeats() {
-        var a = SeededRandom(seed: 42), b = SeededRandom(seed: 42), c = SeededRandom(seed: 43)
+        var a = SeededRandom(seed: 42)
+        var b = SeededRandom(seed: 42)
+        var c = SeededRandom(seed: 43)
         let first = (0..<5).map { _ in a.next() }
         #expect(first == (0..<5).map { _ in b.next() })
         #expect(first != (0..<5).map { _ in c.next() })
@@ -20,7 +22,9 @@ import WITestSupport
     final class LyingCoder: ProgressiveImageCoder {
         let inner = MockCoder(magic: "MOCK", marker: 1)
         func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
-        func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image { try inner.decode(data, options: options) }
+        func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+            try inner.decode(data, options: options)
+        }
         func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
             MockCoder(magic: "MOCK", marker: 2).makeIncrementalDecoder(header: header, options: options)
         }
@@ -30,7 +34,8 @@ import WITestSupport
         #expect(throws: ProgressiveCoderVerifier.Failure.self) {
             try ProgressiveCoderVerifier.verify(LyingCoder(), data: Data("MOCK and more bytes".utf8))
         }
-        let report = try ProgressiveCoderVerifier.verify(MockCoder(magic: "MOCK", marker: 1), data: Data("MOCK bytes".utf8))
+        let report = try ProgressiveCoderVerifier.verify(
+            MockCoder(magic: "MOCK", marker: 1), data: Data("MOCK bytes".utf8))
         #expect(report.runs == 5)
     }
 }

@@ -53,12 +53,12 @@ import WITestSupport
     }
 
     @Test(arguments: [
-        (97, 61, 97.0, 61.0, 40, 25),      // 2.4x: fractional on both axes
-        (300, 11, 300.0, 11.0, 77, 3),     // 3.9x and 3.7x
-        (251, 160, 250.25, 159.5, 64, 41), // a box reduction's cut edges (1001 / 4, 638 / 4)
-        (64, 64, 64.0, 64.0, 1, 1),        // everything into one pixel
-        (5, 200, 5.0, 200.0, 5, 57),       // one axis kept
-        (11, 11, 11.0, 11.0, 3, 3),        // starts moved back at the end (see weightsSumToOneAndCoverTheRegion)
+        (97, 61, 97.0, 61.0, 40, 25),  // 2.4x: fractional on both axes
+        (300, 11, 300.0, 11.0, 77, 3),  // 3.9x and 3.7x
+        (251, 160, 250.25, 159.5, 64, 41),  // a box reduction's cut edges (1001 / 4, 638 / 4)
+        (64, 64, 64.0, 64.0, 1, 1),  // everything into one pixel
+        (5, 200, 5.0, 200.0, 5, 57),  // one axis kept
+        (11, 11, 11.0, 11.0, 3, 3),  // starts moved back at the end (see weightsSumToOneAndCoverTheRegion)
     ])
     func premultipliedResultsStayWithinOneLevelOfTheAreaIntegral(
         _ width: Int, _ height: Int, _ extentWidth: Double, _ extentHeight: Double, _ outWidth: Int, _ outHeight: Int
@@ -73,13 +73,18 @@ import WITestSupport
         let source = try PixelBuffer(width: width, height: height, format: .premultipliedRGBA8, bytes: bytes)
         var output = try PixelBuffer(width: outWidth, height: outHeight, format: .premultipliedRGBA8)
         try AreaReduction.reduce(source, extent: (extentWidth, extentHeight), into: &output)
-        let got = output.withUnsafeBytes { Array($0) }, outRow = output.bytesPerRow
-        let sx = extentWidth / Double(outWidth), sy = extentHeight / Double(outHeight)
+        let got = output.withUnsafeBytes { Array($0) }
+        let outRow = output.bytesPerRow
+        let sx = extentWidth / Double(outWidth)
+        let sy = extentHeight / Double(outHeight)
         var largest = 0.0
         for j in 0..<outHeight {
             for i in 0..<outWidth {
                 var sums = [Double](repeating: 0, count: 4)
-                let x0 = Double(i) * sx, x1 = x0 + sx, y0 = Double(j) * sy, y1 = y0 + sy
+                let x0 = Double(i) * sx
+                let x1 = x0 + sx
+                let y0 = Double(j) * sy
+                let y1 = y0 + sy
                 for y in Int(y0)..<min(height, Int(y1.rounded(.up))) {
                     let wy = min(y1, Double(y + 1)) - max(y0, Double(y))
                     for x in Int(x0)..<min(width, Int(x1.rounded(.up))) {
@@ -105,9 +110,11 @@ import WITestSupport
         var largest = 0
         for y in 0..<83 {
             for x in 0..<160 {
-                let a = ours.color(x: x, y: y), b = reference.color(x: x, y: y)
-                largest = max(largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
-                              abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+                let a = ours.color(x: x, y: y)
+                let b = reference.color(x: x, y: y)
+                largest = max(
+                    largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+                    abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
             }
         }
         #expect(largest <= 1)

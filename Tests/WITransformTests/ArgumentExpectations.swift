@@ -2,8 +2,10 @@ import Testing
 import WICore
 
 /// Expects `make` to throw `.invalidArgument` (1009) with exactly `message`.
-func expectInvalid<T>(_ message: String, _ make: () throws -> T,
-                      sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectInvalid<T>(
+    _ message: String, _ make: () throws -> T,
+    sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     do {
         _ = try make()
         Issue.record("no error; expected \(message)", sourceLocation: sourceLocation)

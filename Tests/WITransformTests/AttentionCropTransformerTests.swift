@@ -23,12 +23,12 @@ import WITransform
         // step (400 / 64 = 6.25 source pixels, 3.1 scaled pixels).
         let crop = try AttentionCropTransformer(width: 100, height: 100)
         let cases: [(Image, x: Int, y: Int)] = try [
-            (Self.object(width: 400, height: 200, x: 10, y: 80), 0, 0),       // left
-            (Self.object(width: 400, height: 200, x: 350, y: 80), 100, 0),    // right
-            (Self.object(width: 200, height: 400, x: 80, y: 10), 0, 0),       // top
-            (Self.object(width: 200, height: 400, x: 80, y: 350), 0, 100),    // bottom
-            (Self.object(width: 400, height: 200, x: 240, y: 80), 81, 0),     // centre 130 (scaled) - 50 = 80
-            (Self.object(width: 200, height: 400, x: 80, y: 120), 0, 19),     // centre 70 - 50 = 20
+            (Self.object(width: 400, height: 200, x: 10, y: 80), 0, 0),  // left
+            (Self.object(width: 400, height: 200, x: 350, y: 80), 100, 0),  // right
+            (Self.object(width: 200, height: 400, x: 80, y: 10), 0, 0),  // top
+            (Self.object(width: 200, height: 400, x: 80, y: 350), 0, 100),  // bottom
+            (Self.object(width: 400, height: 200, x: 240, y: 80), 81, 0),  // centre 130 (scaled) - 50 = 80
+            (Self.object(width: 200, height: 400, x: 80, y: 120), 0, 19),  // centre 70 - 50 = 20
         ]
         for (image, x, y) in cases {
             let placement = try crop.placement(for: image)
@@ -54,7 +54,8 @@ import WITransform
         let placement = try crop.placement(for: image)
         #expect(placement.scaledSize == PixelSize(width: 100, height: 40) && (placement.x, placement.y) == (25, 0))
         let output = try crop.transform(image)
-        #expect(output.pixels == (try ResizeTransformer(width: 50, height: 40, mode: .aspectFill).transform(image).pixels))
+        #expect(
+            output.pixels == (try ResizeTransformer(width: 50, height: 40, mode: .aspectFill).transform(image).pixels))
         // Already the crop's shape: the whole image, scaled.
         let square = try TestPixels.image(width: 80, height: 80) { x, _ in x < 10 ? TestPixels.red : .black }
         let whole = try AttentionCropTransformer(width: 40, height: 40).placement(for: square)
@@ -75,7 +76,8 @@ import WITransform
         #expect(try crop.placement(for: patches(left: greyForSkin, right: Self.skin)).x == 100)
         #expect(try crop.placement(for: patches(left: Self.skin, right: greyForSkin)).x == 0)
         // A saturated green (40, 160, 40) has Y 25.8; grey 139 has Y 25.8.
-        let green = RGBAColor(red: 40, green: 160, blue: 40), greyForGreen = RGBAColor(red: 139, green: 139, blue: 139)
+        let green = RGBAColor(red: 40, green: 160, blue: 40)
+        let greyForGreen = RGBAColor(red: 139, green: 139, blue: 139)
         #expect(try crop.placement(for: patches(left: greyForGreen, right: green)).x == 100)
         #expect(try crop.placement(for: patches(left: green, right: greyForGreen)).x == 0)
     }
@@ -83,8 +85,11 @@ import WITransform
     @Test func everyFrameIsCutWhereTheFirstFrameSaysSo() throws {
         let first = try Self.object(width: 400, height: 200, x: 10, y: 80)
         let second = try Self.object(width: 400, height: 200, x: 350, y: 80)
-        let animation = Image(frames: [ImageFrame(pixels: first.pixels, duration: 0.1),
-                                       ImageFrame(pixels: second.pixels, duration: 0.2)], loopCount: 0, format: .gif)
+        let animation = Image(
+            frames: [
+                ImageFrame(pixels: first.pixels, duration: 0.1),
+                ImageFrame(pixels: second.pixels, duration: 0.2),
+            ], loopCount: 0, format: .gif)
         let output = try AttentionCropTransformer(width: 100, height: 100).transform(animation)
         #expect(output.frameCount == 2 && output.durations == [0.1, 0.2])
         let scaled = try ResizeTransformer(width: 200, height: 100).transform(animation)
@@ -107,8 +112,9 @@ import WITransform
 
     @Test func keyAndArguments() throws {
         #expect(try AttentionCropTransformer(width: 256, height: 128).key == "AttentionCrop(256x128)")
-        #expect(try AttentionCropTransformer(width: 256, height: 128).key
-            != ResizeTransformer(width: 256, height: 128, mode: .aspectFill).key)
+        #expect(
+            try AttentionCropTransformer(width: 256, height: 128).key
+                != ResizeTransformer(width: 256, height: 128, mode: .aspectFill).key)
         let cases: [(Int, Int, String)] = [
             (0, 5, "attention crop width must be in 1...32767, got 0"),
             (5, -1, "attention crop height must be in 1...32767, got -1"),

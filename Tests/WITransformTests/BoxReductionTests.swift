@@ -6,7 +6,8 @@ import WICore
 /// edges, and the thumbnail it leads to against WICore's exact area average.
 @Suite struct BoxReductionTests {
     @Test func factorsLeavePixmanAtLeastTwo() {
-        #expect([1.0, 2.0, 3.99, 4.0, 5.99, 6.0, 8.0, 20.5].map(BoxReduction.factor(for:)) == [1, 1, 1, 2, 2, 3, 4, 10])
+        #expect(
+            [1.0, 2.0, 3.99, 4.0, 5.99, 6.0, 8.0, 20.5].map(BoxReduction.factor(for:)) == [1, 1, 1, 2, 2, 3, 4, 10])
         // Capped, so that a block's sum (255 x 256 x 256 at most) fits the UInt32 column sums: 20000 -> 1 is a
         // box of 256 and the area average over the remaining 78.
         #expect([511.99, 512.0, 513.0, 20_000, 32_767].map(BoxReduction.factor(for:)) == [255, 256, 256, 256, 256])
@@ -62,9 +63,11 @@ import WICore
         var largest = 0
         for y in 0..<size.height {
             for x in 0..<size.width {
-                let a = ours.color(x: x, y: y), b = reference.color(x: x, y: y)
-                largest = max(largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
-                              abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+                let a = ours.color(x: x, y: y)
+                let b = reference.color(x: x, y: y)
+                largest = max(
+                    largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+                    abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
             }
         }
         return largest

@@ -40,7 +40,7 @@ import WITransform
             #expect(output.packedBytes() == (try ThumborReference.bytes(hex: fields[1])), "\(fields[0])")
             checked += 1
         }
-        #expect(checked == 17)   // the table's brightness, contrast, rgb, colorize, saturation and grayscale rows
+        #expect(checked == 17)  // the table's brightness, contrast, rgb, colorize, saturation and grayscale rows
     }
 
     @Test func keysNameTheOperationAndItsArguments() throws {
@@ -64,21 +64,38 @@ import WITransform
     @Test func badArgumentsAreInvalidArguments() throws {
         let black = RGBAColor(red: 0, green: 0, blue: 0)
         try expectInvalid("brightness must be in -1000...1000, got 1001") { try ToneTablesTransformer.brightness(1001) }
-        try expectInvalid("contrast must be in -10000...10000, got -10001") { try ToneTablesTransformer.contrast(-10_001) }
-        try expectInvalid("green offset must be in -1000...1000, got 2000") { try ToneTablesTransformer.channelOffsets(red: 0, green: 2000, blue: 0) }
-        try expectInvalid("red percent must be in 0...1000000, got -1") { try ToneTablesTransformer.colorize(red: -1, green: 0, blue: 0, toward: black) }
+        try expectInvalid("contrast must be in -10000...10000, got -10001") {
+            try ToneTablesTransformer.contrast(-10_001)
+        }
+        try expectInvalid("green offset must be in -1000...1000, got 2000") {
+            try ToneTablesTransformer.channelOffsets(red: 0, green: 2000, blue: 0)
+        }
+        try expectInvalid("red percent must be in 0...1000000, got -1") {
+            try ToneTablesTransformer.colorize(red: -1, green: 0, blue: 0, toward: black)
+        }
         try expectInvalid("curve x must rise, got 5") { try ToneTablesTransformer.toneCurves(all: [(10, 0), (5, 9)]) }
-        try expectInvalid("curve y must be in 0...255, got 300") { try ToneTablesTransformer.toneCurves(all: [(0, 300)]) }
-        try expectInvalid("red tone table must have 256 entries, got 2") { try ToneTablesTransformer(red: [1, 2], green: [], blue: []) }
-        try expectInvalid("saturation must be a finite number in -1000000...1000000, got nan") { try SaturationTransformer(change: .nan) }
-        try expectInvalid("saturation must be a finite number in -1000000...1000000, got 1000001.0") { try SaturationTransformer(change: 1_000_001) }
+        try expectInvalid("curve y must be in 0...255, got 300") {
+            try ToneTablesTransformer.toneCurves(all: [(0, 300)])
+        }
+        try expectInvalid("red tone table must have 256 entries, got 2") {
+            try ToneTablesTransformer(red: [1, 2], green: [], blue: [])
+        }
+        try expectInvalid("saturation must be a finite number in -1000000...1000000, got nan") {
+            try SaturationTransformer(change: .nan)
+        }
+        try expectInvalid("saturation must be a finite number in -1000000...1000000, got 1000001.0") {
+            try SaturationTransformer(change: 1_000_001)
+        }
     }
 
     @Test func sixteenBitAndPremultipliedFramesKeepTheirFormat() throws {
         // 16-bit levels that are multiples of 257 map exactly as their 8-bit levels do.
         let levels: [UInt16] = [0, 257 * 10, 257 * 128, 65_535]
         var wide: [UInt8] = []
-        for level in levels { for _ in 0..<3 { wide += withUnsafeBytes(of: level) { Array($0) } }; wide += [0xFF, 0xFF] }
+        for level in levels {
+            for _ in 0..<3 { wide += withUnsafeBytes(of: level) { Array($0) } }
+            wide += [0xFF, 0xFF]
+        }
         let source = try PixelBuffer(width: 4, height: 1, format: .rgba16, bytes: wide)
         let brighter = try ToneTablesTransformer.brightness(20)
         let output = try brighter.transform(Image(pixels: source)).pixels
@@ -95,8 +112,9 @@ import WITransform
     @Test func everyFrameIsTransformed() throws {
         let red = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [200, 0, 0, 255, 200, 0, 0, 255])
         let blue = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 200, 255, 0, 0, 200, 255])
-        let animation = Image(frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
-                              format: .gif)
+        let animation = Image(
+            frames: [ImageFrame(pixels: red, duration: 0.1), ImageFrame(pixels: blue, duration: 0.2)],
+            format: .gif)
         let output = try GrayscaleTransformer().transform(animation)
         #expect(output.frameCount == 2)
         #expect(try output.frame(at: 0).pixels.packedBytes() == [60, 60, 60, 255, 60, 60, 60, 255])

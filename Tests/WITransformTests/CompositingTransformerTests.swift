@@ -16,13 +16,18 @@ import WITestSupport
     /// The three images of make_reference.py.
     static func base() throws -> Image {
         try image(40, 30) { x, y in
-            [x * 29 + y * 7, x * x + y * 5, 200 - x * 3 + y * y, (x + 2 * y) % 13 == 0 ? 0 : (x + y) % 7 != 0 ? 255 : 90]
+            [
+                x * 29 + y * 7, x * x + y * 5, 200 - x * 3 + y * y,
+                (x + 2 * y) % 13 == 0 ? 0 : (x + y) % 7 != 0 ? 255 : 90,
+            ]
         }
     }
 
     static func marks() throws -> [String: Image] {
-        ["mark.png": try image(7, 5) { x, y in [x * 50, y * 60, 180, x * 40 + y * 30] },
-         "small.png": try image(3, 2) { x, y in [255, 255 - x * 80, y * 200, 200] }]
+        [
+            "mark.png": try image(7, 5) { x, y in [x * 50, y * 60, 180, x * 40 + y * 30] },
+            "small.png": try image(3, 2) { x, y in [255, 255 - x * 80, y * 200, 200] },
+        ]
     }
 
     /// A reference row's filter as thumbor spells it: `watermark(NAME,X,Y,ALPHA[,W[,H]])` or `background_color(HEX)`.
@@ -48,18 +53,23 @@ import WITestSupport
             guard arguments.count > index, let value = Int(arguments[index]), value > 0 else { return nil }
             return value
         }
-        return try OverlayTransformer(try #require(marks[String(arguments[0])]), identifier: String(arguments[0]),
-                                      x: try position(arguments[1]), y: try position(arguments[2]),
-                                      transparency: try #require(Int(arguments[3])),
-                                      maximumWidthPercent: percent(4), maximumHeightPercent: percent(5))
+        return try OverlayTransformer(
+            try #require(marks[String(arguments[0])]), identifier: String(arguments[0]),
+            x: try position(arguments[1]), y: try position(arguments[2]),
+            transparency: try #require(Int(arguments[3])),
+            maximumWidthPercent: percent(4), maximumHeightPercent: percent(5))
     }
 
     @Test func matchesThumbor() throws {
-        let text = try String(contentsOf: Fixtures.url("serve-watermark/thumbor-watermark-reference.tsv"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Fixtures.url("serve-watermark/thumbor-watermark-reference.tsv"), encoding: .utf8)
         let rows = ThumborReference.rows(text)
         #expect(rows.count == 18)
-        let base = try Self.base(), marks = try Self.marks()
-        var exact = 0, fitted: [(PixelSize, Int, Int)] = [], backgrounds = 0
+        let base = try Self.base()
+        let marks = try Self.marks()
+        var exact = 0
+        var fitted: [(PixelSize, Int, Int)] = []
+        var backgrounds = 0
         for fields in rows {
             let (name, arguments) = try Self.arguments(fields[0])
             if name == "background_color" {
@@ -81,12 +91,18 @@ import WITestSupport
                 // Fitted: thumbor's size and place exactly (every byte outside the overlay equal), the pixels under
                 // it from another resampler.
                 let size = try overlay.fitted(to: base.size, pixelLimit: 1 << 20).size
-                let (left, top) = try #require(OverlayTransformer.offsets(image: base.size, overlay: size,
-                                                                          x: overlay.x, y: overlay.y).first)
+                let (left, top) = try #require(
+                    OverlayTransformer.offsets(
+                        image: base.size, overlay: size,
+                        x: overlay.x, y: overlay.y
+                    ).first)
                 var outside = 0
                 for (index, pair) in zip(output, expected).enumerated() where pair.0 != pair.1 {
-                    let x = index / 4 % base.width, y = index / 4 / base.width
-                    if !(left..<left + size.width).contains(x) || !(top..<top + size.height).contains(y) { outside += 1 }
+                    let x = index / 4 % base.width
+                    let y = index / 4 / base.width
+                    if !(left..<left + size.width).contains(x) || !(top..<top + size.height).contains(y) {
+                        outside += 1
+                    }
                 }
                 #expect(outside == 0, "\(fields[0]): \(outside) bytes outside the overlay differ")
                 fitted.append((size, left, top))
@@ -102,8 +118,9 @@ import WITestSupport
     @Test func aFittedOverlayStaysWithinThePixelLimit() throws {
         // 1 x 100 fitted to the full width of a 100-wide image: 100 x 10,000 pixels, over a limit of 500,000.
         let tall = try Self.image(1, 100) { _, _ in [0, 0, 0, 255] }
-        let overlay = try OverlayTransformer(tall, identifier: "t", x: .pixels(0, fromEnd: false),
-                                             y: .pixels(0, fromEnd: false), maximumWidthPercent: 100)
+        let overlay = try OverlayTransformer(
+            tall, identifier: "t", x: .pixels(0, fromEnd: false),
+            y: .pixels(0, fromEnd: false), maximumWidthPercent: 100)
         let white = try PixelBuffer(width: 100, height: 10, format: .rgba8, bytes: Array(repeating: 255, count: 4000))
         let base = Image(frames: [ImageFrame(pixels: white)], decodeOptions: DecodeOptions(pixelLimit: 500_000))
         let error = #expect(throws: ImageError.self) { try overlay.transform(base) }
@@ -113,11 +130,14 @@ import WITestSupport
 
     @Test func everyFrameIsMarkedAndKeepsItsDuration() throws {
         let white = try PixelBuffer(width: 4, height: 2, format: .rgba8, bytes: Array(repeating: 255, count: 32))
-        let animation = Image(frames: [ImageFrame(pixels: white, duration: 0.1), ImageFrame(pixels: white, duration: 0.3)],
-                              format: .gif)
+        let animation = Image(
+            frames: [ImageFrame(pixels: white, duration: 0.1), ImageFrame(pixels: white, duration: 0.3)],
+            format: .gif)
         let dot = try Self.image(1, 1) { _, _ in [0, 0, 0, 255] }
-        let output = try OverlayTransformer(dot, identifier: "d", x: .pixels(0, fromEnd: true), y: .pixels(0, fromEnd: false))
-            .transform(animation)
+        let output = try OverlayTransformer(
+            dot, identifier: "d", x: .pixels(0, fromEnd: true), y: .pixels(0, fromEnd: false)
+        )
+        .transform(animation)
         for index in 0..<2 {
             let frame = try output.frame(at: index)
             #expect(frame.pixels.color(x: 3, y: 0) == RGBAColor(red: 0, green: 0, blue: 0))
@@ -139,25 +159,35 @@ import WITestSupport
         #expect(padded.color(x: 2, y: 1) == RGBAColor(red: 0, green: 0, blue: 255))
         let cropped = try CanvasTransformer(size: PixelSize(width: 1, height: 1), color: .black).transform(half).pixels
         #expect(cropped.size == PixelSize(width: 1, height: 1))
-        #expect(cropped.color(x: 0, y: 0) == RGBAColor(red: 128, green: 0, blue: 0))   // origin (1 - 2) / 2 = 0
+        #expect(cropped.color(x: 0, y: 0) == RGBAColor(red: 128, green: 0, blue: 0))  // origin (1 - 2) / 2 = 0
         let clear = try CanvasTransformer(color: .clear).transform(half).pixels
         #expect(clear.color(x: 0, y: 0) == RGBAColor(red: 255, green: 0, blue: 0, alpha: 128))
     }
 
     @Test func keysAndArguments() throws {
-        #expect(try CanvasTransformer(size: PixelSize(width: 512, height: 256), color: .white).key
-            == "Canvas(512x256,#ffffffff,over)")
-        #expect(try CanvasTransformer.background(.clear, blending: .composite).key == "Canvas(frame,#00000000,composite)")
+        #expect(
+            try CanvasTransformer(size: PixelSize(width: 512, height: 256), color: .white).key
+                == "Canvas(512x256,#ffffffff,over)")
+        #expect(
+            try CanvasTransformer.background(.clear, blending: .composite).key == "Canvas(frame,#00000000,composite)")
         let dot = try Self.image(1, 1) { _, _ in [0, 0, 0, 255] }
-        #expect(try OverlayTransformer.overlay(dot, identifier: "logo.png", x: .pixels(10, fromEnd: true), y: .center,
-                                               transparency: 50, maximumWidthPercent: 25).key
-            == "Overlay(logo.png,-10,center,50,25,none)")
-        let canvas = #expect(throws: ImageError.self) { try CanvasTransformer(size: PixelSize(width: 0, height: 5), color: .white) }
+        #expect(
+            try OverlayTransformer.overlay(
+                dot, identifier: "logo.png", x: .pixels(10, fromEnd: true), y: .center,
+                transparency: 50, maximumWidthPercent: 25
+            ).key
+                == "Overlay(logo.png,-10,center,50,25,none)")
+        let canvas = #expect(throws: ImageError.self) {
+            try CanvasTransformer(size: PixelSize(width: 0, height: 5), color: .white)
+        }
         #expect(canvas?.code == .invalidArgument)
-        for bad in [(101, nil, OverlayTransformer.Position.center), (0, 0, .center), (0, nil, .pixels(-1, fromEnd: false))] {
+        for bad in [
+            (101, nil, OverlayTransformer.Position.center), (0, 0, .center), (0, nil, .pixels(-1, fromEnd: false)),
+        ] {
             let error = #expect(throws: ImageError.self) {
-                try OverlayTransformer(dot, identifier: "d", x: bad.2, y: .center, transparency: bad.0,
-                                       maximumWidthPercent: bad.1)
+                try OverlayTransformer(
+                    dot, identifier: "d", x: bad.2, y: .center, transparency: bad.0,
+                    maximumWidthPercent: bad.1)
             }
             #expect(error?.code == .invalidArgument)
         }
@@ -181,18 +211,22 @@ import WITestSupport
             var target = [UInt8](repeating: 0, count: Self.size.area * 4)
             try source.withUnsafeBufferPointer { (source) throws(ImageError) in
                 try target.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
-                    try Compositor.merge(source, size: Self.size, into: target, size: Self.size, at: 0, 0, blending: .composite)
+                    try Compositor.merge(
+                        source, size: Self.size, into: target, size: Self.size, at: 0, 0, blending: .composite)
                 }
             }
         }
         #expect(merge?.code == .cancelled)
-        let mark = Image(pixels: try PixelBuffer(width: Self.size.width, height: Self.size.height, format: .rgba8, bytes: source))
+        let mark = Image(
+            pixels: try PixelBuffer(width: Self.size.width, height: Self.size.height, format: .rgba8, bytes: source))
         let overlay = await CancelledJob.error(on: pool) { () throws(ImageError) in
             try OverlayTransformer(mark, identifier: "m", x: .center, y: .center, transparency: 50)
         }
         #expect(overlay?.code == .cancelled)
         // Not cancelled, the same calls finish: a fill of 600 x 400 white pixels.
-        let filled = try await pool.runCancellable { () throws(ImageError) in try Compositor.filled(.white, size: Self.size) }
+        let filled = try await pool.runCancellable { () throws(ImageError) in
+            try Compositor.filled(.white, size: Self.size)
+        }
         #expect(filled.count == Self.size.area * 4 && filled.allSatisfy { $0 == 255 })
     }
 }

@@ -17,7 +17,8 @@ import WITransform
             let weights = try arguments[0].split(separator: ";").map { try #require(Double($0)) }
             let columns = try #require(Int(arguments[1]))
             let normalize = arguments.count < 3 || arguments[2] == "true" || arguments[2] == "1"
-            let output = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(source)
+            let output = try ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize).transform(
+                source)
             #expect(output.pixels.packedBytes() == (try ThumborReference.bytes(hex: fields[1])), "\(fields[0])")
             checked += 1
         }
@@ -29,9 +30,11 @@ import WITransform
         let source = Image(pixels: try ThumborReference.pattern())
         let rows = ThumborReference.rows(text)
         for fields in rows {
-            let radius = try #require(Int(fields[0])), sigma = try #require(Double(fields[1]))
+            let radius = try #require(Int(fields[0]))
+            let sigma = try #require(Double(fields[1]))
             let output = try ConvolutionTransformer.gaussianBlur(radius: radius, sigma: sigma).transform(source)
-            #expect(output.pixels.packedBytes() == (try ThumborReference.bytes(hex: fields[2])), "blur(\(radius),\(sigma))")
+            #expect(
+                output.pixels.packedBytes() == (try ThumborReference.bytes(hex: fields[2])), "blur(\(radius),\(sigma))")
         }
         #expect(rows.count >= 5)
     }
@@ -44,7 +47,10 @@ import WITransform
         #expect(try ConvolutionTransformer.gaussianBlur(radius: 4).passes.map(\.columns) == [9, 1])
         let bad: [([Double], Int, String)] = [
             ([1, 2], 2, "kernel must have an odd number of columns and of rows, got 2 weights in rows of 2"),
-            ([1, 2, 3, 4, 5, 6], 3, "kernel must have an odd number of columns and of rows, got 6 weights in rows of 3"),
+            (
+                [1, 2, 3, 4, 5, 6], 3,
+                "kernel must have an odd number of columns and of rows, got 6 weights in rows of 3"
+            ),
             ([.infinity], 1, "kernel weights must be finite, got [inf]"),
             ([], 1, "kernel weight count must be in 1...10000, got 0"),
         ]
@@ -52,8 +58,9 @@ import WITransform
             try expectInvalid(message) { try ConvolutionTransformer(weights: weights, columns: columns) }
         }
         // A 16-bit frame stays 16-bit, every level kept by the identity kernel (the box's 1/9 sums truncate).
-        let flat = try PixelBuffer(width: 4, height: 4, format: .rgba16,
-                                   bytes: Array(repeating: [0x34, 0x12], count: 64).flatMap { $0 })
+        let flat = try PixelBuffer(
+            width: 4, height: 4, format: .rgba16,
+            bytes: Array(repeating: [0x34, 0x12], count: 64).flatMap { $0 })
         let identity = try ConvolutionTransformer(weights: [0, 0, 0, 0, 1, 0, 0, 0, 0], columns: 3)
         let output = try identity.transform(Image(pixels: flat)).pixels
         #expect(output.format == .rgba16 && output.packedBytes() == flat.packedBytes())

@@ -43,8 +43,9 @@ import WITransform
             .transform(image)
         #expect(twice.pixels == (try image.pixels.converted(to: .premultipliedRGBA8).converted(to: .rgba8)))
         let premultiplied = Image(pixels: try image.pixels.converted(to: .premultipliedRGBA8))
-        #expect(try FlipTransformer(vertical: true).transform(FlipTransformer(vertical: true).transform(premultiplied))
-            .pixels == premultiplied.pixels)
+        #expect(
+            try FlipTransformer(vertical: true).transform(FlipTransformer(vertical: true).transform(premultiplied))
+                .pixels == premultiplied.pixels)
     }
 
     @Test func cropCutsExactPixels() throws {
@@ -73,8 +74,10 @@ import WITransform
         let cut = try CropTransformer(x: 0, y: 0, width: 3, height: 1).transform(straight)
         #expect(cut.pixels.format == .rgba8)
         #expect(cut.pixels.packedBytes() == Array(bytes[0..<12]))
-        let wide = Image(pixels: try PixelBuffer(width: 2, height: 2, format: .rgba16,
-                                                 bytes: (0..<32).map { UInt8($0 * 7) }))
+        let wide = Image(
+            pixels: try PixelBuffer(
+                width: 2, height: 2, format: .rgba16,
+                bytes: (0..<32).map { UInt8($0 * 7) }))
         let corner = try CropTransformer(x: 1, y: 1, width: 1, height: 1).transform(wide)
         #expect(corner.pixels.format == .rgba16 && corner.pixels.packedBytes() == (24..<32).map { UInt8($0 * 7) })
     }
@@ -83,21 +86,21 @@ import WITransform
         let image = try TestPixels.image(width: 300, height: 300) { _, _ in TestPixels.green }
         let kept = try RotateTransformer(degrees: 45).transform(image)
         #expect(kept.size == PixelSize(width: 300, height: 300))
-        #expect(kept.pixels.color(x: 0, y: 0).alpha == 0)          // a corner the turned square leaves empty
+        #expect(kept.pixels.color(x: 0, y: 0).alpha == 0)  // a corner the turned square leaves empty
         #expect(kept.pixels.color(x: 150, y: 150) == TestPixels.green)
         let fitted = try RotateTransformer(degrees: 45, fitsCanvas: true).transform(image)
         // 300 * (cos 45 + sin 45) = 424.26, rounded to the nearest pixel.
         #expect(fitted.size == PixelSize(width: 424, height: 424))
-        #expect(fitted.pixels.color(x: 212, y: 1).alpha > 0)       // the top tip of the diamond is inside
+        #expect(fitted.pixels.color(x: 212, y: 1).alpha > 0)  // the top tip of the diamond is inside
         #expect(fitted.pixels.color(x: 212, y: 212) == TestPixels.green)
         #expect(fitted.pixels.color(x: 0, y: 0).alpha == 0)
     }
 
     @Test func quarterTurnsAreCounterClockwiseAndExact() throws {
-        let image = try marked()   // 5x3, red at top-left
+        let image = try marked()  // 5x3, red at top-left
         let left = try RotateTransformer(degrees: 90, fitsCanvas: true).transform(image)
         #expect(left.size == PixelSize(width: 3, height: 5))
-        #expect(redPixels(left) == [PixelSize(width: 0, height: 4)])   // top-left turns to bottom-left
+        #expect(redPixels(left) == [PixelSize(width: 0, height: 4)])  // top-left turns to bottom-left
         let right = try RotateTransformer(degrees: -90, fitsCanvas: true).transform(image)
         #expect(redPixels(right) == [PixelSize(width: 2, height: 0)])
         let half = try RotateTransformer(degrees: 180).transform(image)
@@ -128,7 +131,8 @@ import WITransform
 
     @Test func borderColourOnTheEdges() throws {
         let image = try TestPixels.image(width: 100, height: 100) { _, _ in TestPixels.blue }
-        let output = try RoundCornerTransformer(radius: 20, borderWidth: 4, borderColor: TestPixels.red).transform(image)
+        let output = try RoundCornerTransformer(radius: 20, borderWidth: 4, borderColor: TestPixels.red).transform(
+            image)
         #expect(TestPixels.row(output.pixels, 50, \.red).prefix(6) == [255, 255, 255, 255, 0, 0])
         #expect(output.pixels.color(x: 0, y: 50) == TestPixels.red)
         #expect(output.pixels.color(x: 99, y: 50) == TestPixels.red)

@@ -19,7 +19,8 @@ import WITransform
         let areaAverage = try ImageCoding.AreaAverageResampler().resample(board, to: size)
         #expect(pixman != areaAverage)
         let box = PixelSize(width: 70, height: 70)
-        let withPixman = try DecodeOptions(thumbnailPixelSize: box, resampler: PixmanResampler()).finish(board, orientation: .up)
+        let withPixman = try DecodeOptions(thumbnailPixelSize: box, resampler: PixmanResampler()).finish(
+            board, orientation: .up)
         #expect(withPixman.pixels == pixman)
         #expect(try DecodeOptions(thumbnailPixelSize: box).finish(board, orientation: .up).pixels == areaAverage)
         #expect(DecodeOptions(resampler: PixmanResampler()) != DecodeOptions())
@@ -36,9 +37,11 @@ import WITransform
         var largest = 0
         for y in 0..<15 {
             for x in 0..<30 {
-                let a = pixman.color(x: x, y: y), b = reference.color(x: x, y: y)
-                largest = max(largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
-                              abs(Int(a.blue) - Int(b.blue)))
+                let a = pixman.color(x: x, y: y)
+                let b = reference.color(x: x, y: y)
+                largest = max(
+                    largest, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)),
+                    abs(Int(a.blue) - Int(b.blue)))
             }
         }
         #expect(largest <= 1)
@@ -76,7 +79,7 @@ import WITransform
         #expect(TestPixels.row(fitted.pixels, 1, \.alpha) == [255, 255, 255, 255])
         #expect(TestPixels.row(fitted.pixels, 0, \.alpha) == [0, 0, 0, 0])
         #expect(TestPixels.row(fitted.pixels, 1, \.red).allSatisfy { (127...128).contains($0) })
-        let wide = try PixmanResampler().resample(strip, to: PixelSize(width: 20, height: 1))   // 1000x: pixman
+        let wide = try PixmanResampler().resample(strip, to: PixelSize(width: 20, height: 1))  // 1000x: pixman
         #expect(TestPixels.row(wide, 0, \.red).allSatisfy { (126...130).contains($0) })
         let blurred = try BlurTransformer(radius: 1_000_000).transform(Image(pixels: strip))
         #expect(blurred.size == PixelSize(width: 20_000, height: 2))

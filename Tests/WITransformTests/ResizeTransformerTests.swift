@@ -26,8 +26,9 @@ import WITransform
         let tall = try TestPixels.image(width: 30, height: 60) { _, _ in TestPixels.blue }
         let fitted = try ResizeTransformer(width: 20, height: 20, mode: .aspectFit).transform(tall)
         #expect(fitted.size == PixelSize(width: 20, height: 20))
-        #expect(TestPixels.row(fitted.pixels, 10, \.alpha) == [Int](repeating: 0, count: 5)
-            + [Int](repeating: 255, count: 10) + [Int](repeating: 0, count: 5))
+        #expect(
+            TestPixels.row(fitted.pixels, 10, \.alpha) == [Int](repeating: 0, count: 5)
+                + [Int](repeating: 255, count: 10) + [Int](repeating: 0, count: 5))
     }
 
     @Test func aspectFillCropsTheCentre() throws {
@@ -54,7 +55,9 @@ import WITransform
         let output = try ResizeTransformer(width: 20, height: 20).transform(board)
         var values: Set<Int> = []
         for y in 0..<20 {
-            for component in [\RGBAColor.red, \.green, \.blue] { values.formUnion(TestPixels.row(output.pixels, y, component)) }
+            for component in [\RGBAColor.red, \.green, \.blue] {
+                values.formUnion(TestPixels.row(output.pixels, y, component))
+            }
             #expect(Set(TestPixels.row(output.pixels, y, \.alpha)) == [255])
         }
         #expect(values.allSatisfy { (126...130).contains($0) }, "\(values.sorted())")
@@ -66,7 +69,7 @@ import WITransform
         let ramp = TestPixels.row(output.pixels, 0, \.red)
         #expect(ramp.first == 0 && ramp.last == 255)
         #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 <= $1 }, "\(ramp)")
-        #expect(Set(ramp).count >= 6, "\(ramp)")   // intermediate greys, not a hard step
+        #expect(Set(ramp).count >= 6, "\(ramp)")  // intermediate greys, not a hard step
         // The same between rows.
         let column = try TestPixels.image(width: 1, height: 2) { _, y in y == 0 ? .black : .white }
         let tall = try ResizeTransformer(width: 1, height: 10).transform(column)
@@ -74,10 +77,15 @@ import WITransform
     }
 
     @Test func shrinkingOneAxisOnlyKeepsTheOtherExact() throws {
-        let stripes = try TestPixels.image(width: 8, height: 3) { _, y in [TestPixels.red, TestPixels.green, TestPixels.blue][y] }
+        let stripes = try TestPixels.image(width: 8, height: 3) { _, y in
+            [TestPixels.red, TestPixels.green, TestPixels.blue][y]
+        }
         let output = try ResizeTransformer(width: 2, height: 3).transform(stripes)
         for y in 0..<3 {
-            #expect(Set((0..<2).map { output.pixels.color(x: $0, y: y) }) == [[TestPixels.red, TestPixels.green, TestPixels.blue][y]])
+            #expect(
+                Set((0..<2).map { output.pixels.color(x: $0, y: y) }) == [
+                    [TestPixels.red, TestPixels.green, TestPixels.blue][y]
+                ])
         }
     }
 
@@ -89,7 +97,7 @@ import WITransform
         let output = try ResizeTransformer(width: 1, height: 1).transform(image)
         let pixel = output.pixels.color(x: 0, y: 0)
         #expect(pixel.red == 255 && pixel.green == 255 && pixel.blue == 255)
-        #expect((127...128).contains(pixel.alpha))   // 127.5; pixman's two weights sum to 65535/65536
+        #expect((127...128).contains(pixel.alpha))  // 127.5; pixman's two weights sum to 65535/65536
     }
 
     @Test func keepsPixelFormats() throws {

@@ -23,13 +23,16 @@ import WITransform
             let output: PixelBuffer
             if filter.hasPrefix("sharpen(") {
                 let arguments = Self.arguments(filter, "sharpen")
-                let sharpen = try WaveletSharpenTransformer(amount: try #require(Double(arguments[0])),
-                                                            radius: try #require(Double(arguments[1])),
-                                                            luminanceOnly: arguments[2] == "true")
-                output = try sharpen.transform(Image(pixels: try ThumborReference.pattern(width: 48, height: 40))).pixels
+                let sharpen = try WaveletSharpenTransformer(
+                    amount: try #require(Double(arguments[0])),
+                    radius: try #require(Double(arguments[1])),
+                    luminanceOnly: arguments[2] == "true")
+                output = try sharpen.transform(Image(pixels: try ThumborReference.pattern(width: 48, height: 40)))
+                    .pixels
             } else if filter.hasPrefix("noise(") {
                 let arguments = Self.arguments(filter, "noise")
-                let noise = try NoiseTransformer(amount: try #require(Int(arguments[0])), seed: try #require(UInt32(arguments[1])))
+                let noise = try NoiseTransformer(
+                    amount: try #require(Int(arguments[0])), seed: try #require(UInt32(arguments[1])))
                 output = try noise.transform(Image(pixels: try ThumborReference.pattern())).pixels
             } else {
                 continue
@@ -41,16 +44,25 @@ import WITransform
     }
 
     @Test func keysChecksAndFormats() throws {
-        #expect(try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: false).key == "WaveletSharpen(2,1,false)")
+        #expect(
+            try WaveletSharpenTransformer(amount: 2, radius: 1, luminanceOnly: false).key == "WaveletSharpen(2,1,false)"
+        )
         #expect(try NoiseTransformer(amount: 30, seed: 7).key == "Noise(30,7)")
-        try expectInvalid("sharpen amount must be a finite number in -100...100, got nan") { try WaveletSharpenTransformer(amount: .nan, radius: 1, luminanceOnly: true) }
-        try expectInvalid("sharpen radius must be a finite number in 0...100, got 101.0") { try WaveletSharpenTransformer(amount: 1, radius: 101, luminanceOnly: true) }
-        try expectInvalid("noise amount must be in 0...2147483647, got 2147483648") { try NoiseTransformer(amount: 1 << 31, seed: 1) }
+        try expectInvalid("sharpen amount must be a finite number in -100...100, got nan") {
+            try WaveletSharpenTransformer(amount: .nan, radius: 1, luminanceOnly: true)
+        }
+        try expectInvalid("sharpen radius must be a finite number in 0...100, got 101.0") {
+            try WaveletSharpenTransformer(amount: 1, radius: 101, luminanceOnly: true)
+        }
+        try expectInvalid("noise amount must be in 0...2147483647, got 2147483648") {
+            try NoiseTransformer(amount: 1 << 31, seed: 1)
+        }
         try expectInvalid("noise seed must be at least 1, got 0") { try NoiseTransformer(amount: 10, seed: 0) }
         let wide = try ThumborReference.pattern().converted(to: .rgba16)
         #expect(try NoiseTransformer(amount: 20, seed: 3).transform(Image(pixels: wide)).pixels.format == .rgba16)
-        #expect(try WaveletSharpenTransformer(amount: 1, radius: 0, luminanceOnly: false)
-            .transform(Image(pixels: wide)).pixels.format == .rgba16)
+        #expect(
+            try WaveletSharpenTransformer(amount: 1, radius: 0, luminanceOnly: false)
+                .transform(Image(pixels: wide)).pixels.format == .rgba16)
         // The same seed, the same noise; no amount, no change.
         let source = Image(pixels: try ThumborReference.pattern())
         let once = try NoiseTransformer(amount: 40, seed: 9).transform(source).pixels

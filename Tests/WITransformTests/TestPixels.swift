@@ -7,8 +7,10 @@ enum TestPixels {
     static let blue = RGBAColor(red: 0, green: 0, blue: 255)
 
     /// A straight-alpha RGBA8 buffer whose pixel (x, y) is `color(x, y)`.
-    static func buffer(width: Int, height: Int, format: PixelFormat = .rgba8,
-                       _ color: (Int, Int) -> RGBAColor) throws -> PixelBuffer {
+    static func buffer(
+        width: Int, height: Int, format: PixelFormat = .rgba8,
+        _ color: (Int, Int) -> RGBAColor
+    ) throws -> PixelBuffer {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(width * height * 4)
         for y in 0..<height {

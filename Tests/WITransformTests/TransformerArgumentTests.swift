@@ -30,7 +30,9 @@ import WITransform
     }
 
     @Test func cropRectangle() throws {
-        try expectInvalid("crop width must be in 1...65536, got 0") { try CropTransformer(x: 0, y: 0, width: 0, height: 1) }
+        try expectInvalid("crop width must be in 1...65536, got 0") {
+            try CropTransformer(x: 0, y: 0, width: 0, height: 1)
+        }
         try expectInvalid("crop height must be in 1...65536, got -1") {
             try CropTransformer(x: 0, y: 0, width: 1, height: -1)
         }
@@ -46,7 +48,9 @@ import WITransform
 
     @Test func rotationAngle() throws {
         try expectInvalid("rotation degrees must be a finite number, got nan") { try RotateTransformer(degrees: .nan) }
-        try expectInvalid("rotation degrees must be a finite number, got inf") { try RotateTransformer(degrees: .infinity) }
+        try expectInvalid("rotation degrees must be a finite number, got inf") {
+            try RotateTransformer(degrees: .infinity)
+        }
         try expectInvalid("rotation degrees must be a finite number, got -inf") {
             try RotateTransformer(degrees: -.infinity, fitsCanvas: true)
         }
@@ -56,7 +60,9 @@ import WITransform
     }
 
     @Test func cornerRadiusAndBorder() throws {
-        try expectInvalid("corner radius must be a finite number >= 0, got -1.0") { try RoundCornerTransformer(radius: -1) }
+        try expectInvalid("corner radius must be a finite number >= 0, got -1.0") {
+            try RoundCornerTransformer(radius: -1)
+        }
         try expectInvalid("corner radius must be a finite number >= 0, got inf") {
             try RoundCornerTransformer(radius: .infinity)
         }
@@ -76,7 +82,9 @@ import WITransform
         try expectInvalid("blur radius must be a finite number in 0...1048576, got -0.001") {
             try BlurTransformer(radius: -0.001)
         }
-        try expectInvalid("blur radius must be a finite number in 0...1048576, got nan") { try BlurTransformer(radius: .nan) }
+        try expectInvalid("blur radius must be a finite number in 0...1048576, got nan") {
+            try BlurTransformer(radius: .nan)
+        }
         try expectInvalid("blur radius must be a finite number in 0...1048576, got 1048576.5") {
             try BlurTransformer(radius: 1048576.5)
         }
@@ -94,7 +102,8 @@ import WITransform
         var random = SeededRandom(seed: 0x5EED_0021)
         var counts = (invalid: 0, applied: 0, missedCrop: 0, tooLargeToApply: 0)
         for _ in 0..<4000 {
-            let size = PixelSize(width: Int.random(in: 1...9, using: &random), height: Int.random(in: 1...9, using: &random))
+            let size = PixelSize(
+                width: Int.random(in: 1...9, using: &random), height: Int.random(in: 1...9, using: &random))
             let image = try TestPixels.image(width: size.width, height: size.height) { x, y in
                 RGBAColor(red: UInt8(x * 20), green: UInt8(y * 20), blue: 90, alpha: 200)
             }
@@ -104,31 +113,40 @@ import WITransform
             switch kind {
             case 0:
                 let (width, height) = (Self.integer(&random), Self.integer(&random))
-                let valid = (1...Self.resizeSide).contains(width) && (1...Self.resizeSide).contains(height)
+                let valid =
+                    (1...Self.resizeSide).contains(width) && (1...Self.resizeSide).contains(height)
                     && width * height <= DecodeOptions.defaultPixelLimit
                 expected = valid ? PixelSize(width: width, height: height) : nil
                 let mode = [ResizeTransformer.Mode.fill, .aspectFit, .aspectFill].randomElement(using: &random)!
-                made = Result { () throws(ImageError) in try ResizeTransformer(width: width, height: height, mode: mode) }
+                made = Result { () throws(ImageError) in try ResizeTransformer(width: width, height: height, mode: mode)
+                }
             case 1:
                 let (x, y) = (Self.integer(&random), Self.integer(&random))
                 let (width, height) = (Self.integer(&random), Self.integer(&random))
-                let valid = (-Self.side...Self.side).contains(x) && (-Self.side...Self.side).contains(y)
+                let valid =
+                    (-Self.side...Self.side).contains(x) && (-Self.side...Self.side).contains(y)
                     && (1...Self.side).contains(width) && (1...Self.side).contains(height)
                 // The part of the rectangle inside the image; zero-sized when it misses (then `.badImageData`).
-                expected = valid ? PixelSize(width: max(0, min(size.width, x + width) - max(0, x)),
-                                             height: max(0, min(size.height, y + height) - max(0, y))) : nil
+                expected =
+                    valid
+                    ? PixelSize(
+                        width: max(0, min(size.width, x + width) - max(0, x)),
+                        height: max(0, min(size.height, y + height) - max(0, y))) : nil
                 made = Result { () throws(ImageError) in try CropTransformer(x: x, y: y, width: width, height: height) }
             case 2:
-                let degrees = Self.real(&random), fits = Bool.random(using: &random)
+                let degrees = Self.real(&random)
+                let fits = Bool.random(using: &random)
                 expected = degrees.isFinite ? (fits ? Self.rotatedSize(size, degrees: degrees) : size) : nil
                 made = Result { () throws(ImageError) in try RotateTransformer(degrees: degrees, fitsCanvas: fits) }
             case 3:
-                let radius = Self.real(&random), border = Self.real(&random)
+                let radius = Self.real(&random)
+                let border = Self.real(&random)
                 let valid = radius.isFinite && radius >= 0 && border.isFinite && border >= 0
                 expected = valid ? size : nil
                 let corners = RoundCornerTransformer.Corners(rawValue: Int.random(in: 0...15, using: &random))
                 made = Result { () throws(ImageError) in
-                    try RoundCornerTransformer(radius: radius, corners: corners, borderWidth: border, borderColor: .white)
+                    try RoundCornerTransformer(
+                        radius: radius, corners: corners, borderWidth: border, borderColor: .white)
                 }
             case 4:
                 let radius = Self.real(&random)
@@ -136,8 +154,9 @@ import WITransform
                 made = Result { () throws(ImageError) in try BlurTransformer(radius: radius) }
             case 5:
                 expected = size
-                let color = RGBAColor(red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
-                                      blue: .random(in: 0...255, using: &random), alpha: .random(in: 0...255, using: &random))
+                let color = RGBAColor(
+                    red: .random(in: 0...255, using: &random), green: .random(in: 0...255, using: &random),
+                    blue: .random(in: 0...255, using: &random), alpha: .random(in: 0...255, using: &random))
                 let mode = TintTransformer.BlendMode.allCases.randomElement(using: &random)!
                 made = .success(TintTransformer(color: color, blendMode: mode))
             default:
@@ -154,7 +173,7 @@ import WITransform
                 Issue.record("accepted invalid parameters: \(transformer.key)")
             case (.success(let transformer), .some(let outputSize)):
                 if outputSize.area > 1 << 22 {
-                    counts.tooLargeToApply += 1   // a valid 32767x8192 canvas: correct, but 1 GB per case
+                    counts.tooLargeToApply += 1  // a valid 32767x8192 canvas: correct, but 1 GB per case
                 } else if outputSize.area == 0 {
                     do {
                         _ = try transformer.transform(image)
@@ -179,8 +198,10 @@ import WITransform
 
     /// Special integers (0, +-1, the limits around `maximumSide`, `Int.min`, `Int.max`) half the time, else small.
     static func integer(_ random: inout SeededRandom) -> Int {
-        let special = [0, 1, -1, 2, side, side + 1, -side, -side - 1, resizeSide, resizeSide + 1, 8192, 8193, .max, .min,
-                       1 << 40, -(1 << 40)]
+        let special = [
+            0, 1, -1, 2, side, side + 1, -side, -side - 1, resizeSide, resizeSide + 1, 8192, 8193, .max, .min,
+            1 << 40, -(1 << 40),
+        ]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return special.randomElement(using: &random)!
         case 1: return Int.random(in: Int.min...Int.max, using: &random)
@@ -190,9 +211,11 @@ import WITransform
 
     /// Special doubles (NaN, infinities, -0, huge and tiny values, `maximumSide` and just above) half the time.
     static func real(_ random: inout SeededRandom) -> Double {
-        let special: [Double] = [0, -0.0, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
-                                 .leastNonzeroMagnitude, 1e300, -1e-300, BlurTransformer.maximumRadius,
-                                 BlurTransformer.maximumRadius + 0.5, 90, 180, -270]
+        let special: [Double] = [
+            0, -0.0, .nan, .infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            .leastNonzeroMagnitude, 1e300, -1e-300, BlurTransformer.maximumRadius,
+            BlurTransformer.maximumRadius + 0.5, 90, 180, -270,
+        ]
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return special.randomElement(using: &random)!
         case 1: return Double(bitPattern: random.next())

@@ -18,7 +18,8 @@ import WITransform
     }
 
     @Test func keepsTheBoxOfWhatDiffersFromTheCorner() throws {
-        let white = RGBAColor(red: 255, green: 255, blue: 255), red = RGBAColor(red: 200, green: 0, blue: 0)
+        let white = RGBAColor(red: 255, green: 255, blue: 255)
+        let red = RGBAColor(red: 200, green: 0, blue: 0)
         let nearWhite = RGBAColor(red: 250, green: 250, blue: 250)
         let source = try Self.framed(border: white, inner: red, near: nearWhite)
         // Tolerance 0: the near-white pixel counts (distance sqrt(3 x 25) = 8.7), so the box reaches it.
@@ -28,8 +29,9 @@ import WITransform
         let loose = try TrimTransformer(corner: .bottomRight, tolerance: 9)
         #expect(try loose.window(in: source).map { [$0.x, $0.y, $0.width, $0.height] } == [5, 2, 4, 3])
         // Every frame is cut by the first frame's box.
-        let animation = Image(frames: [ImageFrame(pixels: source, duration: 0.1), ImageFrame(pixels: source, duration: 0.1)],
-                              format: .gif)
+        let animation = Image(
+            frames: [ImageFrame(pixels: source, duration: 0.1), ImageFrame(pixels: source, duration: 0.1)],
+            format: .gif)
         let trimmed = try loose.transform(animation)
         #expect(trimmed.frameCount == 2 && trimmed.size == PixelSize(width: 4, height: 3))
         #expect(try trimmed.frame(at: 1).pixels.color(x: 0, y: 0) == red)

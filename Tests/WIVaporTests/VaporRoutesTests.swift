@@ -36,12 +36,16 @@ import WITestSupport
     /// Runs `body` against an app with its own manager (a memory cache, a curl loader, every coder), its `/hello`
     /// route, thumbor URLs at `/thumbs` and `/api/v1/thumbs`, and `/avatars/:id/:size`; then shuts the service
     /// down and checks the app's manager still loads.
-    static func withApp(_ configuration: ServeConfiguration,
-                        _ body: (ImageService, any TestingApplicationTester, TestHTTPServer) async throws -> Void)
-        async throws {
+    static func withApp(
+        _ configuration: ServeConfiguration,
+        _ body: (ImageService, any TestingApplicationTester, TestHTTPServer) async throws -> Void
+    )
+        async throws
+    {
         let origin = try await origin()
-        let manager = ImageManager(cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: coders),
-                                   loader: try CurlImageLoader(), coders: coders)
+        let manager = ImageManager(
+            cache: TieredImageCache(memory: MemoryCache(), dataTiers: [], coders: coders),
+            loader: try CurlImageLoader(), coders: coders)
         let service = try await ImageService(configuration: configuration, manager: manager)
         let app = try await Application.make(.testing)
         app.logger.logLevel = .warning
@@ -51,7 +55,8 @@ import WITestSupport
         // Avatars by id: the stripes, and a text page that is no image.
         let sources = ["stripes": origin.url("/stripes.png"), "broken": origin.url("/text")]
         app.addImageRoute("avatars", ":id", ":size", service: service) { req in
-            let id = try req.parameters.require("id"), size = try req.parameters.require("size", as: Int.self)
+            let id = try req.parameters.require("id")
+            let size = try req.parameters.require("size", as: Int.self)
             guard let source = sources[id] else { throw Abort(.notFound, reason: "no avatar \(id)") }
             guard (1...512).contains(size) else { throw ImageError(.invalidArgument, "size must be in 1...512") }
             return ImageRoute(source: source, transformer: try .resize(width: size, height: size / 2), format: .webp)
@@ -145,7 +150,7 @@ import WITestSupport
             #expect(image.pixels.color(x: 60, y: 16).isClose(to: ServeTestImages.blue))
             let second = try await app.sendRequest(.GET, "/avatars/stripes/64")
             #expect(Self.data(second) == Self.data(first))
-            #expect(service.renders.load(ordering: .relaxed) == 1)   // the second came from the variant cache
+            #expect(service.renders.load(ordering: .relaxed) == 1)  // the second came from the variant cache
             let etag = try #require(first.headers.first(name: .eTag))
             let revalidated = try await app.sendRequest(.GET, "/avatars/stripes/64", headers: ["If-None-Match": etag])
             #expect(revalidated.status == .notModified && revalidated.body.readableBytes == 0)
@@ -162,7 +167,8 @@ import WITestSupport
             let tooLarge = try await app.sendRequest(.GET, "/avatars/stripes/999")
             #expect(tooLarge.status == .badRequest && Self.text(tooLarge) == "size must be in 1...512\n")
             let notAnImage = try await app.sendRequest(.GET, "/avatars/broken/64")
-            #expect(notAnImage.status == .unsupportedMediaType && Self.text(notAnImage) == "the source is not an image\n")
+            #expect(
+                notAnImage.status == .unsupportedMediaType && Self.text(notAnImage) == "the source is not an image\n")
             #expect(service.renders.load(ordering: .relaxed) == 3)
         }
     }

@@ -22,24 +22,26 @@ import WITestSupport
                     let sides = text.split(separator: "x").compactMap { Int($0) }
                     return PixelSize(width: sides[0], height: sides[1])
                 }
-                return Row(file: fields[0], crop: size(fields[1]), scaled: size(fields[2]), x: Int(fields[3]) ?? -1,
-                           y: Int(fields[4]) ?? -1)
+                return Row(
+                    file: fields[0], crop: size(fields[1]), scaled: size(fields[2]), x: Int(fields[3]) ?? -1,
+                    y: Int(fields[4]) ?? -1)
             }
     }
 
     /// Intersection over union of two windows of the same size in the same scaled image.
     static func overlap(_ a: (x: Int, y: Int), _ b: (x: Int, y: Int), size: PixelSize) -> Double {
-        let width = max(0, size.width - abs(a.x - b.x)), height = max(0, size.height - abs(a.y - b.y))
+        let width = max(0, size.width - abs(a.x - b.x))
+        let height = max(0, size.height - abs(a.y - b.y))
         let intersection = Double(width * height)
         return intersection / (2 * Double(size.area) - intersection)
     }
 
     /// Our windows (x, y in the scaled image), in the order of the reference table's rows.
     static let ours: [(Int, Int)] = [
-        (64, 0), (0, 44), (140, 0),     // anemone: 128x128, 256x64, 96x160
-        (5, 0), (0, 64), (20, 0),       // fire
-        (30, 0), (0, 0), (45, 0),       // fjord
-        (0, 0), (0, 0), (0, 0),         // kayak
+        (64, 0), (0, 44), (140, 0),  // anemone: 128x128, 256x64, 96x160
+        (5, 0), (0, 64), (20, 0),  // fire
+        (30, 0), (0, 0), (45, 0),  // fjord
+        (0, 0), (0, 0), (0, 0),  // kayak
     ]
 
     /// The overlap with libvips' window: at least 0.45 on 11 of the 12 rows and 0.70 on average. The one row

@@ -8,9 +8,11 @@ import WITestSupport
 @Suite struct DecodeCancellationTests {
     static let coders = WebImage.makeCoders()
 
-    @Test(arguments: ["jpeg/progressive-nuke.jpg", "pngsuite/basn6a08.png", "pngsuite/basi6a08.png",
-                      "gif/animated-red-blue.gif", "tiff/16_bits.tiff", "jxl/3x3_srgb_lossless.jxl",
-                      "webp/gallery2-4-lossy-alpha.webp"])
+    @Test(arguments: [
+        "jpeg/progressive-nuke.jpg", "pngsuite/basn6a08.png", "pngsuite/basi6a08.png",
+        "gif/animated-red-blue.gif", "tiff/16_bits.tiff", "jxl/3x3_srgb_lossless.jxl",
+        "webp/gallery2-4-lossy-alpha.webp",
+    ])
     func aCancelledJobsDecodeStops(path: String) async throws {
         let data = try Data(contentsOf: Fixtures.url(path))
         let coders = Self.coders

@@ -90,8 +90,8 @@ final class Callbacks: Sendable {
 /// HTTP caching across every tier, against the in-process server, which logs each request's validators and the
 /// body bytes it sent.
 @Suite struct HTTPCachingTests {
-    static let first = Fixtures.data("formats/sample.png")            // 300x300
-    static let second = Fixtures.data("png/indexed-4bit-trns.png")    // 687x123
+    static let first = Fixtures.data("formats/sample.png")  // 300x300
+    static let second = Fixtures.data("png/indexed-4bit-trns.png")  // 687x123
 
     /// A 304 keeps the image and sends no body; the entry's date and freshness are renewed; no second callback.
     @Test func notModifiedKeepsTheImageAndSendsNoBody() async throws {
@@ -207,7 +207,8 @@ final class Callbacks: Sendable {
         #expect(fromDisk.cacheType == .disk && fromDisk.httpCacheOutcome == .fresh)
         #expect(server.requestCount("/a.png") == 2)
         let statistics = rig.manager.httpCacheStatistics
-        #expect(statistics.fresh == 3 && statistics.notModified == 1 && statistics.stale == 0 && statistics.replaced == 0)
+        #expect(
+            statistics.fresh == 3 && statistics.notModified == 1 && statistics.stale == 0 && statistics.replaced == 0)
         // The events say so too, in load order.
         var outcomes: [ImageResult.HTTPCacheOutcome] = []
         for await event in events {
@@ -312,7 +313,8 @@ final class Callbacks: Sendable {
             .cacheable(Self.first, etag: "\"v1\"", cacheControl: "no-store", request: $0)
         }
         let thumbnail = HTTPCacheRig.context(.respect, thumbnail: 32)
-        _ = try await rig.manager.loadImage(with: url, options: .waitStoreCache, context: HTTPCacheRig.context(.respect))
+        _ = try await rig.manager.loadImage(
+            with: url, options: .waitStoreCache, context: HTTPCacheRig.context(.respect))
         _ = try await rig.manager.loadImage(with: url, options: [.waitStoreCache, .fromLoaderOnly], context: thumbnail)
         #expect(rig.disk.totalCount == 0)
         #expect(rig.memory.image(forKey: url.absoluteString) != nil)
@@ -353,7 +355,8 @@ final class Callbacks: Sendable {
         #expect(rig.disk.httpCacheInfo(forKey: key)?.etag == "\"v1\"")
         rig.clock.advance(seconds: 61)
         let revalidated = try await rig.manager.loadImage(with: url, context: thumbnail)
-        #expect(revalidated.httpCacheOutcome == .revalidated && revalidated.image.size == PixelSize(width: 30, height: 30))
+        #expect(
+            revalidated.httpCacheOutcome == .revalidated && revalidated.image.size == PixelSize(width: 30, height: 30))
         #expect(server.exchanges("/a.png").map(\.status) == [200, 304])
         // Both entries were renewed.
         #expect(rig.disk.httpCacheInfo(forKey: key)?.date == rig.clock.now)
@@ -379,7 +382,8 @@ final class Callbacks: Sendable {
 
     /// An entry (max-age=10, ETag "v1") stored and then stale for 20 seconds, its server holding every further
     /// answer until the returned gate opens.
-    static func staleBehindGate() async throws -> (server: TestHTTPServer, rig: HTTPCacheRig, url: URL, gate: TestGate) {
+    static func staleBehindGate() async throws -> (server: TestHTTPServer, rig: HTTPCacheRig, url: URL, gate: TestGate)
+    {
         let gate = TestGate()
         let route = { @Sendable (request: TestHTTPServer.Request) in
             TestResponse.cacheable(Self.first, etag: "\"v1\"", cacheControl: "max-age=10", request: request)

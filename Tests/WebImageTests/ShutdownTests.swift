@@ -39,7 +39,9 @@ import WITestSupport
         // Joined threads are gone at once; Dispatch may still be retiring a worker of its own, so wait for the
         // count (an event), bounded.
         let deadline = ContinuousClock.now + .seconds(30)
-        while Self.threadCount > baseline && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        while Self.threadCount > baseline && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(Self.threadCount <= baseline)
     }
 }

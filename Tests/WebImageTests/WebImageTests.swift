@@ -7,7 +7,10 @@ import WITestSupport
 @Suite struct WebImageTests {
     @Test func readyMadeCodersDecodeEveryShippedFormat() throws {
         let coders = WebImage.makeCoders()
-        #expect(coders.decodingFormats == [.tiff, .jxl, .pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur])
+        #expect(
+            coders.decodingFormats == [
+                .tiff, .jxl, .pdf, .svg, .heic, .heif, .avif, .webp, .jpeg, .png, .gif, .bmp, .ico, .cur,
+            ])
         let image = try coders.decode(Fixtures.data("formats/sample.png"), options: .init())
         #expect(image.format == .png)
         #expect(coders.canEncode(to: .png))
@@ -41,20 +44,23 @@ import WITestSupport
     /// the first request, so that a process served from its caches never loads libheif to answer).
     @Test func readyMadeManagerAcceptsEveryDecodableFormat() async throws {
         let server = try await TestHTTPServer.start()
-        server.route("/a.png") { _ in TestResponse(body: Fixtures.data("formats/sample.png"), contentType: "image/png") }
+        server.route("/a.png") { _ in TestResponse(body: Fixtures.data("formats/sample.png"), contentType: "image/png")
+        }
         let manager = try WebImage.makeManager(useDiskCache: false)
         _ = try await manager.loadImage(with: server.url("/a.png"))
         await manager.shutdown()
-        #expect(server.requests("/a.png").first?.headers["accept"] == "image/tiff,image/jxl,image/svg+xml,image/heic,"
-            + "image/heif,image/avif,image/webp,image/jpeg,image/png,image/gif,image/bmp,image/x-icon,image/x-win-bitmap,"
-            + "image/*,*/*;q=0.8")
+        #expect(
+            server.requests("/a.png").first?.headers["accept"] == "image/tiff,image/jxl,image/svg+xml,image/heic,"
+                + "image/heif,image/avif,image/webp,image/jpeg,image/png,image/gif,image/bmp,image/x-icon,image/x-win-bitmap,"
+                + "image/*,*/*;q=0.8")
     }
 
     @Test func aProfileLibpngRejectsDoesNotFailAPNGEncode() throws {
         // sample.heic carries an sRGB profile libpng calls "known incorrect"; found by `make demo`.
         let coders = WebImage.makeCoders()
-        let image = try coders.decode(Fixtures.data("formats/sample.heic"),
-                                      options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
+        let image = try coders.decode(
+            Fixtures.data("formats/sample.heic"),
+            options: .init(thumbnailPixelSize: .init(width: 64, height: 64)))
         #expect(image.metadata.iccProfile != nil)
         let png = try coders.encode(image, as: .png, options: .init())
         #expect(try coders.decode(png, options: .init()).size == image.size)
@@ -70,7 +76,8 @@ import WITestSupport
         let pixman = try PixmanResampler().resample(full, to: size)
         let areaAverage = try ImageCoding.AreaAverageResampler().resample(full, to: size)
         #expect(pixman != areaAverage)
-        let withPixman = try ImageCodersManager(coders: [PNGCoder()], resampler: PixmanResampler()).decode(data, options: Self.box)
+        let withPixman = try ImageCodersManager(coders: [PNGCoder()], resampler: PixmanResampler()).decode(
+            data, options: Self.box)
         #expect(withPixman.pixels == pixman)
         #expect(withPixman.decodeOptions == Self.box)
         #expect(try ImageCodersManager(coders: [PNGCoder()]).decode(data, options: Self.box).pixels == areaAverage)
@@ -80,11 +87,13 @@ import WITestSupport
         own.resampler = ImageCoding.AreaAverageResampler()
         #expect(try WebImage.makeCoders().decode(data, options: own).pixels == areaAverage)
         // Encoding's size limit too: a 70x70 PNG of pixman's pixels, lossless.
-        let encoded = try WebImage.makeCoders().encode(Image(pixels: full), as: .png,
-                                                       options: .init(maxPixelSize: size))
+        let encoded = try WebImage.makeCoders().encode(
+            Image(pixels: full), as: .png,
+            options: .init(maxPixelSize: size))
         #expect(try PNGCoder().decode(encoded, options: .init()).pixels == pixman)
-        let plainEncoded = try ImageCodersManager(coders: [PNGCoder()]).encode(Image(pixels: full), as: .png,
-                                                                               options: .init(maxPixelSize: size))
+        let plainEncoded = try ImageCodersManager(coders: [PNGCoder()]).encode(
+            Image(pixels: full), as: .png,
+            options: .init(maxPixelSize: size))
         #expect(try PNGCoder().decode(plainEncoded, options: .init()).pixels == areaAverage)
     }
 

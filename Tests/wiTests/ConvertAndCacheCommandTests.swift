@@ -21,7 +21,7 @@ import WITestSupport
     @Test func convertsBetweenEveryPairOfEncodableFormats() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = Fixtures.url("pngsuite/basn6a08.png").path   // 32x32 with alpha
+        let source = Fixtures.url("pngsuite/basn6a08.png").path  // 32x32 with alpha
         let extensions = ["png", "jpg", "webp", "gif", "heic", "avif"]
         for from in extensions {
             let start = directory.appendingPathComponent("start.\(from)").path
@@ -42,7 +42,8 @@ import WITestSupport
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("small.png").path
-        let result = try CommandRunner.run(wi, ["convert", Fixtures.url("png/interlaced-hibiscus.png").path, output, "--thumbnail", "100"])
+        let result = try CommandRunner.run(
+            wi, ["convert", Fixtures.url("png/interlaced-hibiscus.png").path, output, "--thumbnail", "100"])
         #expect(result.status == 0)
         #expect(try info(output)["width"] as? Int == 71)
         #expect(try info(output)["height"] as? Int == 100)

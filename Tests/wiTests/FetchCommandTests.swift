@@ -13,15 +13,20 @@ import WITestSupport
     }
 
     func objects(_ stdout: String) throws -> [[String: Any]] {
-        try stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        try stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+        }
     }
 
     @Test func secondRunComesFromTheDiskCache() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = ["formats/sample.png", "formats/sample.jpg", "formats/sample.gif"].map { Fixtures.url($0).path }
-        let arguments = ["fetch"] + files + ["--thumbnail", "16", "--cache-dir", directory.path, "--json",
-                                             "--out", directory.appendingPathComponent("out").path]
+        let arguments =
+            ["fetch"] + files + [
+                "--thumbnail", "16", "--cache-dir", directory.path, "--json",
+                "--out", directory.appendingPathComponent("out").path,
+            ]
         let first = try CommandRunner.run(wi, arguments)
         #expect(first.status == 0, "\(first.stderr)")
         let cold = try objects(first.stdout)
@@ -37,7 +42,7 @@ import WITestSupport
         let written = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
         #expect(written.count == 3)
         let stats = try CommandRunner.run(wi, ["cache", "stats", "--cache-dir", directory.path, "--json"])
-        #expect(stats.stdout.contains("\"count\":6"))   // each original and its thumbnail under its own key
+        #expect(stats.stdout.contains("\"count\":6"))  // each original and its thumbnail under its own key
     }
 
     /// Fewer loads at once than URLs (one at a time, then two) still loads every URL once, and reports them in the
@@ -46,11 +51,17 @@ import WITestSupport
     func concurrencyBelowTheURLCountLoadsEveryURL(_ concurrency: String) throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let names = ["formats/sample.png", "formats/sample.jpg", "formats/sample.gif", "formats/sample.webp",
-                     "formats/sample.png"]
+        let names = [
+            "formats/sample.png", "formats/sample.jpg", "formats/sample.gif", "formats/sample.webp",
+            "formats/sample.png",
+        ]
         let files = names.map { Fixtures.url($0).path }
-        let result = try CommandRunner.run(wi, ["fetch"] + files + ["--thumbnail", "8", "--cache-dir", directory.path,
-                                                                   "--json", "--concurrency", concurrency])
+        let result = try CommandRunner.run(
+            wi,
+            ["fetch"] + files + [
+                "--thumbnail", "8", "--cache-dir", directory.path,
+                "--json", "--concurrency", concurrency,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = try objects(result.stdout)
         #expect(lines.map { $0["url"] as? String } == files)
@@ -67,12 +78,18 @@ import WITestSupport
     @Test func thumbnailOutputsAreEncodedOnceAndTheSameOnEveryRun() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let files = ["formats/sample.jpg", "formats/sample.webp", "gif/animated-red-blue.gif"].map { Fixtures.url($0).path }
+        let files = ["formats/sample.jpg", "formats/sample.webp", "gif/animated-red-blue.gif"].map {
+            Fixtures.url($0).path
+        }
         func run(_ cache: String, _ out: String, _ extra: [String]) throws -> (frames: [Int], outputs: [String: Data]) {
             let folder = directory.appendingPathComponent(out)
-            let result = try CommandRunner.run(wi, ["fetch"] + files + [
-                "--thumbnail", "32", "--format", "png", "--json", "--cache-dir", directory.appendingPathComponent(cache).path,
-                "--out", folder.path] + extra)
+            let result = try CommandRunner.run(
+                wi,
+                ["fetch"] + files + [
+                    "--thumbnail", "32", "--format", "png", "--json", "--cache-dir",
+                    directory.appendingPathComponent(cache).path,
+                    "--out", folder.path,
+                ] + extra)
             #expect(result.status == 0, "\(result.stderr)")
             var outputs: [String: Data] = [:]
             for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
@@ -112,7 +129,7 @@ import WITestSupport
         let cold = try CommandRunner.run(wi, arguments)
         #expect(cold.status == 0, "\(cold.stderr)")
         #expect(try objects(cold.stdout)[0]["cache_type"] as? String == "none")
-        #expect(try objects(cold.stdout)[0]["revalidated"] == nil)   // only with --refresh
+        #expect(try objects(cold.stdout)[0]["revalidated"] == nil)  // only with --refresh
 
         let confirmed = try CommandRunner.run(wi, arguments + ["--refresh"])
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
@@ -139,8 +156,12 @@ import WITestSupport
     @Test func failuresExitOneWithAReadableLine() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(wi, ["fetch", Fixtures.url("pngsuite/xcsn0g01.png").path, "--cache-dir",
-                                                directory.path, "--json"])
+        let result = try CommandRunner.run(
+            wi,
+            [
+                "fetch", Fixtures.url("pngsuite/xcsn0g01.png").path, "--cache-dir",
+                directory.path, "--json",
+            ])
         #expect(result.status == 1)
         #expect(try objects(result.stdout)[0]["error"] as? String == "1001: PNG: IDAT: CRC error")
         #expect(result.stderr.split(separator: "\n").count == 1)
@@ -150,27 +171,52 @@ import WITestSupport
     /// Out-of-range values from the command line are usage errors: exit code 2 and exactly one line on stderr
     /// naming the option and the library's reason; nothing is loaded and nothing traps.
     @Test(arguments: [
-        (["fetch", "x.png", "--resize", "0x5"], "wi: --resize: resize width must be in 1...32767, got 0 (see wi --help)\n"),
-        (["fetch", "x.png", "--resize", "40000x10"],
-         "wi: --resize: resize width must be in 1...32767, got 40000 (see wi --help)\n"),
-        (["fetch", "x.png", "--resize", "32767x8193"],
-         "wi: --resize: resize size must have at most 268435456 pixels, got 32767x8193 (see wi --help)\n"),
-        (["fetch", "x.png", "--thumbnail", "70000"],
-         "wi: --thumbnail: thumbnail width must be in 0...65536, got 70000 (see wi --help)\n"),
+        (
+            ["fetch", "x.png", "--resize", "0x5"],
+            "wi: --resize: resize width must be in 1...32767, got 0 (see wi --help)\n"
+        ),
+        (
+            ["fetch", "x.png", "--resize", "40000x10"],
+            "wi: --resize: resize width must be in 1...32767, got 40000 (see wi --help)\n"
+        ),
+        (
+            ["fetch", "x.png", "--resize", "32767x8193"],
+            "wi: --resize: resize size must have at most 268435456 pixels, got 32767x8193 (see wi --help)\n"
+        ),
+        (
+            ["fetch", "x.png", "--thumbnail", "70000"],
+            "wi: --thumbnail: thumbnail width must be in 0...65536, got 70000 (see wi --help)\n"
+        ),
         (["fetch", "x.png", "--thumbnail", "0"], "wi: --thumbnail must be positive (see wi --help)\n"),
-        (["fetch", "x.png", "--quality", "nan"],
-         "wi: --quality: quality must be a finite number in 0...1, got nan (see wi --help)\n"),
-        (["fetch", "x.png", "--quality", "inf"],
-         "wi: --quality: quality must be a finite number in 0...1, got inf (see wi --help)\n"),
-        (["convert", "a.png", "b.png", "--quality", "1.5"],
-         "wi: --quality: quality must be a finite number in 0...1, got 1.5 (see wi --help)\n"),
-        (["convert", "a.png", "b.png", "--thumbnail", "99999"],
-         "wi: --thumbnail: thumbnail width must be in 0...65536, got 99999 (see wi --help)\n"),
-        (["prefetch", "--from", "x.txt", "--concurrency", "0"], "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"),
+        (
+            ["fetch", "x.png", "--quality", "nan"],
+            "wi: --quality: quality must be a finite number in 0...1, got nan (see wi --help)\n"
+        ),
+        (
+            ["fetch", "x.png", "--quality", "inf"],
+            "wi: --quality: quality must be a finite number in 0...1, got inf (see wi --help)\n"
+        ),
+        (
+            ["convert", "a.png", "b.png", "--quality", "1.5"],
+            "wi: --quality: quality must be a finite number in 0...1, got 1.5 (see wi --help)\n"
+        ),
+        (
+            ["convert", "a.png", "b.png", "--thumbnail", "99999"],
+            "wi: --thumbnail: thumbnail width must be in 0...65536, got 99999 (see wi --help)\n"
+        ),
+        (
+            ["prefetch", "--from", "x.txt", "--concurrency", "0"],
+            "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"
+        ),
         (["fetch", "x.png", "--concurrency", "0"], "wi: --concurrency must be in 1...1024, got 0 (see wi --help)\n"),
-        (["fetch", "x.png", "--concurrency", "1025"], "wi: --concurrency must be in 1...1024, got 1025 (see wi --help)\n"),
-        (["fetch", "x.png", "--thumbnail", "99999999999999999999"],
-         "wi: The value '99999999999999999999' is invalid for '--thumbnail <thumbnail>' (see wi --help)\n"),
+        (
+            ["fetch", "x.png", "--concurrency", "1025"],
+            "wi: --concurrency must be in 1...1024, got 1025 (see wi --help)\n"
+        ),
+        (
+            ["fetch", "x.png", "--thumbnail", "99999999999999999999"],
+            "wi: The value '99999999999999999999' is invalid for '--thumbnail <thumbnail>' (see wi --help)\n"
+        ),
     ])
     func badArgumentsExitTwoWithOneLine(_ arguments: [String], _ stderr: String) throws {
         let result = try CommandRunner.run(wi, arguments)
@@ -183,14 +229,17 @@ import WITestSupport
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let list = directory.appendingPathComponent("urls.txt")
-        let lines = ["# samples", Fixtures.url("formats/sample.png").path, "", Fixtures.url("formats/sample.webp").path,
-                     Fixtures.url("does-not-exist.png").path]
+        let lines = [
+            "# samples", Fixtures.url("formats/sample.png").path, "", Fixtures.url("formats/sample.webp").path,
+            Fixtures.url("does-not-exist.png").path,
+        ]
         try lines.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
         let first = try CommandRunner.run(wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path])
         #expect(first.status == 1)
-        #expect(first.stdout.split(separator: "\n").count == 4)   // three URL lines and the summary
+        #expect(first.stdout.split(separator: "\n").count == 4)  // three URL lines and the summary
         #expect(first.stdout.contains("prefetched 3: 2 loaded, 0 from memory, 0 from disk, 1 failed"))
-        let second = try CommandRunner.run(wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path, "--json"])
+        let second = try CommandRunner.run(
+            wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path, "--json"])
         #expect(second.stdout.contains("prefetched 3: 0 loaded, 0 from memory, 2 from disk, 1 failed"))
     }
 }

@@ -10,10 +10,11 @@ import WITestSupport
         let file = Fixtures.url("pngsuite/basn6a16.png").path
         let result = try CommandRunner.run(wi, ["info", file, "--json"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            {"file":"\(file)","format":"png","width":32,"height":32,"frames":1,"loop_count":0,"durations_ms":[0],\
-            "has_alpha":true,"error":null}\n
-            """)
+        #expect(
+            result.stdout == """
+                {"file":"\(file)","format":"png","width":32,"height":32,"frames":1,"loop_count":0,"durations_ms":[0],\
+                "has_alpha":true,"error":null}\n
+                """)
         #expect(result.stderr.isEmpty)
     }
 
@@ -33,21 +34,26 @@ import WITestSupport
         #expect(objects[1]["error"] as? String == "1001: PNG: IDAT: CRC error")
         #expect(objects[2]["error"] as? String == "cannot read the file")
         for object in objects {
-            #expect(Set(object.keys) == ["file", "format", "width", "height", "frames", "loop_count", "durations_ms",
-                                         "has_alpha", "error"])
+            #expect(
+                Set(object.keys) == [
+                    "file", "format", "width", "height", "frames", "loop_count", "durations_ms",
+                    "has_alpha", "error",
+                ])
         }
-        #expect(result.stderr.split(separator: "\n").count == 2)   // one readable line per failure
+        #expect(result.stderr.split(separator: "\n").count == 2)  // one readable line per failure
     }
 
     /// Issue 40's formats as the reference decoders see them: every TIFF page a frame (Pillow's n_frames, looping
     /// chains counted once), an SVG sized by its viewBox alone (rsvg-convert's size), a gzip-compressed SVG, and a
     /// gzip bomb refused with 1030.
     @Test func framesAndSizesAsTheReferencesSeeThem() throws {
-        let files = ["tiff/pillow-multipage.tiff", "tiff/gen-ifd-loop-to-second.tif",
-                     "tiff/pillow-multipage_multiple_frame_loop.tiff", "tiff/emptyexiftag-3pages.tif",
-                     "svg/peers/sdwebimage-TestImage.svg", "svg/svgz/librsvg-gnome-cool.svgz", "svg/svgz/crafted-bomb.svgz"]
+        let files = [
+            "tiff/pillow-multipage.tiff", "tiff/gen-ifd-loop-to-second.tif",
+            "tiff/pillow-multipage_multiple_frame_loop.tiff", "tiff/emptyexiftag-3pages.tif",
+            "svg/peers/sdwebimage-TestImage.svg", "svg/svgz/librsvg-gnome-cool.svgz", "svg/svgz/crafted-bomb.svgz",
+        ]
         let result = try CommandRunner.run(wi, ["info", "--json"] + files.map { Fixtures.url($0).path })
-        #expect(result.status == 1)   // the bomb
+        #expect(result.status == 1)  // the bomb
         let objects = try result.stdout.split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
@@ -71,8 +77,12 @@ import WITestSupport
     @Test func dumpRGBAWritesStraightAlphaFrames() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wi-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try CommandRunner.run(wi, ["info", Fixtures.url("pngsuite/tbrn2c08.png").path,
-                                                "--dump-rgba", directory.path])
+        let result = try CommandRunner.run(
+            wi,
+            [
+                "info", Fixtures.url("pngsuite/tbrn2c08.png").path,
+                "--dump-rgba", directory.path,
+            ])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix(Fixtures.url("pngsuite/tbrn2c08.png").path + "\tpng\t32x32"))
         let dumped = try Data(contentsOf: directory.appendingPathComponent("tbrn2c08.png.0.rgba"))

@@ -13,7 +13,9 @@ import WITestSupport
         var found: [String: (String, String)] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "#", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-            let pair = parts[0].split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            let pair = parts[0].split(separator: "=", maxSplits: 1).map {
+                String($0).trimmingCharacters(in: .whitespaces)
+            }
             found[pair[0]] = (pair[1], parts.count > 1 ? parts[1] : "")
         }
         return found
@@ -22,7 +24,8 @@ import WITestSupport
     @Test func flagsOverTheEnvironmentOverTheFileOverTheDefaults() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-\(UUID().uuidString).conf")
         defer { try? FileManager.default.removeItem(at: file) }
-        try Data("""
+        try Data(
+            """
             # wi serve settings
             queue = 7
             max-pixels = 5
@@ -31,16 +34,21 @@ import WITestSupport
             keep-metadata = true
             port = 1
 
-            """.utf8).write(to: file)
-        let result = try CommandRunner.run(wi, ["serve", "--config", file.path, "--port", "9", "--allow-unsafe", "--print-config"],
-                                           environment: ["WI_SERVE_MAX_PIXELS": "123", "WI_SERVE_KEY": "new, old",
-                                                         "WI_SERVE_AUTO_WEBP": "yes", "WI_SERVE_STRICT": "true"])
+            """.utf8
+        ).write(to: file)
+        let result = try CommandRunner.run(
+            wi, ["serve", "--config", file.path, "--port", "9", "--allow-unsafe", "--print-config"],
+            environment: [
+                "WI_SERVE_MAX_PIXELS": "123", "WI_SERVE_KEY": "new, old",
+                "WI_SERVE_AUTO_WEBP": "yes", "WI_SERVE_STRICT": "true",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = settings(result.stdout)
         #expect(lines["port"]! == ("9", "flag"))
         #expect(lines["max-pixels"]! == ("123", "environment WI_SERVE_MAX_PIXELS"))
         #expect(lines["queue"]! == ("7", "file \(file.path):2"))
-        #expect(lines["allow-source"]! == ("https://a.example/, *.b.example", "file \(file.path):4, file \(file.path):5"))
+        #expect(
+            lines["allow-source"]! == ("https://a.example/, *.b.example", "file \(file.path):4, file \(file.path):5"))
         #expect(lines["keep-metadata"]! == ("true", "file \(file.path):6"))
         #expect(lines["key"]! == ("2 key(s), not shown", "environment WI_SERVE_KEY"))
         #expect(lines["auto-webp"]! == ("true", "environment WI_SERVE_AUTO_WEBP"))
@@ -52,8 +60,12 @@ import WITestSupport
         #expect(!result.stdout.contains("(missing from effectiveValues)"))
         #expect(lines.count == result.stdout.split(separator: "\n").count && lines.count >= 37)
         // A list given as a flag replaces the lower layers' list.
-        let replaced = try CommandRunner.run(wi, ["serve", "--config", file.path, "--allow-source", "c.example",
-                                                  "--allow-unsafe", "--print-config"])
+        let replaced = try CommandRunner.run(
+            wi,
+            [
+                "serve", "--config", file.path, "--allow-source", "c.example",
+                "--allow-unsafe", "--print-config",
+            ])
         #expect(settings(replaced.stdout)["allow-source"]! == ("c.example", "flag"))
     }
 
@@ -64,7 +76,8 @@ import WITestSupport
         let unknown = try CommandRunner.run(wi, ["serve", "--config", file.path, "--allow-unsafe"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "wi serve: \(file.path):2: no option named sepia\n")
-        let missing = try CommandRunner.run(wi, ["serve", "--allow-unsafe"], environment: ["WI_SERVE_CONFIG": "/nonexistent.conf"])
+        let missing = try CommandRunner.run(
+            wi, ["serve", "--allow-unsafe"], environment: ["WI_SERVE_CONFIG": "/nonexistent.conf"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "wi serve: cannot read the configuration file /nonexistent.conf\n")
         // A value out of range from the environment is refused like the flag's.
@@ -92,12 +105,17 @@ import WITestSupport
         origin.route("/photo.jpg") { _ in TestResponse(body: photo, contentType: "image/jpeg") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wi)
-        process.arguments = ["serve", "--allow-unsafe", "--allow-host", "127.0.0.1", "--port", "0", "--no-cache",
-                             "--isolate", "none"]
+        process.arguments = [
+            "serve", "--allow-unsafe", "--allow-host", "127.0.0.1", "--port", "0", "--no-cache",
+            "--isolate", "none",
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         // Its first line says where it listens.
         var text = ""
         while !text.contains("\n") {
@@ -107,12 +125,17 @@ import WITestSupport
         }
         let port = try #require(text.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
         let base = "http://127.0.0.1:\(port)/unsafe"
-        _ = try CommandRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "\(base)/60x40/\(origin.url("/photo.jpg"))"])
+        _ = try CommandRunner.run(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "\(base)/60x40/\(origin.url("/photo.jpg"))"])
         let before = try Self.residentMiB(process.processIdentifier)
         // 600x400 enlarged to 2400x1600 and sharpened: about 150 MB of pixels and planes at its peak, twice.
         for _ in 0..<2 {
-            let result = try CommandRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
-                "\(base)/fit-in/2400x1600/filters:upscale():sharpen(1,1,false)/\(origin.url("/photo.jpg"))"])
+            let result = try CommandRunner.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                    "\(base)/fit-in/2400x1600/filters:upscale():sharpen(1,1,false)/\(origin.url("/photo.jpg"))",
+                ])
             #expect(result.stdout == "200")
         }
         let after = try Self.residentMiB(process.processIdentifier)

@@ -42,8 +42,11 @@ public enum CacheWorkloads {
     }
 
     /// A MemoryCache holding every key (weak tier off: every value is alive anyway, and NSCache has none).
-    public static func filledMemoryCache(policy: MemoryCache.EvictionPolicy = .tinyLFU) throws(ImageError) -> MemoryCache {
-        let cache = try MemoryCache(configuration: .init(costLimit: costLimit, evictionPolicy: policy, usesWeakTier: false))
+    public static func filledMemoryCache(policy: MemoryCache.EvictionPolicy = .tinyLFU) throws(ImageError)
+        -> MemoryCache
+    {
+        let cache = try MemoryCache(
+            configuration: .init(costLimit: costLimit, evictionPolicy: policy, usesWeakTier: false))
         for (key, value) in zip(keys, values) { cache.setImage(value, forKey: key) }
         return cache
     }
@@ -58,14 +61,17 @@ public enum CacheWorkloads {
 
     /// Runs `operations` split over `threads` threads at once; returns the wall seconds and the number of reads
     /// that hit (checked by the caller: every key is present, so every read must hit).
-    public static func runMixed(_ operations: [Operation], threads: Int,
-                                read: @Sendable (Int) -> Bool, write: @Sendable (Int) -> Void) -> (Double, Int) {
+    public static func runMixed(
+        _ operations: [Operation], threads: Int,
+        read: @Sendable (Int) -> Bool, write: @Sendable (Int) -> Void
+    ) -> (Double, Int) {
         let hits = Mutex(0)
         let chunk = (operations.count + threads - 1) / threads
         let seconds = BenchClock.seconds {
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
                 var localHits = 0
-                let start = min(operations.count, thread * chunk), end = min(operations.count, start + chunk)
+                let start = min(operations.count, thread * chunk)
+                let end = min(operations.count, start + chunk)
                 let slice = operations[start..<end]
                 for operation in slice {
                     if operation.isWrite {
@@ -81,17 +87,20 @@ public enum CacheWorkloads {
     }
 
     /// The median time of one hit: `batches` batches of `batchSize` lookups of present keys, each batch timed.
-    public static func medianHitSeconds(batches: Int = 2_000, batchSize: Int = 500,
-                                        lookup: (Int) -> Bool) -> (seconds: Double, misses: Int) {
+    public static func medianHitSeconds(
+        batches: Int = 2_000, batchSize: Int = 500,
+        lookup: (Int) -> Bool
+    ) -> (seconds: Double, misses: Int) {
         var random = SeededRandom(seed: 7)
         let order = (0..<batches * batchSize).map { _ in Int(random.next() % UInt64(keyCount)) }
         var times: [Double] = []
         var misses = 0
         for b in 0..<batches {
             let batch = order[b * batchSize..<(b + 1) * batchSize]
-            times.append(BenchClock.seconds {
-                for index in batch where !lookup(index) { misses += 1 }
-            } / Double(batchSize))
+            times.append(
+                BenchClock.seconds {
+                    for index in batch where !lookup(index) { misses += 1 }
+                } / Double(batchSize))
         }
         times.sort()
         return (times[times.count / 2], misses)

@@ -21,9 +21,12 @@ public enum HitRatioTraces {
     /// The two traces (name, warm-up, measured accesses).
     public static func traces() -> [(name: String, warmUp: [Int], trace: [Int])] {
         let zipf = CacheTraces.zipf(keyCount: keyCount, count: warmUpCount + accessCount, seed: 42)
-        let warmUp = Array(zipf[..<warmUpCount]), measured = Array(zipf[warmUpCount...])
-        return [("zipf", warmUp, measured),
-                ("scan", warmUp, CacheTraces.withScan(measured, keyCount: keyCount, scanCount: scanCount))]
+        let warmUp = Array(zipf[..<warmUpCount])
+        let measured = Array(zipf[warmUpCount...])
+        return [
+            ("zipf", warmUp, measured),
+            ("scan", warmUp, CacheTraces.withScan(measured, keyCount: keyCount, scanCount: scanCount)),
+        ]
     }
 
     /// Runs `policy` over a trace.
@@ -34,9 +37,11 @@ public enum HitRatioTraces {
             var lru = ExactLRU(capacity: capacity)
             access = { lru.access($0) }
         case .clock, .tinyLFU:
-            let cache = try MemoryCache(configuration: .init(costLimit: .max, countLimit: capacity,
-                                                         evictionPolicy: policy == .clock ? .clock : .tinyLFU,
-                                                         usesWeakTier: false))
+            let cache = try MemoryCache(
+                configuration: .init(
+                    costLimit: .max, countLimit: capacity,
+                    evictionPolicy: policy == .clock ? .clock : .tinyLFU,
+                    usesWeakTier: false))
             let image = CacheWorkloads.values[0]
             access = { key in
                 let name = String(key)
@@ -87,7 +92,8 @@ struct ExactLRU {
     }
 
     private mutating func unlink(_ node: Int) {
-        let p = previous[node], n = next[node]
+        let p = previous[node]
+        let n = next[node]
         if p >= 0 { next[p] = n } else { head = n }
         if n >= 0 { previous[n] = p } else { tail = p }
     }

@@ -38,9 +38,10 @@ public final class LocalNginx: Sendable {
             }
             """
         try configuration.write(toFile: d + "/nginx.conf", atomically: true, encoding: .utf8)
-        server = try LocalServerProcess(executable: executable,
-                                        arguments: ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
-                                        port: port)
+        server = try LocalServerProcess(
+            executable: executable,
+            arguments: ["-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"],
+            port: port)
     }
 
     /// The URL of `path` (relative to the served folder).

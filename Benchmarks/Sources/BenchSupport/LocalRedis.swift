@@ -12,8 +12,10 @@ public enum LocalRedis {
         let port = LocalPorts.free()
         return try LocalServerProcess(
             executable: executable,
-            arguments: ["--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                        "--daemonize", "no", "--dir", NSTemporaryDirectory(), "--loglevel", "warning"],
+            arguments: [
+                "--port", "\(port)", "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--dir", NSTemporaryDirectory(), "--loglevel", "warning",
+            ],
             port: port)
     }
 }

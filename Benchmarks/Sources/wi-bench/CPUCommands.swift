@@ -49,7 +49,8 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         }
     case "resize", "blur":
         guard args.count >= 3, let number = Double(args[1]) else { fail("\(command): missing or bad arguments") }
-        let transform: CodecWorkloads.Transform = command == "resize"
+        let transform: CodecWorkloads.Transform =
+            command == "resize"
             ? .resize(width: int(1), height: int(2)) : .blur(radius: number)
         let image = try CodecWorkloads.transformInput(args[args.count - 1])
         let transformer = try transform.transformer()
@@ -78,11 +79,13 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
         let keys = CacheWorkloads.keys
         printHit(CacheWorkloads.medianHitSeconds { cache.image(forKey: keys[$0]) != nil })
     case "nscache-hit":
-        let keys = CacheWorkloads.keys, nsKeys = keys.map { $0 as NSString }
+        let keys = CacheWorkloads.keys
+        let nsKeys = keys.map { $0 as NSString }
         let cache = CacheWorkloads.filledNSCache(keys: nsKeys)
-        printHit(bridged(args[0])
-            ? CacheWorkloads.medianHitSeconds { cache.object(forKey: keys[$0] as NSString) != nil }
-            : CacheWorkloads.medianHitSeconds { cache.object(forKey: nsKeys[$0]) != nil })
+        printHit(
+            bridged(args[0])
+                ? CacheWorkloads.medianHitSeconds { cache.object(forKey: keys[$0] as NSString) != nil }
+                : CacheWorkloads.medianHitSeconds { cache.object(forKey: nsKeys[$0]) != nil })
     case "cache-hitratio":
         for (name, warmUp, trace) in HitRatioTraces.traces() {
             for policy in HitRatioTraces.Policy.allCases {
@@ -128,10 +131,12 @@ func bridged(_ name: String) -> Bool {
 func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.EvictionPolicy) throws(ImageError) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
     let cache = try CacheWorkloads.filledMemoryCache(policy: policy)
-    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
-    let (seconds, cpu, hits) = runMixedTimed(operations, threads: threads,
-                                                  read: { cache.image(forKey: keys[$0]) != nil },
-                                                  write: { cache.setImage(values[$0], forKey: keys[$0]) })
+    let keys = CacheWorkloads.keys
+    let values = CacheWorkloads.values
+    let (seconds, cpu, hits) = runMixedTimed(
+        operations, threads: threads,
+        read: { cache.image(forKey: keys[$0]) != nil },
+        write: { cache.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
@@ -142,10 +147,12 @@ func cacheMixed(operations count: Int, threads: Int, policy: MemoryCache.Evictio
 /// closure calls. A cache cannot run a mixed operation faster than this.
 func cacheFloor(operations count: Int, threads: Int) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
-    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
-    let (seconds, cpu, hits) = runMixedTimed(operations, threads: threads,
-                                                  read: { FloorCache.image(forKey: keys[$0], index: $0) != nil },
-                                                  write: { FloorCache.setImage(values[$0], forKey: keys[$0]) })
+    let keys = CacheWorkloads.keys
+    let values = CacheWorkloads.values
+    let (seconds, cpu, hits) = runMixedTimed(
+        operations, threads: threads,
+        read: { FloorCache.image(forKey: keys[$0], index: $0) != nil },
+        write: { FloorCache.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
@@ -167,11 +174,13 @@ enum FloorCache {
 /// cannot be faster than this on one thread.
 func lockedCacheFloor(operations count: Int) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
-    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let keys = CacheWorkloads.keys
+    let values = CacheWorkloads.values
     let floor = LockedFloorCache()
-    let (seconds, cpu, hits) = runMixedTimed(operations, threads: 1,
-                                                  read: { floor.image(forKey: keys[$0], index: $0) != nil },
-                                                  write: { floor.setImage(values[$0], forKey: keys[$0]) })
+    let (seconds, cpu, hits) = runMixedTimed(
+        operations, threads: 1,
+        read: { floor.image(forKey: keys[$0], index: $0) != nil },
+        write: { floor.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
@@ -180,11 +189,13 @@ func lockedCacheFloor(operations count: Int) {
 /// floor before anything a cache does with it.
 func dictionaryCacheFloor(operations count: Int) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
-    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let keys = CacheWorkloads.keys
+    let values = CacheWorkloads.values
     let table = DictionaryFloorCache(Dictionary(uniqueKeysWithValues: zip(keys, values)))
-    let (seconds, cpu, hits) = runMixedTimed(operations, threads: 1,
-                                                  read: { table.image(forKey: keys[$0]) != nil },
-                                                  write: { table.setImage(values[$0], forKey: keys[$0]) })
+    let (seconds, cpu, hits) = runMixedTimed(
+        operations, threads: 1,
+        read: { table.image(forKey: keys[$0]) != nil },
+        write: { table.setImage(values[$0], forKey: keys[$0]) })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
@@ -225,25 +236,37 @@ final class LockedFloorCache: Sendable {
 /// The same load on NSCache with the same keys, values and costs.
 func nsCacheMixed(operations count: Int, threads: Int, bridged: Bool) {
     let operations = CacheWorkloads.mixedOperations(count: count, seed: 1)
-    let keys = CacheWorkloads.keys, values = CacheWorkloads.values
+    let keys = CacheWorkloads.keys
+    let values = CacheWorkloads.values
     let nsKeys = keys.map { $0 as NSString }
     let box = UncheckedSendable((cache: CacheWorkloads.filledNSCache(keys: nsKeys), keys: nsKeys))
-    let (seconds, cpu, hits) = bridged
-        ? runMixedTimed(operations, threads: threads,
-                                  read: { box.value.cache.object(forKey: keys[$0] as NSString) != nil },
-                                  write: { box.value.cache.setObject(values[$0], forKey: keys[$0] as NSString,
-                                                                     cost: values[$0].cost) })
-        : runMixedTimed(operations, threads: threads,
-                                  read: { box.value.cache.object(forKey: box.value.keys[$0]) != nil },
-                                  write: { box.value.cache.setObject(values[$0], forKey: box.value.keys[$0],
-                                                                     cost: values[$0].cost) })
+    let (seconds, cpu, hits) =
+        bridged
+        ? runMixedTimed(
+            operations, threads: threads,
+            read: { box.value.cache.object(forKey: keys[$0] as NSString) != nil },
+            write: {
+                box.value.cache.setObject(
+                    values[$0], forKey: keys[$0] as NSString,
+                    cost: values[$0].cost)
+            })
+        : runMixedTimed(
+            operations, threads: threads,
+            read: { box.value.cache.object(forKey: box.value.keys[$0]) != nil },
+            write: {
+                box.value.cache.setObject(
+                    values[$0], forKey: box.value.keys[$0],
+                    cost: values[$0].cost)
+            })
     printMixed(seconds: seconds, cpu: cpu, hits: hits, operations: operations)
 }
 
 /// `CacheWorkloads.runMixed`, also returning the process's CPU seconds over the run (all threads): on a loaded
 /// machine the wall time of one thread includes the time other processes ran, its CPU time does not.
-func runMixedTimed(_ operations: [CacheWorkloads.Operation], threads: Int, read: @Sendable (Int) -> Bool,
-                   write: @Sendable (Int) -> Void) -> (seconds: Double, cpu: Double, hits: Int) {
+func runMixedTimed(
+    _ operations: [CacheWorkloads.Operation], threads: Int, read: @Sendable (Int) -> Bool,
+    write: @Sendable (Int) -> Void
+) -> (seconds: Double, cpu: Double, hits: Int) {
     let before = BenchClock.cpuSeconds
     let (seconds, hits) = CacheWorkloads.runMixed(operations, threads: threads, read: read, write: write)
     return (seconds, BenchClock.cpuSeconds - before, hits)

@@ -17,12 +17,13 @@ func loaderFetch(listPath: String) throws(ImageError) {
     var operations: [any ImageLoading.Operation] = []
     operations.reserveCapacity(urls.count)
     for url in urls {
-        operations.append(loader.load(ImageLoading.Request(url: url), events: { _ in }) { result in
-            switch result {
-            case .success(let value): tally.succeeded(bytes: value.data.count)
-            case .failure(let error): tally.failed("\(url): \(error)")
-            }
-        })
+        operations.append(
+            loader.load(ImageLoading.Request(url: url), events: { _ in }) { result in
+                switch result {
+                case .success(let value): tally.succeeded(bytes: value.data.count)
+                case .failure(let error): tally.failed("\(url): \(error)")
+                }
+            })
     }
     tally.wait()
     tally.report()
@@ -53,9 +54,19 @@ final class BatchTally: Sendable {
 
     init(expected: Int) { self.expected = expected }
 
-    func succeeded(bytes: Int) { record { $0.done += 1; $0.bytes += bytes } }
+    func succeeded(bytes: Int) {
+        record {
+            $0.done += 1
+            $0.bytes += bytes
+        }
+    }
 
-    func failed(_ message: String) { record { $0.failed += 1; $0.firstError = $0.firstError ?? message } }
+    func failed(_ message: String) {
+        record {
+            $0.failed += 1
+            $0.firstError = $0.firstError ?? message
+        }
+    }
 
     private func record(_ change: (inout Counts) -> Void) {
         let complete = counts.withLock { counts -> Bool in

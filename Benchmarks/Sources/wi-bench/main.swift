@@ -14,10 +14,11 @@ func fail(_ message: String) -> Never {
 func run() throws {
     var args = Array(CommandLine.arguments.dropFirst())
     guard !args.isEmpty else {
-        fail("usage: wi-bench decode-sets | decode N FILE... | thumb N SIZE FILE | thumb-file SIZE IN OUT | "
-            + "thumb-many SIZE CONCURRENCY FILE... | disk-prepare DIR | disk-read N DIR | disk-write N DIR | "
-            + "disk-dir COUNT DIR | loader-fetch LIST | e2e LIST CACHE_ROOT | "
-            + "redis-hits PORT DIR N")
+        fail(
+            "usage: wi-bench decode-sets | decode N FILE... | thumb N SIZE FILE | thumb-file SIZE IN OUT | "
+                + "thumb-many SIZE CONCURRENCY FILE... | disk-prepare DIR | disk-read N DIR | disk-write N DIR | "
+                + "disk-dir COUNT DIR | loader-fetch LIST | e2e LIST CACHE_ROOT | "
+                + "redis-hits PORT DIR N")
     }
     let command = args.removeFirst()
     func int(_ i: Int) -> Int {
@@ -38,7 +39,8 @@ func run() throws {
         }
         print("seconds", seconds / Double(iterations))
     case "thumb":
-        let iterations = int(0), size = int(1)
+        let iterations = int(0)
+        let size = int(1)
         let data = BenchPaths.read(args[2])
         _ = try Workloads.thumbnail(data, size: size)
         let seconds = try BenchClock.seconds {

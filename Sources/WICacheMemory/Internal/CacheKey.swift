@@ -48,7 +48,8 @@ enum KeyHash {
     /// The hash of `string`'s UTF-8 bytes, read in place (no copy, no retain) unless the string is not stored
     /// contiguously (bridged storage).
     static func hash(_ string: String, secret: Secret) -> UInt64 {
-        if let value = string.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0), secret: secret) }) {
+        if let value = string.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0), secret: secret) }
+        ) {
             return value
         }
         return Array(string.utf8).withUnsafeBytes { hash($0, secret: secret) }
@@ -66,7 +67,8 @@ enum KeyHash {
             offset += 16
         }
         // The last 1 to 16 bytes (none for an empty key), read as two words that may overlap.
-        var low: UInt64 = 0, high: UInt64 = 0
+        var low: UInt64 = 0
+        var high: UInt64 = 0
         let left = count - offset
         if left >= 8 {
             low = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)

@@ -113,13 +113,15 @@ struct KeyIndex {
         var removed = Slot.empty
         swap(&removed, &slots[slot])
         // Backward-shift deletion: move up every later entry of the probe run that may live in the hole.
-        var hole = slot, next = (slot + 1) & mask
+        var hole = slot
+        var next = (slot + 1) & mask
         while slots[next].meta & Self.empty != Self.empty {
             let wanted = home(tag: slots[next].meta >> 32)
             // The entry at `next` can move to `hole` unless its home lies cyclically in (hole, next].
-            let distanceToNext = (next - wanted) & mask, distanceToHole = (hole - wanted) & mask
+            let distanceToNext = (next - wanted) & mask
+            let distanceToHole = (hole - wanted) & mask
             if distanceToHole < distanceToNext {
-                slots.swapAt(hole, next)   // the hole moves on, empty
+                slots.swapAt(hole, next)  // the hole moves on, empty
                 hole = next
             }
             next = (next + 1) & mask

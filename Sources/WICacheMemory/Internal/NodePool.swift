@@ -76,7 +76,7 @@ struct NodePool {
 
     /// Moves a node to the tail of `list` (which may be the list it is in).
     mutating func moveToTail(_ index: Int32, of list: UInt8) {
-        if lists[Int(list)].tail == index { return }   // already there (a repeated hit)
+        if lists[Int(list)].tail == index { return }  // already there (a repeated hit)
         unlink(index)
         link(index, to: list)
     }
@@ -109,7 +109,8 @@ struct NodePool {
     }
 
     private mutating func unlink(_ index: Int32) {
-        let prev = nodes[Int(index)].prev, next = nodes[Int(index)].next
+        let prev = nodes[Int(index)].prev
+        let next = nodes[Int(index)].next
         let slot = Int(nodes[Int(index)].list)
         if prev >= 0 { nodes[Int(prev)].next = next } else { lists[slot].head = next }
         if next >= 0 { nodes[Int(next)].prev = prev } else { lists[slot].tail = prev }

@@ -29,7 +29,7 @@ extension ShardState {
         while cost > targetCost || count > targetCount {
             let victim = mainVictim(now: now)
             guard victim >= 0 else {
-                evictNode(pool.lists[0].head, now: now)   // the main region is empty: the window alone
+                evictNode(pool.lists[0].head, now: now)  // the main region is empty: the window alone
                 continue
             }
             guard windowOverflows else {
@@ -37,8 +37,9 @@ extension ShardState {
                 continue
             }
             let candidate = windowCandidate(now: now)
-            if !isExpired(candidate, now: now), isExpired(victim, now: now)
-                || frequency(of: candidate) > frequency(of: victim)
+            if !isExpired(candidate, now: now),
+                isExpired(victim, now: now)
+                    || frequency(of: candidate) > frequency(of: victim)
             {
                 evictNode(victim, now: now)
                 pool.moveToTail(candidate, of: 1)
@@ -92,7 +93,9 @@ extension ShardState {
     /// falls back to probation.
     private mutating func promote(_ index: Int32, now: () -> Int64) {
         pool.moveToTail(index, of: 2)
-        while pool.lists[2].count > 1, pool.lists[2].count > protectedCaps.count || pool.lists[2].cost > protectedCaps.cost {
+        while pool.lists[2].count > 1,
+            pool.lists[2].count > protectedCaps.count || pool.lists[2].cost > protectedCaps.cost
+        {
             let head = pool.lists[2].head
             if takeSecondChance(head, now: now) {
                 pool.moveToTail(head, of: 2)

@@ -47,7 +47,7 @@ struct ShardState {
         self.costLimit = costLimit
         self.countLimit = countLimit
         self.maxEntryCost = maxEntryCost
-        if policy == .tinyLFU { sketch = FrequencySketch(capacity: min(countLimit, 256)) }   // grows with the entries
+        if policy == .tinyLFU { sketch = FrequencySketch(capacity: min(countLimit, 256)) }  // grows with the entries
         updateRegionCaps()
     }
 
@@ -65,8 +65,8 @@ struct ShardState {
             removeNode(node, slot: slot)
             counters.expirations += 1
         } else if !weak.isEmpty, case let key = CacheKey(string, hash: hash),
-                  let remembered = weak.removeValue(forKey: key), let image = remembered.image,
-                  remembered.deadline == .max || now() < remembered.deadline
+            let remembered = weak.removeValue(forKey: key), let image = remembered.image,
+            remembered.deadline == .max || now() < remembered.deadline
         {
             counters.hits += 1
             counters.weakHits += 1
@@ -86,8 +86,10 @@ struct ShardState {
 
     /// Stores `image` under the key `string` (hash `hash`). A replaced entry keeps its node and slot (a
     /// `CacheKey`, which retains the string, is made only for a new entry or the weak tier).
-    mutating func store(_ image: Image, cost: Int, deadline: Int64, for string: String, hash: UInt64,
-                        now: () -> Int64) {
+    mutating func store(
+        _ image: Image, cost: Int, deadline: Int64, for string: String, hash: UInt64,
+        now: () -> Int64
+    ) {
         if !weak.isEmpty { weak.removeValue(forKey: CacheKey(string, hash: hash)) }
         guard cost <= maxEntryCost else {
             // The key no longer means the old image.
@@ -200,7 +202,8 @@ struct ShardState {
 
     private mutating func updateRegionCaps() {
         windowCaps = (max(1, countLimit / 100), max(1, costLimit / 100))
-        let mainCount = countLimit - windowCaps.count, mainCost = costLimit - windowCaps.cost
+        let mainCount = countLimit - windowCaps.count
+        let mainCost = costLimit - windowCaps.cost
         protectedCaps = (max(1, mainCount - mainCount / 5), max(1, mainCost - mainCost / 5))
     }
 }

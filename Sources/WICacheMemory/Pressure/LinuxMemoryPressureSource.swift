@@ -55,13 +55,14 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
     }
 
     /// PSI if `/proc/pressure/memory` parses, else the cgroup v2 `memory.events` named by `/proc/self/cgroup`.
-    public static func detectMode(psiPath: String = "/proc/pressure/memory",
-                                  cgroupPath: String = "/proc/self/cgroup") -> Mode
-    {
+    public static func detectMode(
+        psiPath: String = "/proc/pressure/memory",
+        cgroupPath: String = "/proc/self/cgroup"
+    ) -> Mode {
         if read(psiPath).flatMap(PressureReading.parsePSI) != nil { return .psi(psiPath) }
         // cgroup v2 has one line "0::/path"; the unified hierarchy is mounted at /sys/fs/cgroup.
         if let lines = read(cgroupPath)?.split(separator: "\n"),
-           let line = lines.first(where: { $0.hasPrefix("0::") })
+            let line = lines.first(where: { $0.hasPrefix("0::") })
         {
             let events = "/sys/fs/cgroup" + line.dropFirst(3) + "/memory.events"
             if read(events).flatMap(PressureReading.parseEvents) != nil { return .cgroupEvents(events) }
@@ -74,14 +75,15 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
     public func subscribe(_ handler: @escaping @Sendable (MemoryPressureLevel) -> Void) -> CancellationToken {
         let loop = PollLoop()
         guard mode != .unavailable else { return CancellationToken {} }
-        let mode = mode, interval = interval
+        let mode = mode
+        let interval = interval
         let tracker = PressureTracker(warningSome: warningSome, criticalFull: criticalFull)
         let thread = JoinableThread(name: "wi.memory-pressure") {
             var tracker = tracker
             let seconds = Double(MemoryCache.nanoseconds(interval)) / 1e9
             while !loop.stopped.load(ordering: .acquiring) {
                 if let reading = Self.reading(mode), let level = tracker.update(reading),
-                   !loop.stopped.load(ordering: .acquiring)
+                    !loop.stopped.load(ordering: .acquiring)
                 {
                     handler(level)
                 }

@@ -17,9 +17,16 @@ struct PressureReading: Equatable {
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard let kind = fields.first, let field = fields.first(where: { $0.hasPrefix("avg10=") }),
-                  let value = Double(field.dropFirst("avg10=".count)) else { continue }
-            if kind == "some" { reading.someAverage10 = value; found = true }
-            if kind == "full" { reading.fullAverage10 = value; found = true }
+                let value = Double(field.dropFirst("avg10=".count))
+            else { continue }
+            if kind == "some" {
+                reading.someAverage10 = value
+                found = true
+            }
+            if kind == "full" {
+                reading.fullAverage10 = value
+                found = true
+            }
         }
         return found ? reading : nil
     }
@@ -32,9 +39,15 @@ struct PressureReading: Equatable {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let value = Int(fields[1]) else { continue }
             switch fields[0] {
-            case "high": reading.high = value; found = true
-            case "max": reading.max = value; found = true
-            case "oom": reading.oom = value; found = true
+            case "high":
+                reading.high = value
+                found = true
+            case "max":
+                reading.max = value
+                found = true
+            case "oom":
+                reading.oom = value
+                found = true
             default: break
             }
         }
@@ -60,10 +73,17 @@ struct PressureTracker {
     /// The level to report for `reading`, or nil when pressure did not rise.
     mutating func update(_ reading: PressureReading) -> MemoryPressureLevel? {
         var level = 0
-        if reading.fullAverage10 >= criticalFull { level = 2 } else if reading.someAverage10 >= warningSome { level = 1 }
-        if let previous {   // cgroup events: counters that moved since the last reading
-            if reading.max > previous.max || reading.oom > previous.oom { level = 2 }
-            else if reading.high > previous.high { level = Swift.max(level, 1) }
+        if reading.fullAverage10 >= criticalFull {
+            level = 2
+        } else if reading.someAverage10 >= warningSome {
+            level = 1
+        }
+        if let previous {  // cgroup events: counters that moved since the last reading
+            if reading.max > previous.max || reading.oom > previous.oom {
+                level = 2
+            } else if reading.high > previous.high {
+                level = Swift.max(level, 1)
+            }
         }
         defer {
             previous = reading

@@ -62,7 +62,8 @@ extension ImageCoding {
                 throw ArgumentCheck.invalid("frame index", "be in 0..<\(frameCount)", String(index))
             }
             if index == 0 { return poster }
-            let decoder = self.decoder, capacity = self.capacity
+            let decoder = self.decoder
+            let capacity = self.capacity
             return try state.withLock { state throws(ImageError) -> PixelBuffer in
                 state.clock += 1
                 if let held = state.frames[index] {
@@ -79,7 +80,8 @@ extension ImageCoding {
                     throw error
                 }
                 if state.frames.count >= capacity,
-                   let oldest = state.frames.min(by: { $0.value.used < $1.value.used })?.key {
+                    let oldest = state.frames.min(by: { $0.value.used < $1.value.used })?.key
+                {
                     state.frames[oldest] = nil
                 }
                 state.frames[index] = (pixels, state.clock)

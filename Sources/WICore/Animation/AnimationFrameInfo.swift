@@ -44,8 +44,10 @@ extension ImageCoding {
         /// the frames before it. Leave it false when unsure.
         public var isOpaque: Bool
 
-        public init(x: Int, y: Int, width: Int, height: Int, disposal: Disposal = .none, blend: Blend = .over,
-                    duration: Double = 0.1, isOpaque: Bool = false) {
+        public init(
+            x: Int, y: Int, width: Int, height: Int, disposal: Disposal = .none, blend: Blend = .over,
+            duration: Double = 0.1, isOpaque: Bool = false
+        ) {
             self.x = x
             self.y = y
             self.width = width
@@ -65,4 +67,3 @@ extension ImageCoding {
         }
     }
 }
-

@@ -13,12 +13,15 @@ extension ImageCoding {
         /// `info.blend`, exactly as `ImageCoding.FrameCompositor` draws the frame's `pixels(ofFrame:)`, touching nothing outside
         /// the rectangle. The default does that; a source that can write its pixels in place (GIF palette indices)
         /// implements it to save the intermediate frame buffer. Errors as for `pixels(ofFrame:)`.
-        func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError)
+        func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer)
+            throws(ImageError)
     }
 }
 
 extension ImageCoding.AnimationFrameSource {
-    public func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer) throws(ImageError) {
+    public func draw(frame index: Int, info: ImageCoding.AnimationFrameInfo, onto canvas: inout PixelBuffer)
+        throws(ImageError)
+    {
         try ImageCoding.FrameCompositor.draw(pixels(ofFrame: index), frame: index, info: info, onto: &canvas)
     }
 }

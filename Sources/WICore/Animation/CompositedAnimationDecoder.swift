@@ -32,12 +32,17 @@ extension ImageCoding {
         /// A decoder over `frames` (rectangles inside a canvas of `canvasSize`, the file's own size).
         ///
         /// Does not check the pixel limit: the coder does that before making it (it knows the frame count it will use).
-        public init(canvasSize: PixelSize, frames: [ImageCoding.AnimationFrameInfo], loopCount: Int, source: any ImageCoding.AnimationFrameSource,
-                    options: DecodeOptions = .init()) throws(ImageError) {
+        public init(
+            canvasSize: PixelSize, frames: [ImageCoding.AnimationFrameInfo], loopCount: Int,
+            source: any ImageCoding.AnimationFrameSource,
+            options: DecodeOptions = .init()
+        ) throws(ImageError) {
             guard !frames.isEmpty else { throw ImageError(.badImageData, "the animation has no frames") }
-            let keyframes = options.keyframeLimit(canvasBytes: canvasSize.area.multipliedReportingOverflow(by: 4).partialValue,
-                                                  frameCount: options.firstFrameOnly ? 1 : frames.count)
-            self.compositor = Mutex(try ImageCoding.FrameCompositor(canvasSize: canvasSize, frames: frames, maxKeyframes: keyframes))
+            let keyframes = options.keyframeLimit(
+                canvasBytes: canvasSize.area.multipliedReportingOverflow(by: 4).partialValue,
+                frameCount: options.firstFrameOnly ? 1 : frames.count)
+            self.compositor = Mutex(
+                try ImageCoding.FrameCompositor(canvasSize: canvasSize, frames: frames, maxKeyframes: keyframes))
             self.fullCanvasSize = canvasSize
             self.canvasSize = options.targetSize(for: canvasSize) ?? canvasSize
             self.frameInfos = frames
@@ -49,7 +54,8 @@ extension ImageCoding {
         public var frameCount: Int { frameInfos.count }
 
         public func duration(at index: Int) -> Double {
-            frameInfos.indices.contains(index) ? frameInfos[index].duration : ImageFrame.browserDuration(milliseconds: 0)
+            frameInfos.indices.contains(index)
+                ? frameInfos[index].duration : ImageFrame.browserDuration(milliseconds: 0)
         }
 
         /// Bytes of the compositor's canvas states now (keyframes and the canvas for the next frame).
@@ -82,23 +88,24 @@ extension ImageCoding {
             var flags = flags.union(canvasSize != fullCanvasSize ? .thumbnail : [])
             if options.decodesOnDemand(frameCount: total) {
                 let buffer = try ImageCoding.AnimatedFrameBuffer(decoder: self, options: options)
-                return Image(frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
-                             flags: flags, decodeOptions: options, metadata: metadata)
+                return Image(
+                    frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
+                    flags: flags, decodeOptions: options, metadata: metadata)
             }
             var frames: [ImageFrame] = []
             frames.reserveCapacity(total)
             for index in 0..<total {
                 do {
                     frames.append(ImageFrame(pixels: try frame(at: index), duration: duration(at: index)))
-                } catch where index > 0 && error.code == .badImageData {
+                } catch  where index > 0 && error.code == .badImageData {
                     flags.insert(.incomplete)
                     break
                 }
             }
             if frames.count == 1 { frames[0].duration = 0 }
-            return Image(frames: frames, loopCount: frames.count == 1 ? 0 : loopCount, format: format,
-                         scale: options.scaleFactor, flags: flags, decodeOptions: options, metadata: metadata)
+            return Image(
+                frames: frames, loopCount: frames.count == 1 ? 0 : loopCount, format: format,
+                scale: options.scaleFactor, flags: flags, decodeOptions: options, metadata: metadata)
         }
     }
 }
-

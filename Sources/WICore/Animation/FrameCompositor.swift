@@ -36,7 +36,9 @@ extension ImageCoding {
         ///
         /// Throws `.badImageData` when a frame's rectangle is not inside the canvas, and `.invalidArgument` when
         /// `maxKeyframes` is outside 1...`maximumKeyframes`.
-        public init(canvasSize: PixelSize, frames: [ImageCoding.AnimationFrameInfo], maxKeyframes: Int = 32) throws(ImageError) {
+        public init(canvasSize: PixelSize, frames: [ImageCoding.AnimationFrameInfo], maxKeyframes: Int = 32)
+            throws(ImageError)
+        {
             try ArgumentCheck.within(maxKeyframes, 1...Self.maximumKeyframes, "maxKeyframes")
             self.canvasSize = canvasSize
             self.frames = []
@@ -60,20 +62,27 @@ extension ImageCoding {
         /// The most canvas states a compositor may be asked to keep: 65536.
         public static let maximumKeyframes = 1 << 16
 
-        private static func validate(_ frames: [ImageCoding.AnimationFrameInfo], on canvasSize: PixelSize, firstIndex: Int)
+        private static func validate(
+            _ frames: [ImageCoding.AnimationFrameInfo], on canvasSize: PixelSize, firstIndex: Int
+        )
             throws(ImageError)
         {
             for (offset, frame) in frames.enumerated() where !frame.isEmpty {
                 guard frame.x >= 0, frame.y >= 0, frame.x + frame.width <= canvasSize.width,
-                      frame.y + frame.height <= canvasSize.height else {
-                    throw ImageError(.badImageData, "frame \(firstIndex + offset) (\(frame.width)x\(frame.height) at "
-                                     + "\(frame.x),\(frame.y)) is outside the \(canvasSize) canvas")
+                    frame.y + frame.height <= canvasSize.height
+                else {
+                    throw ImageError(
+                        .badImageData,
+                        "frame \(firstIndex + offset) (\(frame.width)x\(frame.height) at "
+                            + "\(frame.x),\(frame.y)) is outside the \(canvasSize) canvas")
                 }
             }
         }
 
         /// Whether the frame after `previous` starts from a clear canvas, given whether `previous` did.
-        private static func startsClear(after previous: ImageCoding.AnimationFrameInfo, clear: Bool, canvas: PixelSize) -> Bool {
+        private static func startsClear(after previous: ImageCoding.AnimationFrameInfo, clear: Bool, canvas: PixelSize)
+            -> Bool
+        {
             switch previous.disposal {
             case .none: false
             case .background: clear || previous.covers(canvas)
@@ -99,9 +108,11 @@ extension ImageCoding {
         /// `draw` draws frame `position` (its rectangle `info`, never empty) onto the canvas as
         /// `ImageCoding.AnimationFrameSource.draw(frame:info:onto:)` describes: inside the rectangle only, with `info.blend`. It is
         /// called only for the frames that must be replayed; errors it throws are passed on.
-        public mutating func frame(at index: Int,
-                                   drawing draw: (_ position: Int, _ info: ImageCoding.AnimationFrameInfo, _ canvas: inout PixelBuffer)
-                                       throws(ImageError) -> Void)
+        public mutating func frame(
+            at index: Int,
+            drawing draw: (_ position: Int, _ info: ImageCoding.AnimationFrameInfo, _ canvas: inout PixelBuffer)
+                throws(ImageError) -> Void
+        )
             throws(ImageError) -> PixelBuffer
         {
             guard frames.indices.contains(index) else {
@@ -126,7 +137,7 @@ extension ImageCoding {
                     keep(following, before: position + 1)
                 }
                 if position == index {
-                    next = (position + 1, following)   // also valid for frames appended later
+                    next = (position + 1, following)  // also valid for frames appended later
                     return output
                 }
                 canvas = following
@@ -135,11 +146,13 @@ extension ImageCoding {
         }
 
         /// Draws frame `position`'s own `pixels` (its rectangle's size, RGBA8) onto `canvas` at `info` with its blend.
-        static func draw(_ pixels: PixelBuffer, frame position: Int, info: ImageCoding.AnimationFrameInfo,
-                         onto canvas: inout PixelBuffer) throws(ImageError)
-        {
+        static func draw(
+            _ pixels: PixelBuffer, frame position: Int, info: ImageCoding.AnimationFrameInfo,
+            onto canvas: inout PixelBuffer
+        ) throws(ImageError) {
             guard pixels.width == info.width, pixels.height == info.height else {
-                throw ImageError(.badImageData, "frame \(position) decoded to \(pixels.size), expected \(info.width)x\(info.height)")
+                throw ImageError(
+                    .badImageData, "frame \(position) decoded to \(pixels.size), expected \(info.width)x\(info.height)")
             }
             try canvas.draw(try pixels.converted(to: .rgba8), at: info, blend: info.blend)
         }
@@ -153,8 +166,12 @@ extension ImageCoding {
             for frame in more {
                 let index = frames.count
                 frames.append(frame)
-                startsClear.append(index == 0 ? true : Self.startsClear(after: frames[index - 1], clear: startsClear[index - 1],
-                                                                         canvas: canvasSize))
+                startsClear.append(
+                    index == 0
+                        ? true
+                        : Self.startsClear(
+                            after: frames[index - 1], clear: startsClear[index - 1],
+                            canvas: canvasSize))
             }
         }
 
@@ -180,13 +197,16 @@ extension ImageCoding {
                 // A frame that hides the whole canvas does not depend on it, unless its disposal restores it later.
                 let info = frames[position]
                 if info.covers(canvasSize), info.blend == .source || info.isOpaque,
-                   position == index || info.disposal != .previous {
+                    position == index || info.disposal != .previous
+                {
                     standIn = true
                     break
                 }
                 position -= 1
             }
-            return (position, try PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8), standIn)
+            return (
+                position, try PixelBuffer(width: canvasSize.width, height: canvasSize.height, format: .rgba8), standIn
+            )
         }
 
         /// The canvas the next frame starts from, after `info`'s disposal of `output` (`before`: the canvas before it drew).
@@ -204,4 +224,3 @@ extension ImageCoding {
         }
     }
 }
-

@@ -11,7 +11,9 @@ extension PixelBuffer {
     ///
     /// `.source` copies; `.over` is source-over with straight alpha, rounded:
     /// a = sa + da(1 - sa), c = (sc sa + dc da (1 - sa)) / a.
-    mutating func draw(_ pixels: PixelBuffer, at rect: ImageCoding.AnimationFrameInfo, blend: ImageCoding.AnimationFrameInfo.Blend)
+    mutating func draw(
+        _ pixels: PixelBuffer, at rect: ImageCoding.AnimationFrameInfo, blend: ImageCoding.AnimationFrameInfo.Blend
+    )
         throws(ImageError)
     {
         try makeUnique()
@@ -21,7 +23,8 @@ extension PixelBuffer {
             pixels.withUnsafeBytes { source in
                 for row in 0..<rect.height {
                     let from = (source.baseAddress! + row * pixels.bytesPerRow).assumingMemoryBound(to: UInt8.self)
-                    let to = (canvas.baseAddress! + (rect.y + row) * rowBytes + rect.x * 4).assumingMemoryBound(to: UInt8.self)
+                    let to = (canvas.baseAddress! + (rect.y + row) * rowBytes + rect.x * 4).assumingMemoryBound(
+                        to: UInt8.self)
                     if blend == .source {
                         to.update(from: from, count: rowLength)
                     } else {
@@ -44,9 +47,11 @@ extension PixelBuffer {
     }
 
     @inline(__always)
-    private static func blendOver(_ source: UnsafePointer<UInt8>, onto target: UnsafeMutablePointer<UInt8>, count: Int) {
+    private static func blendOver(_ source: UnsafePointer<UInt8>, onto target: UnsafeMutablePointer<UInt8>, count: Int)
+    {
         for i in 0..<count {
-            let s = source + i * 4, d = target + i * 4
+            let s = source + i * 4
+            let d = target + i * 4
             let sa = Int(s[3])
             if sa == 255 {
                 d.update(from: s, count: 4)

@@ -74,7 +74,8 @@ extension ImageTarget {
             Task { @MainActor in
                 defer { completed?(result) }
                 guard let self = box.target as? Self, let token = box.token,
-                      ImageTargetLoads.isCurrent(self, key: key, token: token) else { return }
+                    ImageTargetLoads.isCurrent(self, key: key, token: token)
+                else { return }
                 ImageTargetLoads.finish(self, key: key, token: token)
                 switch result {
                 case .success(let value):

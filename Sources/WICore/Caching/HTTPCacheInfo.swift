@@ -26,9 +26,11 @@ public struct HTTPCacheInfo: Sendable, Hashable {
     public var mustRevalidate: Bool
 
     /// Creates a value from its parts.
-    public init(etag: String? = nil, lastModified: String? = nil, date: Date, freshnessLifetime: Int? = nil,
-                staleWhileRevalidate: Int? = nil, noCache: Bool = false, noStore: Bool = false,
-                mustRevalidate: Bool = false) {
+    public init(
+        etag: String? = nil, lastModified: String? = nil, date: Date, freshnessLifetime: Int? = nil,
+        staleWhileRevalidate: Int? = nil, noCache: Bool = false, noStore: Bool = false,
+        mustRevalidate: Bool = false
+    ) {
         self.etag = etag
         self.lastModified = lastModified
         self.date = date
@@ -49,11 +51,12 @@ public struct HTTPCacheInfo: Sendable, Hashable {
             let when = Self.parseHTTPDate(expires)
             lifetime = when.map { max(0, Int($0.timeIntervalSince(date).rounded(.down))) } ?? 0
         }
-        self.init(etag: headers["etag"].flatMap(Self.nonEmpty), lastModified: headers["last-modified"].flatMap(Self.nonEmpty),
-                  date: date, freshnessLifetime: lifetime,
-                  staleWhileRevalidate: directives["stale-while-revalidate"].flatMap(Self.seconds),
-                  noCache: directives["no-cache"] != nil || headers["pragma"]?.lowercased() == "no-cache",
-                  noStore: directives["no-store"] != nil, mustRevalidate: directives["must-revalidate"] != nil)
+        self.init(
+            etag: headers["etag"].flatMap(Self.nonEmpty), lastModified: headers["last-modified"].flatMap(Self.nonEmpty),
+            date: date, freshnessLifetime: lifetime,
+            staleWhileRevalidate: directives["stale-while-revalidate"].flatMap(Self.seconds),
+            noCache: directives["no-cache"] != nil || headers["pragma"]?.lowercased() == "no-cache",
+            noStore: directives["no-store"] != nil, mustRevalidate: directives["must-revalidate"] != nil)
     }
 
     /// Whether a conditional request can be made (an ETag or a Last-Modified is known).
@@ -99,7 +102,8 @@ public struct HTTPCacheInfo: Sendable, Hashable {
         guard let text = String(data: data, encoding: .utf8) else { return nil }
         var fields: [Character: Substring] = [:]
         for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "="), let key = line.first, line.index(after: line.startIndex) == equals
+            guard let equals = line.firstIndex(of: "="), let key = line.first,
+                line.index(after: line.startIndex) == equals
             else { return nil }
             fields[key] = line[line.index(after: equals)...]
         }
@@ -112,10 +116,11 @@ public struct HTTPCacheInfo: Sendable, Hashable {
         guard let lifetime = number("f"), let swr = number("s") else { return nil }
         let flags = fields["x"] ?? ""
         guard flags.allSatisfy({ "cnm".contains($0) }) else { return nil }
-        self.init(etag: fields["e"].map(String.init), lastModified: fields["l"].map(String.init),
-                  date: Date(timeIntervalSince1970: TimeInterval(seconds)), freshnessLifetime: lifetime,
-                  staleWhileRevalidate: swr, noCache: flags.contains("c"), noStore: flags.contains("n"),
-                  mustRevalidate: flags.contains("m"))
+        self.init(
+            etag: fields["e"].map(String.init), lastModified: fields["l"].map(String.init),
+            date: Date(timeIntervalSince1970: TimeInterval(seconds)), freshnessLifetime: lifetime,
+            staleWhileRevalidate: swr, noCache: flags.contains("c"), noStore: flags.contains("n"),
+            mustRevalidate: flags.contains("m"))
     }
 
     // MARK: Parsing
@@ -129,7 +134,9 @@ public struct HTTPCacheInfo: Sendable, Hashable {
                 continue
             }
             var value = pieces.count > 1 ? pieces[1].trimmingSpacesAndTabs() : ""
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             if result[name] == nil { result[name] = value }
         }
         return result
@@ -152,11 +159,13 @@ public struct HTTPCacheInfo: Sendable, Hashable {
     package static func parseHTTPDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), (1...31).contains(day),
-              let month = months.firstIndex(of: parts[2].lowercased()), let year = Int(parts[3]),
-              (1...9999).contains(year) else { return nil }
+            let month = months.firstIndex(of: parts[2].lowercased()), let year = Int(parts[3]),
+            (1...9999).contains(year)
+        else { return nil }
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
-              (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
         // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
         let y = month < 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -44,8 +44,9 @@ public protocol ImageCache: Sendable {
 
     /// `store(image:data:key:cacheType:context:)`, keeping `httpCacheInfo` (validators and freshness of the
     /// response) with the entry in every tier that can hold it. The default stores without the info.
-    func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
-               context: ImageContext) async
+    func store(
+        image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+        context: ImageContext) async
 
     /// Replaces the HTTP cache info of the entry under `key` in the tiers `cacheType` selects, without rewriting
     /// its bytes (a 304 renewed it). The default does nothing.
@@ -63,8 +64,10 @@ public protocol ImageCache: Sendable {
 
 extension ImageCache {
     /// Stores without the HTTP cache info (a cache that keeps none).
-    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
-                      context: ImageContext) async {
+    public func store(
+        image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+        context: ImageContext
+    ) async {
         await store(image: image, data: data, key: key, cacheType: cacheType, context: context)
     }
 
@@ -78,8 +81,10 @@ extension ImageCache {
     /// token.cancel()   // completion(nil) runs now unless it already ran
     /// ```
     @discardableResult
-    public func query(key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType,
-                      completion: @escaping @Sendable (ImageCacheQueryResult?) -> Void) -> CancellationToken {
+    public func query(
+        key: String, options: ImageOptions, context: ImageContext, cacheType: ImageCacheType,
+        completion: @escaping @Sendable (ImageCacheQueryResult?) -> Void
+    ) -> CancellationToken {
         let once = OnceCallback(completion)
         let task = Task {
             let result = await query(key: key, options: options, context: context, cacheType: cacheType)

@@ -46,18 +46,35 @@ public final class ImageCachesManager: ImageCache, Sendable {
     /// The caches, highest priority first.
     public var caches: [any ImageCache] { state.withLock { Array($0.caches.reversed()) } }
     public func addCache(_ cache: any ImageCache) { state.withLock { $0.caches.append(cache) } }
-    public func removeCaches(where predicate: (any ImageCache) -> Bool) { state.withLock { $0.caches.removeAll(where: predicate) } }
+    public func removeCaches(where predicate: (any ImageCache) -> Bool) {
+        state.withLock { $0.caches.removeAll(where: predicate) }
+    }
 
     /// Query policy (default `.serial`).
-    public var queryPolicy: Policy { get { state.withLock { $0.queryPolicy } } set { state.withLock { $0.queryPolicy = newValue } } }
+    public var queryPolicy: Policy {
+        get { state.withLock { $0.queryPolicy } }
+        set { state.withLock { $0.queryPolicy = newValue } }
+    }
     /// Store policy (default `.highestOnly`).
-    public var storePolicy: Policy { get { state.withLock { $0.storePolicy } } set { state.withLock { $0.storePolicy = newValue } } }
+    public var storePolicy: Policy {
+        get { state.withLock { $0.storePolicy } }
+        set { state.withLock { $0.storePolicy = newValue } }
+    }
     /// Remove policy (default `.concurrent`).
-    public var removePolicy: Policy { get { state.withLock { $0.removePolicy } } set { state.withLock { $0.removePolicy = newValue } } }
+    public var removePolicy: Policy {
+        get { state.withLock { $0.removePolicy } }
+        set { state.withLock { $0.removePolicy = newValue } }
+    }
     /// Contains policy (default `.serial`).
-    public var containsPolicy: Policy { get { state.withLock { $0.containsPolicy } } set { state.withLock { $0.containsPolicy = newValue } } }
+    public var containsPolicy: Policy {
+        get { state.withLock { $0.containsPolicy } }
+        set { state.withLock { $0.containsPolicy = newValue } }
+    }
     /// Clear policy (default `.concurrent`).
-    public var clearPolicy: Policy { get { state.withLock { $0.clearPolicy } } set { state.withLock { $0.clearPolicy = newValue } } }
+    public var clearPolicy: Policy {
+        get { state.withLock { $0.clearPolicy } }
+        set { state.withLock { $0.clearPolicy = newValue } }
+    }
 
     /// The caches an operation under `policy` touches, highest priority first.
     private func targets(_ policy: Policy) -> [any ImageCache] {
@@ -76,7 +93,9 @@ public final class ImageCachesManager: ImageCache, Sendable {
         let targets = targets(policy)
         if policy != .concurrent {
             for cache in targets {
-                if let hit = await cache.query(key: key, options: options, context: context, cacheType: cacheType) { return hit }
+                if let hit = await cache.query(key: key, options: options, context: context, cacheType: cacheType) {
+                    return hit
+                }
                 if Task.isCancelled { return nil }
             }
             return nil
@@ -94,14 +113,19 @@ public final class ImageCachesManager: ImageCache, Sendable {
     }
 
     public func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
-        await each(storePolicy) { await $0.store(image: image, data: data, key: key, cacheType: cacheType, context: context) }
+        await each(storePolicy) {
+            await $0.store(image: image, data: data, key: key, cacheType: cacheType, context: context)
+        }
     }
 
-    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
-                      context: ImageContext) async {
+    public func store(
+        image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+        context: ImageContext
+    ) async {
         await each(storePolicy) {
-            await $0.store(image: image, data: data, httpCacheInfo: httpCacheInfo, key: key, cacheType: cacheType,
-                           context: context)
+            await $0.store(
+                image: image, data: data, httpCacheInfo: httpCacheInfo, key: key, cacheType: cacheType,
+                context: context)
         }
     }
 

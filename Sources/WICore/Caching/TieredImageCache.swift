@@ -34,16 +34,24 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
     /// A cache over `memory` and `dataTiers`. Blocking calls run on `ioPool` (nil: a pool of four threads that the
     /// cache makes, starts on first use and ends in `shutdown()`). Each query counts its lookups per tier in
     /// `metrics` (`webimage_cache_lookups_total{tier, result}`; by default the bootstrapped factory).
-    public init(memory: (any MemoryImageCaching)?, dataTiers: [any DataCaching], coders: any ImageCoder,
-                ioPool: WorkerPool? = nil, metrics: any MetricsFactory = MetricsSystem.factory) {
+    public init(
+        memory: (any MemoryImageCaching)?, dataTiers: [any DataCaching], coders: any ImageCoder,
+        ioPool: WorkerPool? = nil, metrics: any MetricsFactory = MetricsSystem.factory
+    ) {
         self.memory = memory
         self.dataTiers = dataTiers
         self.coders = coders
         self.ioPool = ioPool ?? WorkerPool(name: "wi.io", threads: 4)
         ownsPool = ioPool == nil
         lookups = (["memory"] + dataTiers.map(\.metricsName)).map { tier in
-            (Counter(label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "hit")], factory: metrics),
-             Counter(label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "miss")], factory: metrics))
+            (
+                Counter(
+                    label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "hit")],
+                    factory: metrics),
+                Counter(
+                    label: ImageManager.TelemetryNames.cacheLookups, dimensions: [("tier", tier), ("result", "miss")],
+                    factory: metrics)
+            )
         }
     }
 
@@ -58,25 +66,33 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
             lookups[0].hit.increment()
             var data: Data?
             if options.contains(.queryMemoryData) {
-                data = options.contains(.queryMemoryDataSync) ? firstData(forKey: key, counted: false)?.data
+                data =
+                    options.contains(.queryMemoryDataSync)
+                    ? firstData(forKey: key, counted: false)?.data
                     : await ioPool.run { self.firstData(forKey: key, counted: false)?.data }
             }
-            return ImageCacheQueryResult(image: image, data: data, cacheType: .memory, httpCacheInfo: image.httpCacheInfo)
+            return ImageCacheQueryResult(
+                image: image, data: data, cacheType: .memory, httpCacheInfo: image.httpCacheInfo)
         }
         return await queryData(key: key, options: options, cacheType: cacheType)
     }
 
-    private func queryData(key: String, options: ImageOptions, cacheType: ImageCacheType) async -> ImageCacheQueryResult? {
+    private func queryData(key: String, options: ImageOptions, cacheType: ImageCacheType) async
+        -> ImageCacheQueryResult?
+    {
         guard cacheType.includesDisk, !dataTiers.isEmpty, !Task.isCancelled else { return nil }
         let tiers = dataTiers
         let read = { @Sendable () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
             guard let found = self.firstData(forKey: key) else { return nil }
             return (found.data, tiers[found.tier].httpCacheInfo(forKey: key), found.tier)
         }
-        let found = options.contains(.queryDiskDataSync) ? read()
+        let found =
+            options.contains(.queryDiskDataSync)
+            ? read()
             : await ioPool.run { () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
                 guard let found = read() else { return nil }
-                for tier in tiers[..<found.tier] { tier.setData(found.data, httpCacheInfo: found.info, forKey: key) }   // promote
+                // promote
+                for tier in tiers[..<found.tier] { tier.setData(found.data, httpCacheInfo: found.info, forKey: key) }
                 return found
             }
         guard let found, !Task.isCancelled else { return nil }
@@ -85,13 +101,16 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
 
     /// Stores with the HTTP cache info the image carries (a memory tier's image keeps it), if any.
     public func store(image: Image?, data: Data?, key: String, cacheType: ImageCacheType, context: ImageContext) async {
-        await store(image: image, data: data, httpCacheInfo: image?.httpCacheInfo, key: key, cacheType: cacheType,
-                    context: context)
+        await store(
+            image: image, data: data, httpCacheInfo: image?.httpCacheInfo, key: key, cacheType: cacheType,
+            context: context)
     }
 
     /// Stores `httpCacheInfo` with the memory tier's image and beside each data tier's bytes.
-    public func store(image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
-                      context: ImageContext) async {
+    public func store(
+        image: Image?, data: Data?, httpCacheInfo: HTTPCacheInfo?, key: String, cacheType: ImageCacheType,
+        context: ImageContext
+    ) async {
         if cacheType.includesMemory, let image, !image.flags.contains(.incremental) {
             memory?.setImage(image.with(httpCacheInfo: httpCacheInfo), forKey: key)
         }

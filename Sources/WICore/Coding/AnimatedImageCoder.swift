@@ -50,15 +50,17 @@ extension AnimatedImageDecoder {
         guard count > 0 else { throw ImageError(.badImageData, "the animation has no frames") }
         if options.decodesOnDemand(frameCount: count) {
             let buffer = try ImageCoding.AnimatedFrameBuffer(decoder: self, options: options)
-            return Image(frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
-                         decodeOptions: options, metadata: metadata)
+            return Image(
+                frameBuffer: buffer, loopCount: loopCount, format: format, scale: options.scaleFactor,
+                decodeOptions: options, metadata: metadata)
         }
         var frames: [ImageFrame] = []
         frames.reserveCapacity(count)
         for index in 0..<count {
             frames.append(ImageFrame(pixels: try frame(at: index), duration: count == 1 ? 0 : duration(at: index)))
         }
-        return Image(frames: frames, loopCount: count == 1 ? 0 : loopCount, format: format,
-                     scale: options.scaleFactor, decodeOptions: options, metadata: metadata)
+        return Image(
+            frames: frames, loopCount: count == 1 ? 0 : loopCount, format: format,
+            scale: options.scaleFactor, decodeOptions: options, metadata: metadata)
     }
 }

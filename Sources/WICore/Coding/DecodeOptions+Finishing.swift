@@ -26,7 +26,8 @@ extension DecodeOptions {
         var isThumbnail = stored != decoded.size
         if let target = targetSize(for: displayed, bytesPerPixel: bytesPerPixel) {
             // Resize before turning: fewer pixels to move. The target is in displayed orientation.
-            let storedTarget = orientation.swapsDimensions ? PixelSize(width: target.height, height: target.width) : target
+            let storedTarget =
+                orientation.swapsDimensions ? PixelSize(width: target.height, height: target.width) : target
             if storedTarget != pixels.size {
                 pixels = try effectiveResampler.resample(pixels, to: storedTarget)
             }
@@ -38,12 +39,13 @@ extension DecodeOptions {
             remaining = .up
         }
         let wide = keep16Bit && pixels.format.bitsPerComponent == 16
-        let format: PixelFormat = switch (wide, premultipliedAlpha) {
-        case (false, false): .rgba8
-        case (false, true): .premultipliedRGBA8
-        case (true, false): .rgba16
-        case (true, true): .premultipliedRGBA16
-        }
+        let format: PixelFormat =
+            switch (wide, premultipliedAlpha) {
+            case (false, false): .rgba8
+            case (false, true): .premultipliedRGBA8
+            case (true, false): .rgba16
+            case (true, true): .premultipliedRGBA16
+            }
         pixels = try pixels.converted(to: format)
         return FinishedPixels(pixels: pixels, orientation: remaining, isThumbnail: isThumbnail)
     }

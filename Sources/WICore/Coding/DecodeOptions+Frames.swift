@@ -34,7 +34,8 @@ extension DecodeOptions {
         guard decodesOnDemand(frameCount: frameCount) else { return frameCount }
         let (canvasBytes, overflow) = canvas.area.multipliedReportingOverflow(by: 4)
         let bytes = overflow ? Int.max : canvasBytes
-        let held = 2 + frameBufferCapacity(frameBytes: bytes) + keyframeLimit(canvasBytes: bytes, frameCount: frameCount)
+        let held =
+            2 + frameBufferCapacity(frameBytes: bytes) + keyframeLimit(canvasBytes: bytes, frameCount: frameCount)
         return Swift.min(frameCount, held)
     }
 

@@ -54,7 +54,8 @@ public struct DecodeOptions: Hashable, Sendable {
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleFactor: Double = 1,
         firstFrameOnly: Bool = false, scaleDownLimitBytes: Int? = nil, keep16Bit: Bool = false,
-        premultipliedAlpha: Bool = false, applyOrientation: Bool = true, pixelLimit: Int = DecodeOptions.defaultPixelLimit,
+        premultipliedAlpha: Bool = false, applyOrientation: Bool = true,
+        pixelLimit: Int = DecodeOptions.defaultPixelLimit,
         resampler: (any ImageResampler)? = nil, preloadAllFrames: Bool = false,
         frameBufferLimitBytes: Int = DecodeOptions.defaultFrameBufferLimitBytes
     ) {
@@ -102,8 +103,9 @@ public struct DecodeOptions: Hashable, Sendable {
             throw ImageError(.badImageData, "invalid image size \(size)")
         }
         guard !overflow, total <= pixelLimit else {
-            throw ImageError(.pixelLimitExceeded,
-                             "\(size) x \(frames) frame(s) exceeds the pixel limit of \(pixelLimit) pixels")
+            throw ImageError(
+                .pixelLimitExceeded,
+                "\(size) x \(frames) frame(s) exceeds the pixel limit of \(pixelLimit) pixels")
         }
     }
 }

@@ -69,12 +69,13 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         for coder in coders where coder.canDecode(data) {
             do {
                 return recordingPassed(options, on: try coder.decode(data, options: filled))
-            } catch where error.code == .unsupportedFormat {
+            } catch  where error.code == .unsupportedFormat {
                 continue
             }
         }
-        throw ImageError(.unsupportedFormat,
-                         "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
+        throw ImageError(
+            .unsupportedFormat,
+            "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
     }
 
     public func canEncode(to format: ImageFormat) -> Bool {
@@ -90,7 +91,7 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         for coder in coders where coder.canEncode(to: format) {
             do {
                 return try coder.encode(image, as: format, options: filled)
-            } catch where error.code == .unsupportedFormat {
+            } catch  where error.code == .unsupportedFormat {
                 continue
             }
         }
@@ -109,13 +110,14 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
 
     /// A frame-by-frame decoder from the first animated coder that accepts `data`; its frames are resampled with
     /// this manager's resampler when `options` name none.
-    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder {
+    public func makeAnimatedDecoder(_ data: Data, options: DecodeOptions) throws(ImageError) -> any AnimatedImageDecoder
+    {
         try options.validate()
         let filled = filling(options)
         for case let coder as any AnimatedImageCoder in coders where coder.canDecode(data) {
             do {
                 return try coder.makeAnimatedDecoder(data, options: filled)
-            } catch where error.code == .unsupportedFormat {
+            } catch  where error.code == .unsupportedFormat {
                 continue
             }
         }

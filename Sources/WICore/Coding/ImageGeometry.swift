@@ -13,15 +13,18 @@ extension ImageCoding {
         /// the box, rounded (5250x3450 into 400x300 gives 400x263); otherwise it is exactly the box, unless that would
         /// upscale a dimension, in which case the source size is kept. A box dimension of
         /// 0 leaves that dimension free. Results are at least 1x1.
-        public static func scaledSize(of source: PixelSize, toFit box: PixelSize, preserveAspectRatio: Bool = true) -> PixelSize {
+        public static func scaledSize(of source: PixelSize, toFit box: PixelSize, preserveAspectRatio: Bool = true)
+            -> PixelSize
+        {
             guard source.width > 0, source.height > 0, box.width > 0 || box.height > 0 else { return source }
             let boxWidth = box.width > 0 ? box.width : Int.max
             let boxHeight = box.height > 0 ? box.height : Int.max
             if source.width <= boxWidth && source.height <= boxHeight { return source }
             if !preserveAspectRatio {
                 // Exactly the box, unless that would upscale either dimension.
-                let exact = PixelSize(width: box.width > 0 ? box.width : source.width,
-                                      height: box.height > 0 ? box.height : source.height)
+                let exact = PixelSize(
+                    width: box.width > 0 ? box.width : source.width,
+                    height: box.height > 0 ? box.height : source.height)
                 return exact.width > source.width || exact.height > source.height ? source : exact
             }
             let ratio = Swift.min(Double(boxWidth) / Double(source.width), Double(boxHeight) / Double(source.height))
@@ -44,4 +47,3 @@ extension ImageCoding {
         }
     }
 }
-

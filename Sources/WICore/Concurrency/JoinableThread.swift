@@ -39,13 +39,15 @@ package final class JoinableThread: Sendable {
     package init?(name: String, _ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(body: body, identity: identity))
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
-            start.identity.running.withLock { $0 = pthread_self() }
-            start.body()
-            return nil
-        }, start.toOpaque())
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                let start = Unmanaged<Start>.fromOpaque(argument).takeRetainedValue()
+                start.identity.running.withLock { $0 = pthread_self() }
+                start.body()
+                return nil
+            }, start.toOpaque())
         guard status == 0 else {
             start.release()
             return nil
@@ -55,7 +57,12 @@ package final class JoinableThread: Sendable {
 
     /// Waits until the thread has ended. Must not be called from the thread itself.
     package func join() {
-        guard let thread = joinable.withLock({ handle in defer { handle = nil }; return handle }) else { return }
+        guard
+            let thread = joinable.withLock({ handle in
+                defer { handle = nil }
+                return handle
+            })
+        else { return }
         pthread_join(thread, nil)
     }
 

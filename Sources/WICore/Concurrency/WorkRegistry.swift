@@ -112,7 +112,8 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// task is cancelled or `cancellation` is.
     package func run(
         key: Key, priority: ImageLoading.Priority, onEvent: @escaping @Sendable (Event) -> Void = { _ in },
-        ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil, cancellation: WaiterCancellation? = nil,
+        ticket: @Sendable (Ticket) -> Void = { _ in }, coalesced: Counter? = nil,
+        cancellation: WaiterCancellation? = nil,
         work: @escaping @Sendable (Context) async -> Result<Value, ImageError>
     ) async -> Result<Value, ImageError> {
         let awaitsWork = CancelledWork.isAwaited
@@ -127,13 +128,17 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
                 // before it (its task, or `cancellation`) never joins nor starts anything, and a leave at any later
                 // moment finds both the waiter and the task to cancel.
                 let joined = state.withLock { s -> (isNew: Bool, notify: (@Sendable () -> Void)?)? in
-                    if Task.isCancelled || (cancellation?.join({ [self] in leave(key: key, waiterID: waiterID) }) ?? false) {
+                    if Task.isCancelled
+                        || (cancellation?.join({ [self] in leave(key: key, waiterID: waiterID) }) ?? false)
+                    {
                         return nil
                     }
                     let existing = s.entries[key]
                     let entry = existing ?? Entry()
-                    entry.add(Waiter(continuation: continuation, priority: priority, onEvent: onEvent, awaitsWork: awaitsWork),
-                              id: waiterID)
+                    entry.add(
+                        Waiter(
+                            continuation: continuation, priority: priority, onEvent: onEvent, awaitsWork: awaitsWork),
+                        id: waiterID)
                     if existing == nil {
                         s.entries[key] = entry
                         s.started += 1
@@ -160,7 +165,9 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
     /// Changes one waiter's priority.
     package func setPriority(_ priority: ImageLoading.Priority, for ticket: Ticket) {
         let notify = state.withLock { s -> (@Sendable () -> Void)? in
-            guard let entry = s.entries[ticket.key], entry.setPriority(priority, id: ticket.waiterID) else { return nil }
+            guard let entry = s.entries[ticket.key], entry.setPriority(priority, id: ticket.waiterID) else {
+                return nil
+            }
             return entry.refreshPriority()
         }
         notify?()
@@ -196,7 +203,9 @@ package final class WorkRegistry<Key: Hashable & Sendable, Value: Sendable, Even
             return (entry.removeAll(), entry.leavers)
         }
         for waiter in waiters { waiter.continuation.resume(returning: result) }
-        for leaver in leavers { leaver.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled"))) }
+        for leaver in leavers {
+            leaver.continuation.resume(returning: .failure(ImageError(.cancelled, "the request was cancelled")))
+        }
     }
 
     /// Work currently running.

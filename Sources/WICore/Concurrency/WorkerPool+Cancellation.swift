@@ -97,7 +97,9 @@ extension WorkerPool {
     /// ```
     ///
     /// Thread safety: as `run`; any number of jobs at once.
-    public func runCancellable<T: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> T) async throws(ImageError) -> T {
+    public func runCancellable<T: Sendable>(_ body: @escaping @Sendable () throws(ImageError) -> T)
+        async throws(ImageError) -> T
+    {
         try await cancellableResult(body).get()
     }
 
@@ -110,7 +112,7 @@ extension WorkerPool {
             await withCheckedContinuation { (continuation: PoolJob<T>.Continuation) in
                 guard job.wait(continuation) else { return continuation.resume() }
                 execute {
-                    guard job.start() else { return }   // cancelled while queued: never runs
+                    guard job.start() else { return }  // cancelled while queued: never runs
                     self.cancellableJobs.add(1, ordering: .relaxed)
                     let previous = currentJobKey.flatMap(pthread_getspecific)
                     if let key = currentJobKey {

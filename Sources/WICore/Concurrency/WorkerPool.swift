@@ -54,7 +54,7 @@ public final class WorkerPool: @unchecked Sendable {
         }
         if threads.isEmpty {
             startThreads()
-            if threads.isEmpty {   // the system refused every thread: run here rather than never
+            if threads.isEmpty {  // the system refused every thread: run here rather than never
                 condition.unlock()
                 return job()
             }
@@ -117,14 +117,14 @@ public final class WorkerPool: @unchecked Sendable {
         while true {
             condition.lock()
             while head == jobs.count && !isShutDown { condition.wait() }
-            if head == jobs.count {   // shut down and drained
+            if head == jobs.count {  // shut down and drained
                 condition.unlock()
                 return
             }
             let job = jobs[head]
-            jobs[head] = Self.finished   // release what the job captured now, not at the next compaction
+            jobs[head] = Self.finished  // release what the job captured now, not at the next compaction
             head += 1
-            if head > 1024 && head * 2 > jobs.count {   // compact now and then: O(1) amortized
+            if head > 1024 && head * 2 > jobs.count {  // compact now and then: O(1) amortized
                 jobs.removeFirst(head)
                 head = 0
             }

@@ -16,8 +16,9 @@ package enum ArgumentCheck {
     /// A finite number inside `range` (NaN and infinities are refused whatever the range).
     package static func within(_ value: Double, _ range: ClosedRange<Double>, _ name: String) throws(ImageError) {
         guard value.isFinite, range.contains(value) else {
-            throw invalid(name, "be a finite number in \(number(range.lowerBound))...\(number(range.upperBound))",
-                          String(value))
+            throw invalid(
+                name, "be a finite number in \(number(range.lowerBound))...\(number(range.upperBound))",
+                String(value))
         }
     }
 

@@ -46,15 +46,15 @@ private struct Inflater {
         let flags = bytes[3]
         guard flags & 0xE0 == 0 else { throw .malformed("reserved header flags set") }
         var offset = 10
-        if flags & 0x04 != 0 {   // FEXTRA: a two-byte length, then that many bytes
+        if flags & 0x04 != 0 {  // FEXTRA: a two-byte length, then that many bytes
             guard offset + 2 <= bytes.count else { throw .malformed("truncated header") }
             offset += 2 + (Int(bytes[offset]) | Int(bytes[offset + 1]) << 8)
         }
-        for flag: UInt8 in [0x08, 0x10] where flags & flag != 0 {   // FNAME, FCOMMENT: zero-terminated
+        for flag: UInt8 in [0x08, 0x10] where flags & flag != 0 {  // FNAME, FCOMMENT: zero-terminated
             while offset < bytes.count, bytes[offset] != 0 { offset += 1 }
             offset += 1
         }
-        if flags & 0x02 != 0 { offset += 2 }   // FHCRC
+        if flags & 0x02 != 0 { offset += 2 }  // FHCRC
         guard offset <= bytes.count else { throw .malformed("truncated header") }
         input = BitReader(bytes: bytes, position: offset)
         self.capacity = max(0, capacity)
@@ -68,9 +68,10 @@ private struct Inflater {
             last = try input.bits(1) == 1
             switch try input.bits(2) {
             case 0: guard try stored() else { return false }
-            case 1: guard try compressed(literals: Huffman.fixedLiterals, distances: Huffman.fixedDistances) else {
-                return false
-            }
+            case 1:
+                guard try compressed(literals: Huffman.fixedLiterals, distances: Huffman.fixedDistances) else {
+                    return false
+                }
             case 2:
                 let (literals, distances) = try dynamicTables()
                 guard try compressed(literals: literals, distances: distances) else { return false }
@@ -91,7 +92,8 @@ private struct Inflater {
 
     private mutating func stored() throws(Gzip.Failure) -> Bool {
         input.alignToByte()
-        let length = try input.bits(16), complement = try input.bits(16)
+        let length = try input.bits(16)
+        let complement = try input.bits(16)
         guard length == ~complement & 0xFFFF else { throw .malformed("stored block length check failed") }
         for _ in 0..<length {
             guard output.count < capacity else { return false }
@@ -100,14 +102,22 @@ private struct Inflater {
         return true
     }
 
-    private static let lengthBase = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83,
-                                     99, 115, 131, 163, 195, 227, 258]
-    private static let lengthExtra = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5,
-                                      5, 0]
-    private static let distanceBase = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769,
-                                       1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-    private static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11,
-                                        11, 12, 12, 13, 13]
+    private static let lengthBase = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83,
+        99, 115, 131, 163, 195, 227, 258,
+    ]
+    private static let lengthExtra = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5,
+        5, 0,
+    ]
+    private static let distanceBase = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769,
+        1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577,
+    ]
+    private static let distanceExtra = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11,
+        11, 12, 12, 13, 13,
+    ]
 
     private mutating func compressed(literals: Huffman, distances: Huffman) throws(Gzip.Failure) -> Bool {
         while true {
@@ -135,7 +145,8 @@ private struct Inflater {
 
     /// The code lengths of a dynamic block, themselves Huffman coded (RFC 1951 3.2.7).
     private mutating func dynamicTables() throws(Gzip.Failure) -> (Huffman, Huffman) {
-        let literalCount = try input.bits(5) + 257, distanceCount = try input.bits(5) + 1
+        let literalCount = try input.bits(5) + 257
+        let distanceCount = try input.bits(5) + 1
         let codeLengthCount = try input.bits(4) + 4
         guard literalCount <= 286, distanceCount <= 30 else { throw .malformed("too many codes") }
         let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
@@ -146,7 +157,8 @@ private struct Inflater {
         lengths.reserveCapacity(literalCount + distanceCount)
         while lengths.count < literalCount + distanceCount {
             let symbol = try lengthCode.decode(&input)
-            var value = 0, repeats = 1
+            var value = 0
+            var repeats = 1
             switch symbol {
             case 0...15: value = symbol
             case 16:
@@ -221,7 +233,9 @@ private struct Huffman {
 
     /// Reads one symbol, a bit at a time (the first code of each length is `first`, its symbols from `index`).
     func decode(_ input: inout BitReader) throws(Gzip.Failure) -> Int {
-        var code = 0, first = 0, index = 0
+        var code = 0
+        var first = 0
+        var index = 0
         for length in 1...15 {
             code |= try input.bits(1)
             let count = counts[length]
@@ -234,13 +248,14 @@ private struct Huffman {
     }
 
     static let fixedLiterals: Huffman = {
-        let lengths = [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
+        let lengths =
+            [Int](repeating: 8, count: 144) + [Int](repeating: 9, count: 112)
             + [Int](repeating: 7, count: 24) + [Int](repeating: 8, count: 8)
-        return try! Huffman(lengths: lengths[...])   // a complete code by construction
+        return try! Huffman(lengths: lengths[...])  // a complete code by construction
     }()
 
     static let fixedDistances: Huffman = {
-        try! Huffman(lengths: [Int](repeating: 5, count: 30)[...])   // incomplete but valid, as RFC 1951 defines it
+        try! Huffman(lengths: [Int](repeating: 5, count: 30)[...])  // incomplete but valid, as RFC 1951 defines it
     }()
 }
 

@@ -32,9 +32,13 @@ extension ImageFormat {
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         // BigTIFF: version 43, then an offset size of 8.
-        if starts([0x49, 0x49, 0x2B, 0x00, 0x08, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08]) { return .tiff }
+        if starts([0x49, 0x49, 0x2B, 0x00, 0x08, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B, 0x00, 0x08]) {
+            return .tiff
+        }
         if starts(Array("%PDF-".utf8)) { return .pdf }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+            return .jxl
+        }
         if starts(Array("ftyp".utf8), at: 4), let format = isoBrandFormat(b) { return format }
         if starts(Array("BM".utf8)) && b.count >= 18 {
             let dibSize = Int(b[14]) | Int(b[15]) << 8 | Int(b[16]) << 16 | Int(b[17]) << 24
@@ -42,7 +46,7 @@ extension ImageFormat {
         }
         if let format = iconFormat(b) { return format }
         if SVGSniffer.startsWithSVGRoot(b) { return .svg }
-        if Gzip.isGzip(b) {   // .svgz: the first 16 KiB it inflates to, at most, are sniffed
+        if Gzip.isGzip(b) {  // .svgz: the first 16 KiB it inflates to, at most, are sniffed
             let inner = Gzip.prefix(b, count: SVGSniffer.scanLimit)
             if inner.withUnsafeBufferPointer(SVGSniffer.startsWithSVGRoot) { return .svg }
         }
@@ -68,7 +72,8 @@ extension ImageFormat {
             brands.append(brand(at: offset))
             offset += 4
         }
-        let major = brands[0], compatible = brands.dropFirst()
+        let major = brands[0]
+        let compatible = brands.dropFirst()
         if avifBrands.contains(major) { return .avif }
         if heicBrands.contains(major) { return .heic }
         if heifBrands.contains(major) { return compatible.contains(where: avifBrands.contains) ? .avif : .heif }

@@ -49,7 +49,8 @@ enum SVGSniffer {
 
     /// The index past a doctype's closing `>`, stepping over an internal subset in brackets and quoted strings.
     private static func skipDoctype(_ b: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int? {
-        var i = start, depth = 0
+        var i = start
+        var depth = 0
         var quote: UInt8? = nil
         while i < end {
             let c = b[i]

@@ -34,7 +34,9 @@ extension CacheKeys {
     public struct BlockSerializer: CacheSerializer {
         private let body: @Sendable (Image, Data?, URL) -> Data?
         public init(_ body: @escaping @Sendable (Image, Data?, URL) -> Data?) { self.body = body }
-        public func cacheData(for image: Image, originalData: Data?, url: URL) -> Data? { body(image, originalData, url) }
+        public func cacheData(for image: Image, originalData: Data?, url: URL) -> Data? {
+            body(image, originalData, url)
+        }
     }
 }
 
@@ -46,4 +48,3 @@ extension ImageManager {
         func execute(_ work: @escaping @Sendable () -> Void)
     }
 }
-

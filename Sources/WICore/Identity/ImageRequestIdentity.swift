@@ -32,8 +32,10 @@ extension ImageLoading {
             /// The hash of the fields above, computed once.
             let hash: Int
 
-            init(request: ImageLoading.HTTPRequest?, asked: String, transport: Int, context: [String: IdentityValue],
-                 unique: UUID?) {
+            init(
+                request: ImageLoading.HTTPRequest?, asked: String, transport: Int, context: [String: IdentityValue],
+                unique: UUID?
+            ) {
                 self.request = request
                 self.asked = asked
                 self.transport = transport
@@ -79,9 +81,10 @@ extension ImageLoading {
                 }
             }
             let context = request.context.identity(of: [.request])
-            self.init(request: sent, asked: request.url.absoluteString,
-                      transport: request.options.intersection(Self.transportOptions).rawValue, context: context ?? [:],
-                      unique: context == nil ? UUID() : nil)
+            self.init(
+                request: sent, asked: request.url.absoluteString,
+                transport: request.options.intersection(Self.transportOptions).rawValue, context: context ?? [:],
+                unique: context == nil ? UUID() : nil)
         }
 
         /// Whether this request shares work with no other (a value in its context cannot be compared).
@@ -89,24 +92,27 @@ extension ImageLoading {
 
         /// This identity made private: equal to no other.
         func makingPrivate() -> ImageLoading.Identity {
-            ImageLoading.Identity(request: fields.request, asked: fields.asked, transport: fields.transport,
-                                 context: fields.context, unique: UUID())
+            ImageLoading.Identity(
+                request: fields.request, asked: fields.asked, transport: fields.transport,
+                context: fields.context, unique: UUID())
         }
 
-        private init(request: ImageLoading.HTTPRequest?, asked: String, transport: Int, context: [String: IdentityValue],
-                     unique: UUID?) {
+        private init(
+            request: ImageLoading.HTTPRequest?, asked: String, transport: Int, context: [String: IdentityValue],
+            unique: UUID?
+        ) {
             fields = Fields(request: request, asked: asked, transport: transport, context: context, unique: unique)
         }
 
         /// Whether the two are the same request (copies of one identity at once; else the stored hashes first).
         public static func == (a: ImageLoading.Identity, b: ImageLoading.Identity) -> Bool {
             let (x, y) = (a.fields, b.fields)
-            return x === y || (x.hash == y.hash && x.unique == y.unique && x.transport == y.transport && x.asked == y.asked
-                               && x.request == y.request && x.context == y.context)
+            return x === y
+                || (x.hash == y.hash && x.unique == y.unique && x.transport == y.transport && x.asked == y.asked
+                    && x.request == y.request && x.context == y.context)
         }
 
         /// Feeds the hash computed at init.
         public func hash(into hasher: inout Hasher) { hasher.combine(fields.hash) }
     }
 }
-

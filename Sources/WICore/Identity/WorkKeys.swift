@@ -73,12 +73,15 @@ extension ImageManager {
     /// The key under which `request` joins or starts an image task (a private request's key equals no other).
     func imageTaskKey(_ request: ResolvedRequest) -> ImageTaskKey {
         let isPrivate = request.resultIdentity == nil || request.load.identity.isPrivate
-        return ImageTaskKey(.init(finalKey: request.finalKey, options: request.options.rawValue,
-                                  decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
-                                  cacheTypes: SIMD4(request.queryType.rawValue, request.storeType.rawValue,
-                                                    request.originalQueryType.rawValue, request.originalStoreType.rawValue),
-                                  load: request.load, result: request.resultIdentity ?? [:],
-                                  privateID: isPrivate ? UUID() : nil))
+        return ImageTaskKey(
+            .init(
+                finalKey: request.finalKey, options: request.options.rawValue,
+                decodeOptions: request.decodeOptions, transformerKey: request.transformer?.key,
+                cacheTypes: SIMD4(
+                    request.queryType.rawValue, request.storeType.rawValue,
+                    request.originalQueryType.rawValue, request.originalStoreType.rawValue),
+                load: request.load, result: request.resultIdentity ?? [:],
+                privateID: isPrivate ? UUID() : nil))
     }
 
     /// The decode key of `source` decoded for `request` with `options`.

@@ -66,24 +66,29 @@ public final class Image: Sendable {
         metadata: ImageMetadata = .init()
     ) {
         precondition(!frames.isEmpty, "an Image has at least one frame")
-        self.init(storage: .decoded(frames), loopCount: loopCount, format: format, scale: scale, orientation: orientation,
-                  flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: nil)
+        self.init(
+            storage: .decoded(frames), loopCount: loopCount, format: format, scale: scale, orientation: orientation,
+            flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: nil)
     }
 
     /// Makes an animated image whose frames are decoded on demand by `frameBuffer` (its first frame is already
     /// decoded): the image holds at most `frameBuffer.maxHeldBytes` of pixels, however many frames it has.
     public convenience init(
-        frameBuffer: ImageCoding.AnimatedFrameBuffer, loopCount: Int = 0, format: ImageFormat = .undefined, scale: Double = 1,
+        frameBuffer: ImageCoding.AnimatedFrameBuffer, loopCount: Int = 0, format: ImageFormat = .undefined,
+        scale: Double = 1,
         orientation: ImageOrientation = .up, flags: Flags = [], decodeOptions: DecodeOptions? = nil,
         metadata: ImageMetadata = .init()
     ) {
-        self.init(storage: .onDemand(frameBuffer), loopCount: loopCount, format: format, scale: scale,
-                  orientation: orientation, flags: flags, decodeOptions: decodeOptions, metadata: metadata,
-                  httpCacheInfo: nil)
+        self.init(
+            storage: .onDemand(frameBuffer), loopCount: loopCount, format: format, scale: scale,
+            orientation: orientation, flags: flags, decodeOptions: decodeOptions, metadata: metadata,
+            httpCacheInfo: nil)
     }
 
-    private init(storage: Storage, loopCount: Int, format: ImageFormat, scale: Double, orientation: ImageOrientation,
-                 flags: Flags, decodeOptions: DecodeOptions?, metadata: ImageMetadata, httpCacheInfo: HTTPCacheInfo?) {
+    private init(
+        storage: Storage, loopCount: Int, format: ImageFormat, scale: Double, orientation: ImageOrientation,
+        flags: Flags, decodeOptions: DecodeOptions?, metadata: ImageMetadata, httpCacheInfo: HTTPCacheInfo?
+    ) {
         self.storage = storage
         switch storage {
         case .decoded(let frames):
@@ -108,8 +113,9 @@ public final class Image: Sendable {
         pixels: PixelBuffer, format: ImageFormat = .undefined, scale: Double = 1, orientation: ImageOrientation = .up,
         flags: Flags = [], decodeOptions: DecodeOptions? = nil, metadata: ImageMetadata = .init()
     ) {
-        self.init(frames: [ImageFrame(pixels: pixels)], format: format, scale: scale, orientation: orientation,
-                  flags: flags, decodeOptions: decodeOptions, metadata: metadata)
+        self.init(
+            frames: [ImageFrame(pixels: pixels)], format: format, scale: scale, orientation: orientation,
+            flags: flags, decodeOptions: decodeOptions, metadata: metadata)
     }
 
     /// A copy with some properties replaced; the pixels (and a frame buffer) are shared, not copied. Passing
@@ -119,20 +125,26 @@ public final class Image: Sendable {
         orientation: ImageOrientation? = nil, flags: Flags? = nil, decodeOptions: DecodeOptions?? = nil,
         metadata: ImageMetadata? = nil
     ) -> Image {
-        let loopCount = loopCount ?? self.loopCount, format = format ?? self.format, scale = scale ?? self.scale
-        let orientation = orientation ?? self.orientation, flags = flags ?? self.flags
-        let decodeOptions = decodeOptions ?? self.decodeOptions, metadata = metadata ?? self.metadata
+        let loopCount = loopCount ?? self.loopCount
+        let format = format ?? self.format
+        let scale = scale ?? self.scale
+        let orientation = orientation ?? self.orientation
+        let flags = flags ?? self.flags
+        let decodeOptions = decodeOptions ?? self.decodeOptions
+        let metadata = metadata ?? self.metadata
         if let frames { precondition(!frames.isEmpty, "an Image has at least one frame") }
-        return Image(storage: frames.map { .decoded($0) } ?? storage, loopCount: loopCount, format: format, scale: scale,
-                     orientation: orientation, flags: flags, decodeOptions: decodeOptions, metadata: metadata,
-                     httpCacheInfo: httpCacheInfo)
+        return Image(
+            storage: frames.map { .decoded($0) } ?? storage, loopCount: loopCount, format: format, scale: scale,
+            orientation: orientation, flags: flags, decodeOptions: decodeOptions, metadata: metadata,
+            httpCacheInfo: httpCacheInfo)
     }
 
     /// This image (the same object when nothing changes) carrying `info` as its HTTP cache info.
     func with(httpCacheInfo info: HTTPCacheInfo?) -> Image {
         guard info != httpCacheInfo else { return self }
-        return Image(storage: storage, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
-                     flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: info)
+        return Image(
+            storage: storage, loopCount: loopCount, format: format, scale: scale, orientation: orientation,
+            flags: flags, decodeOptions: decodeOptions, metadata: metadata, httpCacheInfo: info)
     }
 
     /// The first frame's pixels (the whole image for stills); always held, never decoded on access.

@@ -39,9 +39,9 @@ enum ExifCopyright {
     /// removed; nil when absent, empty, of another type or out of bounds.
     static func asciiValue(of tag: UInt16, in exif: Data) -> Data? {
         guard let structure = ExifStructure(exif), let at = structure.entry(Int(tag)),
-              structure.u16(at + 2) == 2, let length = structure.u32(at + 4), length > 0, length <= 1 << 16,
-              let offset = length <= 4 ? at + 8 : structure.u32(at + 8),
-              structure.start + offset + length <= structure.bytes.count
+            structure.u16(at + 2) == 2, let length = structure.u32(at + 4), length > 0, length <= 1 << 16,
+            let offset = length <= 4 ? at + 8 : structure.u32(at + 8),
+            structure.start + offset + length <= structure.bytes.count
         else { return nil }
         var value = structure.bytes[(structure.start + offset)..<(structure.start + offset + length)]
         while value.last == 0 { value.removeLast() }
@@ -52,7 +52,11 @@ enum ExifCopyright {
     static func block(_ fields: [(UInt16, Data)]) -> Data {
         var out: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08]
         func u16(_ value: Int) { out += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-        func u32(_ value: Int) { out += [UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: Int) {
+            out += [
+                UInt8(value >> 24 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+            ]
+        }
         let values = fields.map { [UInt8]($0.1) + [0] }
         var dataOffset = 8 + 2 + fields.count * 12 + 4
         u16(fields.count)
@@ -66,11 +70,11 @@ enum ExifCopyright {
             } else {
                 u32(dataOffset)
                 extra += value
-                if value.count % 2 == 1 { extra.append(0) }   // values start on word boundaries
+                if value.count % 2 == 1 { extra.append(0) }  // values start on word boundaries
                 dataOffset += value.count + value.count % 2
             }
         }
-        u32(0)   // no next IFD
+        u32(0)  // no next IFD
         return Data(out + extra)
     }
 }

@@ -43,17 +43,19 @@ extension PixelBuffer {
                     let inRow = input.baseAddress! + y * source.bytesPerRow
                     for x in 0..<w {
                         // Where stored pixel (x, y) lands once displayed.
-                        let (dx, dy): (Int, Int) = switch orientation {
-                        case .up: (x, y)
-                        case .upMirrored: (w - 1 - x, y)
-                        case .down: (w - 1 - x, h - 1 - y)
-                        case .downMirrored: (x, h - 1 - y)
-                        case .leftMirrored: (y, x)
-                        case .right: (h - 1 - y, x)
-                        case .rightMirrored: (h - 1 - y, w - 1 - x)
-                        case .left: (y, w - 1 - x)
-                        }
-                        (out.baseAddress! + dy * outputRowBytes + dx * bpp).copyMemory(from: inRow + x * bpp, byteCount: bpp)
+                        let (dx, dy): (Int, Int) =
+                            switch orientation {
+                            case .up: (x, y)
+                            case .upMirrored: (w - 1 - x, y)
+                            case .down: (w - 1 - x, h - 1 - y)
+                            case .downMirrored: (x, h - 1 - y)
+                            case .leftMirrored: (y, x)
+                            case .right: (h - 1 - y, x)
+                            case .rightMirrored: (h - 1 - y, w - 1 - x)
+                            case .left: (y, w - 1 - x)
+                            }
+                        (out.baseAddress! + dy * outputRowBytes + dx * bpp).copyMemory(
+                            from: inRow + x * bpp, byteCount: bpp)
                     }
                 }
             }

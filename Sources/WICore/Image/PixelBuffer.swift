@@ -35,7 +35,8 @@ public struct PixelBuffer: Sendable {
     public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int? = nil, zeroed: Bool = true)
         throws(ImageError)
     {
-        let rowBytes = try Self.validatedRowBytes(width: width, height: height, format: format, bytesPerRow: bytesPerRow)
+        let rowBytes = try Self.validatedRowBytes(
+            width: width, height: height, format: format, bytesPerRow: bytesPerRow)
         self.width = width
         self.height = height
         self.format = format
@@ -47,14 +48,18 @@ public struct PixelBuffer: Sendable {
     public init(width: Int, height: Int, format: PixelFormat, bytes: [UInt8]) throws(ImageError) {
         try self.init(width: width, height: height, format: format, zeroed: false)
         guard bytes.count == bytesPerRow * height else {
-            throw ImageError(.badImageData, "expected \(bytesPerRow * height) bytes for \(width)x\(height) \(format), got \(bytes.count)")
+            throw ImageError(
+                .badImageData,
+                "expected \(bytesPerRow * height) bytes for \(width)x\(height) \(format), got \(bytes.count)")
         }
         let destination = storage.bytes
         bytes.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
     }
 
     /// Wraps memory a C library allocated with `malloc`; the buffer frees it. Used by coders in this package.
-    package init(adopting pointer: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat) {
+    package init(
+        adopting pointer: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int, format: PixelFormat
+    ) {
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow
@@ -110,7 +115,8 @@ public struct PixelBuffer: Sendable {
             withUnsafeBytes { input in
                 for y in 0..<height {
                     let source = input.baseAddress! + y * bytesPerRow
-                    (output.baseAddress! + y * rowLength).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: rowLength)
+                    (output.baseAddress! + y * rowLength).initialize(
+                        from: source.assumingMemoryBound(to: UInt8.self), count: rowLength)
                 }
             }
             count = rowLength * height
@@ -125,7 +131,9 @@ public struct PixelBuffer: Sendable {
             var components: (Int, Int, Int, Int)
             var maximum = 255
             if format.bitsPerComponent == 8 {
-                components = (Int(bytes[offset]), Int(bytes[offset + 1]), Int(bytes[offset + 2]), Int(bytes[offset + 3]))
+                components = (
+                    Int(bytes[offset]), Int(bytes[offset + 1]), Int(bytes[offset + 2]), Int(bytes[offset + 3])
+                )
             } else {
                 let words = (bytes.baseAddress! + offset).assumingMemoryBound(to: UInt16.self)
                 components = (Int(words[0]), Int(words[1]), Int(words[2]), Int(words[3]))
@@ -137,11 +145,14 @@ public struct PixelBuffer: Sendable {
                 components.2 = PixelMath.unpremultiply(components.2, alpha: components.3, maximum: maximum)
             }
             if maximum == 65535 {
-                components = (PixelMath.to8(components.0), PixelMath.to8(components.1),
-                              PixelMath.to8(components.2), PixelMath.to8(components.3))
+                components = (
+                    PixelMath.to8(components.0), PixelMath.to8(components.1),
+                    PixelMath.to8(components.2), PixelMath.to8(components.3)
+                )
             }
-            return RGBAColor(red: UInt8(components.0), green: UInt8(components.1), blue: UInt8(components.2),
-                             alpha: UInt8(components.3))
+            return RGBAColor(
+                red: UInt8(components.0), green: UInt8(components.1), blue: UInt8(components.2),
+                alpha: UInt8(components.3))
         }
     }
 }
@@ -154,7 +165,9 @@ extension PixelBuffer: Equatable {
         let rowLength = lhs.width * lhs.format.bytesPerPixel
         return lhs.withUnsafeBytes { a in
             rhs.withUnsafeBytes { b in
-                for y in 0..<lhs.height where memcmp(a.baseAddress! + y * lhs.bytesPerRow, b.baseAddress! + y * rhs.bytesPerRow, rowLength) != 0 {
+                for y in 0..<lhs.height
+                where memcmp(a.baseAddress! + y * lhs.bytesPerRow, b.baseAddress! + y * rhs.bytesPerRow, rowLength) != 0
+                {
                     return false
                 }
                 return true

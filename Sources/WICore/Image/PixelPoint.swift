@@ -14,4 +14,3 @@ extension ImageCoding {
         public var description: String { "(\(x), \(y))" }
     }
 }
-

@@ -43,8 +43,9 @@ public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
         let full = digits.count == 3 ? digits.map { "\($0)\($0)" }.joined() : String(digits)
         guard var value = UInt32(full, radix: 16) else { return nil }
         if full.count == 6 { value = value << 8 | 0xFF }
-        self.init(red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF), blue: UInt8(value >> 8 & 0xFF),
-                  alpha: UInt8(value & 0xFF))
+        self.init(
+            red: UInt8(value >> 24), green: UInt8(value >> 16 & 0xFF), blue: UInt8(value >> 8 & 0xFF),
+            alpha: UInt8(value & 0xFF))
     }
 
     /// The names `init(parsing:)` knows.

@@ -37,8 +37,10 @@ extension ImageLoading {
         /// server with the bootstrapped instrument's `inject`. Not part of the request's identity.
         public var serviceContext: ServiceContext?
 
-        public init(url: URL, options: ImageOptions = [], context: ImageContext = .init(),
-                    priority: ImageLoading.Priority? = nil, headers: [String: String] = [:], cacheKey: String? = nil) {
+        public init(
+            url: URL, options: ImageOptions = [], context: ImageContext = .init(),
+            priority: ImageLoading.Priority? = nil, headers: [String: String] = [:], cacheKey: String? = nil
+        ) {
             self.url = url
             self.options = options
             self.context = context
@@ -55,8 +57,9 @@ extension ImageLoading {
             var context = ImageContext()
             context[.cachePartition] = self.context[.cachePartition]
             context[.imageLoader] = self.context[.imageLoader]
-            return ImageLoading.Request(url: url, options: options.intersection(.progressiveLoad), context: context,
-                                    priority: priority, cacheKey: cacheKey)
+            return ImageLoading.Request(
+                url: url, options: options.intersection(.progressiveLoad), context: context,
+                priority: priority, cacheKey: cacheKey)
         }
 
         /// Whether the loader should send `.partialData` events (progressive decoding).

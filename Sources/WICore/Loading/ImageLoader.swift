@@ -14,8 +14,10 @@ public protocol ImageLoader: Sendable {
 
     /// Starts loading. `events` receives the response head, progress and (when the request wants partial data)
     /// each chunk, in order; `completion` runs exactly once, last, also after `cancel()` (with code 2002).
-    func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-              completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation
+    func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation
 
     /// Whether a failure should put `url` on the manager's failed-URL list.
     func shouldBlockFailedURL(_ url: URL, error: ImageError) -> Bool
@@ -48,8 +50,10 @@ extension ImageLoader {
     public func identity(of request: ImageLoading.Request) -> ImageLoading.Identity { ImageLoading.Identity(request) }
 
     /// Loads `request` and returns its result; cancelling the calling task cancels the load (error 2002).
-    public func load(_ request: ImageLoading.Request,
-                     events: @escaping @Sendable (ImageLoading.Event) -> Void = { _ in }) async throws(ImageError)
+    public func load(
+        _ request: ImageLoading.Request,
+        events: @escaping @Sendable (ImageLoading.Event) -> Void = { _ in }
+    ) async throws(ImageError)
         -> ImageLoadResult
     {
         let relay = CancellationRelay()

@@ -28,15 +28,19 @@ public final class ImageLoadersManager: ImageLoader, Sendable {
     public func addLoader(_ loader: any ImageLoader) { registered.withLock { $0.append(loader) } }
 
     /// Removes every loader for which `predicate` is true.
-    public func removeLoaders(where predicate: (any ImageLoader) -> Bool) { registered.withLock { $0.removeAll(where: predicate) } }
+    public func removeLoaders(where predicate: (any ImageLoader) -> Bool) {
+        registered.withLock { $0.removeAll(where: predicate) }
+    }
 
     /// The loader that would load `url`.
     public func loader(for url: URL) -> (any ImageLoader)? { loaders.first { $0.canLoad(url) } }
 
     public func canLoad(_ url: URL) -> Bool { loader(for: url) != nil }
 
-    public func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                     completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void) -> any ImageLoading.Operation {
+    public func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    ) -> any ImageLoading.Operation {
         guard let loader = loader(for: request.url) else {
             completion(.failure(ImageError(.invalidURL, "no registered loader accepts \(request.url.absoluteString)")))
             return ImageLoading.FinishedOperation()
@@ -58,4 +62,3 @@ extension ImageLoading {
         public func setPriority(_ priority: ImageLoading.Priority) {}
     }
 }
-

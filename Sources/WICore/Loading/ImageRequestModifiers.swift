@@ -64,7 +64,9 @@ extension ImageLoading {
     /// A request modifier from a closure.
     public struct BlockRequestModifier: ImageLoading.RequestModifier {
         private let body: @Sendable (ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest?
-        public init(_ body: @escaping @Sendable (ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest?) { self.body = body }
+        public init(_ body: @escaping @Sendable (ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest?) {
+            self.body = body
+        }
         public func modified(_ request: ImageLoading.HTTPRequest) -> ImageLoading.HTTPRequest? { body(request) }
     }
 }
@@ -73,7 +75,9 @@ extension ImageLoading {
     /// A response modifier from a closure.
     public struct BlockResponseModifier: ImageLoading.ResponseModifier {
         private let body: @Sendable (ImageLoading.ResponseHead) -> ImageLoading.ResponseHead?
-        public init(_ body: @escaping @Sendable (ImageLoading.ResponseHead) -> ImageLoading.ResponseHead?) { self.body = body }
+        public init(_ body: @escaping @Sendable (ImageLoading.ResponseHead) -> ImageLoading.ResponseHead?) {
+            self.body = body
+        }
         public func modified(_ response: ImageLoading.ResponseHead) -> ImageLoading.ResponseHead? { body(response) }
     }
 }
@@ -86,4 +90,3 @@ extension ImageLoading {
         public func decrypted(_ data: Data, response: ImageLoading.ResponseHead?) -> Data? { body(data, response) }
     }
 }
-

@@ -42,13 +42,15 @@ extension ImageCoding {
                 if bytes[i] == UInt8(ascii: "=") {
                     i += 1
                     skipSpaces()
-                    guard i < bytes.endIndex, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else { continue }
+                    guard i < bytes.endIndex, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") else {
+                        continue
+                    }
                     i += 1
                 } else if bytes[i] == UInt8(ascii: ">") {
                     i += 1
                     skipSpaces()
                 } else {
-                    continue   // another name that starts the same (tiff:OrientationX) or a closing tag
+                    continue  // another name that starts the same (tiff:OrientationX) or a closing tag
                 }
                 guard i < bytes.endIndex, (UInt8(ascii: "1")...UInt8(ascii: "8")).contains(bytes[i]) else { continue }
                 let next = bytes.index(after: i)

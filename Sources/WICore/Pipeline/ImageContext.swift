@@ -95,7 +95,8 @@ public struct ImageContext: Sendable {
 
     /// The comparable identity of the values whose role is one of `roles`, by key name; nil when one of them
     /// cannot be compared (the load is private).
-    func identity(of roles: Set<ImageContext.KeyRole>, excluding excluded: Set<String> = []) -> [String: IdentityValue]? {
+    func identity(of roles: Set<ImageContext.KeyRole>, excluding excluded: Set<String> = []) -> [String: IdentityValue]?
+    {
         var identity: [String: IdentityValue] = [:]
         for (name, entry) in values where roles.contains(entry.role) && !excluded.contains(name) {
             guard let value = ComponentIdentity.of(entry.value) else { return nil }

@@ -10,8 +10,12 @@ extension ImageManager {
     ///
     /// Thread safety: all methods may be called from any thread, any number of times.
     public final class RequestToken: Sendable {
-        private let state = Mutex<(task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageLoading.Priority?,
-                                   cancelled: Bool)>((nil, nil, nil, false))
+        private let state = Mutex<
+            (
+                task: Task<Void, Never>?, ticket: ImageManager.ImageTicket?, priority: ImageLoading.Priority?,
+                cancelled: Bool
+            )
+        >((nil, nil, nil, false))
         private let cancelHandler: @Sendable () -> Bool
         private let manager: ImageManager
 

@@ -82,7 +82,8 @@ public final class ImageManager: Sendable {
         let pool = configuration.cpuPool ?? WorkerPool.cpu()
         cpuPool = pool
         owned = configuration.owning + (configuration.cpuPool == nil ? [pool] : [])
-        telemetry = ImageTelemetry(logger: configuration.logger, metrics: configuration.metrics, tracer: configuration.tracer)
+        telemetry = ImageTelemetry(
+            logger: configuration.logger, metrics: configuration.metrics, tracer: configuration.tracer)
         now = configuration.now
         ownIdentities = (ComponentIdentity.of(configuration.loader), ComponentIdentity.of(configuration.coders))
     }
@@ -129,11 +130,14 @@ public final class ImageManager: Sendable {
     /// (`httpCacheOutcome` `.revalidated`) or the new one (`.replaced`). `context[.httpCachePolicy]` decides whether a cached entry is used, revalidated first, or
     /// used while revalidated in the background.
     /// Progress and partial images: use the callback form, or observe `events()`.
-    public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init()) async throws(ImageError)
+    public func loadImage(with url: URL?, options: ImageOptions = [], context: ImageContext = .init())
+        async throws(ImageError)
         -> ImageResult
     {
-        try await load(url, options: options, context: context, order: nextHandover(),
-                       caller: Caller(cancellation: WaiterCancellation())).get()
+        try await load(
+            url, options: options, context: context, order: nextHandover(),
+            caller: Caller(cancellation: WaiterCancellation())
+        ).get()
     }
 
     /// The cache key `url` gets with `context` (filter, thumbnail part, transformer part), or nil when the key
@@ -177,7 +181,8 @@ public final class ImageManager: Sendable {
 
     /// How many shared works of each stage were started so far (loads, decodes, transforms): for tests and stats.
     public var statistics: Statistics {
-        Statistics(loads: loadTasks.startedCount, decodes: decodeTasks.startedCount, transforms: transformTasks.startedCount)
+        Statistics(
+            loads: loadTasks.startedCount, decodes: decodeTasks.startedCount, transforms: transformTasks.startedCount)
     }
 
     /// How many shared works of each stage a manager started (``ImageManager/statistics``): requests that joined

@@ -37,8 +37,10 @@ public struct ImageResult: Sendable {
         sourceData = data
     }
 
-    init(image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoading.Metrics? = nil,
-         sourceData: Data?, httpCacheInfo: HTTPCacheInfo? = nil) {
+    init(
+        image: Image, data: Data?, cacheType: ImageCacheType, url: URL, metrics: ImageLoading.Metrics? = nil,
+        sourceData: Data?, httpCacheInfo: HTTPCacheInfo? = nil
+    ) {
         self.init(image: image, data: data, cacheType: cacheType, url: url, metrics: metrics)
         self.sourceData = sourceData
         self.httpCacheInfo = httpCacheInfo
@@ -67,7 +69,9 @@ extension ImageManager {
     /// An options processor from a closure.
     public struct BlockOptionsProcessor: ImageOptionsProcessor {
         private let body: @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?
-        public init(_ body: @escaping @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?) { self.body = body }
+        public init(_ body: @escaping @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)?) {
+            self.body = body
+        }
         public func process(url: URL, options: ImageOptions, context: ImageContext) -> (ImageOptions, ImageContext)? {
             body(url, options, context)
         }

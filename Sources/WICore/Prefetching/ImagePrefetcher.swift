@@ -39,8 +39,10 @@ public final class ImagePrefetcher: Sendable {
     public let context: ImageContext
     private let running = Mutex<[ObjectIdentifier: CancellationToken]>([:])
 
-    public init(manager: ImageManager, maxConcurrentLoads: Int = 3, options: ImageOptions = [.lowPriority],
-                context: ImageContext = .init()) {
+    public init(
+        manager: ImageManager, maxConcurrentLoads: Int = 3, options: ImageOptions = [.lowPriority],
+        context: ImageContext = .init()
+    ) {
         self.manager = manager
         self.maxConcurrentLoads = max(1, maxConcurrentLoads)
         self.options = options
@@ -52,8 +54,10 @@ public final class ImagePrefetcher: Sendable {
     /// the ones that did not load. `completion` comes first so that a trailing closure is the completion.
     /// Returns a token that cancels the rest of this prefetch.
     @discardableResult
-    public func prefetch(_ urls: [URL], completion: (@Sendable (Int, Int) -> Void)? = nil,
-                         progress: (@Sendable (Progress) -> Void)? = nil) -> CancellationToken {
+    public func prefetch(
+        _ urls: [URL], completion: (@Sendable (Int, Int) -> Void)? = nil,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) -> CancellationToken {
         let (manager, options, context, width) = (self.manager, self.options, self.context, maxConcurrentLoads)
         let task = Task {
             let counts = Mutex((finished: 0, skipped: 0))
@@ -80,7 +84,8 @@ public final class ImagePrefetcher: Sendable {
                         if case .failure = result { c.skipped += 1 }
                         return c.finished
                     }
-                    progress?(Progress(url: url, result: result, duration: duration, finished: finished, total: urls.count))
+                    progress?(
+                        Progress(url: url, result: result, duration: duration, finished: finished, total: urls.count))
                     if !Task.isCancelled { startNext() }
                 }
             }

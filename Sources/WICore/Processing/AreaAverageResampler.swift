@@ -82,8 +82,10 @@ extension ImageCoding {
             return (0..<target).map { i in
                 if scale >= 1 {
                     // Area average: the target pixel covers [lo, hi) of the source.
-                    let lo = Double(i) * scale, hi = lo + scale
-                    let start = Int(lo.rounded(.down)), end = Swift.min(source, Int(hi.rounded(.up)))
+                    let lo = Double(i) * scale
+                    let hi = lo + scale
+                    let start = Int(lo.rounded(.down))
+                    let end = Swift.min(source, Int(hi.rounded(.up)))
                     var weights = (start..<end).map { Float(Swift.min(hi, Double($0 + 1)) - Swift.max(lo, Double($0))) }
                     let total = weights.reduce(0, +)
                     weights = weights.map { $0 / total }
@@ -94,10 +96,10 @@ extension ImageCoding {
                 let left = Swift.max(0, Swift.min(source - 1, Int(centre.rounded(.down))))
                 let right = Swift.min(source - 1, left + 1)
                 let fraction = Float(Swift.max(0, Swift.min(1, centre - Double(left))))
-                return right == left ? Contribution(start: left, weights: [1])
+                return right == left
+                    ? Contribution(start: left, weights: [1])
                     : Contribution(start: left, weights: [1 - fraction, fraction])
             }
         }
     }
 }
-

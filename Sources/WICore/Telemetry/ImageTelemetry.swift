@@ -112,8 +112,9 @@ final class ImageTelemetry: Sendable {
         let name = format.description
         return decodeTimers.withLock { timers in
             if let timer = timers[name] { return timer }
-            let timer = Metrics.Timer(label: ImageManager.TelemetryNames.decodeDuration, dimensions: [("format", name)],
-                                      factory: factory)
+            let timer = Metrics.Timer(
+                label: ImageManager.TelemetryNames.decodeDuration, dimensions: [("format", name)],
+                factory: factory)
             timers[name] = timer
             return timer
         }
@@ -147,8 +148,10 @@ extension ImageTelemetry {
 
     /// The shared download of `request` in a `webimage.download` span whose context goes to the loader (which
     /// injects it into the outgoing request); counts the bytes.
-    func withDownloadSpan(_ request: ImageLoading.Request,
-                          _ body: (ImageLoading.Request) async -> Result<ImageLoadResult, ImageError>) async
+    func withDownloadSpan(
+        _ request: ImageLoading.Request,
+        _ body: (ImageLoading.Request) async -> Result<ImageLoadResult, ImageError>
+    ) async
         -> Result<ImageLoadResult, ImageError>
     {
         await withSpan(ImageManager.TelemetryNames.downloadSpan) { span in
@@ -163,12 +166,16 @@ extension ImageTelemetry {
                 downloadBytes.increment(by: loaded.data.count)
                 if isTracing {
                     span.attributes[ImageManager.TelemetryNames.bytesKey] = loaded.data.count
-                    if let status = loaded.response?.statusCode { span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status }
+                    if let status = loaded.response?.statusCode {
+                        span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status
+                    }
                 }
             case .failure(let error):
                 if isTracing {
                     span.record(error)
-                    if let status = error.statusCode { span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status }
+                    if let status = error.statusCode {
+                        span.attributes[ImageManager.TelemetryNames.httpStatusKey] = status
+                    }
                 }
             }
             return result
@@ -176,7 +183,8 @@ extension ImageTelemetry {
     }
 
     /// A shared decode of `data` in a `webimage.decode` span, timed by format.
-    func withDecodeSpan(_ data: Data, _ body: () async -> Result<Image, ImageError>) async -> Result<Image, ImageError> {
+    func withDecodeSpan(_ data: Data, _ body: () async -> Result<Image, ImageError>) async -> Result<Image, ImageError>
+    {
         await withSpan(ImageManager.TelemetryNames.decodeSpan) { span in
             let start = ContinuousClock.now
             let result = await body()
@@ -205,14 +213,17 @@ extension Duration {
 extension ImageManager {
     /// Runs one load inside its `webimage.load` span, counting it (loads, in flight, duration) and logging how it
     /// ended (trace on success, debug with the code on failure).
-    func observed(url: URL?, options: ImageOptions, context: ImageContext,
-                  _ body: () async -> Result<ImageResult, ImageError>) async -> Result<ImageResult, ImageError> {
+    func observed(
+        url: URL?, options: ImageOptions, context: ImageContext,
+        _ body: () async -> Result<ImageResult, ImageError>
+    ) async -> Result<ImageResult, ImageError> {
         let observation = beginObservation(url: url)
-        let result = if let span = observation.span {
-            await ServiceContext.$current.withValue(span.context) { await body() }
-        } else {
-            await body()
-        }
+        let result =
+            if let span = observation.span {
+                await ServiceContext.$current.withValue(span.context) { await body() }
+            } else {
+                await body()
+            }
         endObservation(observation, result, url: url, options: options, context: context)
         return result
     }
@@ -237,8 +248,10 @@ extension ImageManager {
     }
 
     /// Ends observing a `loadImage` call with its `result`: counts it, records its duration, logs it, ends its span.
-    func endObservation(_ observation: LoadObservation, _ result: Result<ImageResult, ImageError>, url: URL?,
-                        options: ImageOptions, context: ImageContext) {
+    func endObservation(
+        _ observation: LoadObservation, _ result: Result<ImageResult, ImageError>, url: URL?,
+        options: ImageOptions, context: ImageContext
+    ) {
         let t = telemetry
         let span = observation.span
         t.inflight.decrement()

@@ -52,8 +52,9 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
     init(limits: ConnectionLimits, responder: @escaping HTTPChannelHandler.Responder) {
         self.limits = limits
-        http1 = HTTP1Channel(responder: responder,
-                             configuration: .init(additionalChannelHandlers: [RequestProgressNotifier()]))
+        http1 = HTTP1Channel(
+            responder: responder,
+            configuration: .init(additionalChannelHandlers: [RequestProgressNotifier()]))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -84,7 +85,9 @@ final class RequestProgressNotifier: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundOut = HTTPResponsePart
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { context.triggerUserOutboundEvent(RequestProgress.headReceived, promise: nil) }
+        if case .head = unwrapInboundIn(data) {
+            context.triggerUserOutboundEvent(RequestProgress.headReceived, promise: nil)
+        }
         context.fireChannelRead(data)
     }
 

@@ -42,19 +42,24 @@ public struct ImageServer: Sendable {
     /// down what it had made). `logger` gets the access log (info) and the pipeline's warnings; `tracer` a
     /// `wi.serve.request` span per image request (its `request_id` attribute the answer's `X-Request-ID`), parent
     /// of the pipeline's `webimage.*` spans.
-    public init(configuration: ServeConfiguration, logger: Logger = .webImageNoOp,
-                tracer: any Tracer = InstrumentationSystem.tracer) async throws(ImageError) {
+    public init(
+        configuration: ServeConfiguration, logger: Logger = .webImageNoOp,
+        tracer: any Tracer = InstrumentationSystem.tracer
+    ) async throws(ImageError) {
         try await self.init(configuration: configuration, logger: logger, tracer: tracer, made: { _ in })
     }
 
     /// `init(configuration:logger:tracer:)`, with `made` seeing each part that needs a shutdown as it is made
     /// (tests).
-    init(configuration: ServeConfiguration, logger: Logger, tracer: any Tracer = InstrumentationSystem.tracer,
-         made: @Sendable (any ShutdownCapable) -> Void) async throws(ImageError) {
+    init(
+        configuration: ServeConfiguration, logger: Logger, tracer: any Tracer = InstrumentationSystem.tracer,
+        made: @Sendable (any ShutdownCapable) -> Void
+    ) async throws(ImageError) {
         self.configuration = configuration
         self.logger = logger
-        service = try await ImageService(configuration: configuration, metrics: ServeMetrics(), logger: logger,
-                                         tracer: tracer, made: made)
+        service = try await ImageService(
+            configuration: configuration, metrics: ServeMetrics(), logger: logger,
+            tracer: tracer, made: made)
     }
 
     /// The Hummingbird application (not started); `onServerRunning` gets the bound port.
@@ -71,24 +76,29 @@ public struct ImageServer: Sendable {
         router.get("healthz") { _, _ in "ok\n" }
         // thumbor's HEALTHCHECK_ROUTE, as load balancers configured for thumbor probe it: 200 `WORKING`, not cached.
         router.get("healthcheck") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
-                     body: ResponseBody(byteBuffer: ByteBuffer(string: "WORKING")))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "WORKING")))
         }
         let metrics = service.metrics
         router.get("metrics") { _, _ -> Response in
             let bytes = metrics.exposition()
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        let limits = ConnectionLimits(header: .seconds(configuration.headerTimeout),
-                                      idle: .seconds(configuration.idleTimeout), maximum: configuration.maxConnections)
+        let limits = ConnectionLimits(
+            header: .seconds(configuration.headerTimeout),
+            idle: .seconds(configuration.idleTimeout), maximum: configuration.maxConnections)
         return Application(
             router: router,
             server: limits.serverBuilder(),
-            configuration: .init(address: .hostname(configuration.bind, port: configuration.port),
-                                 serverName: "wi-serve",
-                                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections,
-                                                                                          logger: logger)),
+            configuration: .init(
+                address: .hostname(configuration.bind, port: configuration.port),
+                serverName: "wi-serve",
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    configuration.maxConnections,
+                    logger: logger)),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -103,11 +113,17 @@ public struct ImageServer: Sendable {
 
     /// The service group `run` runs: the manager's service first, so that it is shut down after the server
     /// (swift-service-lifecycle shuts services down in reverse order, each after the previous returned).
-    public func makeServiceGroup(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
-                                 signals: [UnixSignal] = []) -> ServiceGroup {
-        ServiceGroup(configuration: .init(services: [.init(service: ImageManagerService(manager)),
-                                                     .init(service: makeApplication(onServerRunning: onServerRunning))],
-                                          gracefulShutdownSignals: signals, logger: logger))
+    public func makeServiceGroup(
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        signals: [UnixSignal] = []
+    ) -> ServiceGroup {
+        ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: ImageManagerService(manager)),
+                    .init(service: makeApplication(onServerRunning: onServerRunning)),
+                ],
+                gracefulShutdownSignals: signals, logger: logger))
     }
 }
 
@@ -117,7 +133,8 @@ enum RequestID {
     /// one (32 hexadecimal digits).
     static func of(_ request: Request) -> String {
         if let given = request.headers[field], (1...128).contains(given.utf8.count),
-           given.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) {
+            given.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        {
             return given
         }
         let bits = (UInt64.random(in: .min ... .max), UInt64.random(in: .min ... .max))
@@ -142,9 +159,10 @@ extension ServeRequest {
     init(http request: Request, droppingPrefix prefix: String = "") {
         var path = request.uri.path
         if !prefix.isEmpty, path.hasPrefix(prefix) { path = String(path.dropFirst(prefix.count)) }
-        self.init(isHead: request.method == .head, path: path, query: request.uri.query,
-                  accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
-                  ifModifiedSince: request.headers[.ifModifiedSince])
+        self.init(
+            isHead: request.method == .head, path: path, query: request.uri.query,
+            accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch],
+            ifModifiedSince: request.headers[.ifModifiedSince])
     }
 }
 
@@ -156,7 +174,8 @@ extension ServeResponse {
         for (name, value) in output.fieldsWithLength {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
         }
-        return Response(status: .init(code: output.status), headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
+        return Response(
+            status: .init(code: output.status), headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: output.body)))
     }
 }

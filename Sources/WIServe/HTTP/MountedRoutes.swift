@@ -34,7 +34,8 @@ public struct ThumborRoutesMiddleware<Context: RequestContext>: RouterMiddleware
     {
         let path = request.uri.path
         guard request.method == .get || request.method == .head,
-              prefix.isEmpty || path.hasPrefix(prefix + "/") else { return try await next(request, context) }
+            prefix.isEmpty || path.hasPrefix(prefix + "/")
+        else { return try await next(request, context) }
         return await service.respondMounted(to: ServeRequest(http: request, droppingPrefix: prefix)).response
     }
 }
@@ -64,11 +65,15 @@ extension RouterMethods {
     /// }
     /// ```
     @discardableResult
-    public func addImageRoute(_ path: RouterPath, service: ImageService,
-                              route: @escaping @Sendable (Request, Context) async throws -> ImageRoute) -> Self {
+    public func addImageRoute(
+        _ path: RouterPath, service: ImageService,
+        route: @escaping @Sendable (Request, Context) async throws -> ImageRoute
+    ) -> Self {
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await service.respondMounted(to: ServeRequest(http: request), describedBy: { try await route(request, context) },
-                                             isServersOwn: { $0 is any HTTPResponseError }).response
+            try await service.respondMounted(
+                to: ServeRequest(http: request), describedBy: { try await route(request, context) },
+                isServersOwn: { $0 is any HTTPResponseError }
+            ).response
         }
         get(path, use: handler)
         head(path, use: handler)

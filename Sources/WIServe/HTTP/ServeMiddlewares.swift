@@ -44,16 +44,20 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             var response = try await RequestID.$current.withValue(id) { try await next(request, context) }
             response.headers[RequestID.field] = id
-            logAccess(logger, request, status: response.status.code, bytes: response.headers[HTTPField.Name.contentLength] ?? "-",
-                      elapsed: ContinuousClock.now - start, id: id)
+            logAccess(
+                logger, request, status: response.status.code,
+                bytes: response.headers[HTTPField.Name.contentLength] ?? "-",
+                elapsed: ContinuousClock.now - start, id: id)
             return response
         } catch var error as ServeHTTPError {
             error.requestID = id
-            logAccess(logger, request, status: error.answer.status, bytes: String(error.answer.contentLength),
-                      elapsed: ContinuousClock.now - start, id: id, detail: error.answer.detail)
+            logAccess(
+                logger, request, status: error.answer.status, bytes: String(error.answer.contentLength),
+                elapsed: ContinuousClock.now - start, id: id, detail: error.answer.detail)
             throw error
         } catch let error as any HTTPResponseError {
-            logAccess(logger, request, status: error.status.code, bytes: "-", elapsed: ContinuousClock.now - start, id: id)
+            logAccess(
+                logger, request, status: error.status.code, bytes: "-", elapsed: ContinuousClock.now - start, id: id)
             throw error
         }
     }
@@ -107,8 +111,9 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         guard !Self.ownPaths.contains(path) else { return try await next(request, context) }
         guard request.method == .get || request.method == .head else {
-            return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
+            return Response(
+                status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "method not allowed\n")))
         }
         var input = ServeRequest(http: request)
         switch await service.admit(&input) {
@@ -153,12 +158,15 @@ struct ThumborMiddleware<Context: RequestContext>: RouterMiddleware {
 /// Writes a request's access-log line at info: `METHOD PATH STATUS BYTES MILLISECONDS` (bytes `-` when unknown,
 /// milliseconds with one decimal), with the status, the request id and a failure's detail (what the client does
 /// not see) as metadata. Nothing is formatted when info is not logged.
-func logAccess(_ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration, id: String,
-               detail: String? = nil) {
+func logAccess(
+    _ logger: Logger, _ request: Request, status: Int, bytes: String, elapsed: Duration, id: String,
+    detail: String? = nil
+) {
     guard logger.logLevel <= .info else { return }
     let tenths = elapsed.components.seconds * 10_000 + elapsed.components.attoseconds / 100_000_000_000_000
     var metadata: Logger.Metadata = ["status": "\(status)", "request_id": "\(id)"]
     if let detail { metadata["error"] = "\(detail)" }
-    logger.info("\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
-                metadata: metadata)
+    logger.info(
+        "\(request.method) \(request.uri.path) \(status) \(bytes) \(tenths / 10).\(tenths % 10)ms",
+        metadata: metadata)
 }

@@ -25,7 +25,9 @@ struct ThumborFilterArguments: Sendable {
     /// Refuses a number of arguments outside `allowed`.
     func count(_ allowed: ClosedRange<Int>) throws(ServeError) {
         guard allowed.contains(values.count) else {
-            let expected = allowed.lowerBound == allowed.upperBound ? "\(allowed.lowerBound)"
+            let expected =
+                allowed.lowerBound == allowed.upperBound
+                ? "\(allowed.lowerBound)"
                 : "\(allowed.lowerBound) to \(allowed.upperBound)"
             throw failure("takes \(expected) argument(s), got \(values.count)")
         }
@@ -34,7 +36,9 @@ struct ThumborFilterArguments: Sendable {
     /// Argument `index` as an integer in `range`; out of it, clamped into it when lenient and `clampedWhenLenient`.
     /// Lenient, a leading `+` is refused, as thumbor's patterns refuse it.
     func integer(_ index: Int, _ range: ClosedRange<Int>, clampedWhenLenient: Bool = false) throws(ServeError) -> Int {
-        guard strict || !values[index].hasPrefix("+"), let value = Int(values[index]) else { throw outside(index, range) }
+        guard strict || !values[index].hasPrefix("+"), let value = Int(values[index]) else {
+            throw outside(index, range)
+        }
         if range.contains(value) { return value }
         guard !strict, clampedWhenLenient else { throw outside(index, range) }
         return min(max(value, range.lowerBound), range.upperBound)
@@ -47,9 +51,10 @@ struct ThumborFilterArguments: Sendable {
     /// Argument `index` as a finite number in `range`; out of it, clamped into it when lenient and
     /// `clampedWhenLenient`. Lenient, only thumbor's DecimalNumber is a number (`-`, digits, one `.`: no
     /// exponent, no `+`, no `inf`).
-    func real(_ index: Int, _ range: ClosedRange<Double>, clampedWhenLenient: Bool = false) throws(ServeError) -> Double {
+    func real(_ index: Int, _ range: ClosedRange<Double>, clampedWhenLenient: Bool = false) throws(ServeError) -> Double
+    {
         guard strict || Self.isDecimal(values[index]), let value = Double(values[index]), value.isFinite,
-              range.contains(value) || (!strict && clampedWhenLenient)
+            range.contains(value) || (!strict && clampedWhenLenient)
         else { throw failure("argument \(index + 1) must be a number in \(range), got '\(values[index])'") }
         return min(max(value, range.lowerBound), range.upperBound)
     }
@@ -63,7 +68,9 @@ struct ThumborFilterArguments: Sendable {
 
     /// Whether argument `index` is digits alone: thumbor's PositiveNumber pattern, the only values a filter that
     /// takes it clamps (a minus makes thumbor skip the filter).
-    func isUnsigned(_ index: Int) -> Bool { !values[index].isEmpty && values[index].allSatisfy { $0.isASCII && $0.isNumber } }
+    func isUnsigned(_ index: Int) -> Bool {
+        !values[index].isEmpty && values[index].allSatisfy { $0.isASCII && $0.isNumber }
+    }
 
     /// Argument `index` as thumbor's boolean: `true`, `True` or `1`; `false`, `False` or `0`.
     func boolean(_ index: Int) throws(ServeError) -> Bool {

@@ -19,10 +19,13 @@ enum ThumborFilters {
     /// unknown or whose arguments the filter does not take is skipped (text after a piece's closing parenthesis is
     /// ignored, as thumbor's prefix match ignores it), and named in `skipped` as written. More than
     /// `ThumborWatermark.maximumPerRequest` watermarks is a 400 either way (each is a load).
-    static func parseList(_ text: Substring, strict: Bool, skipped: inout [String]) throws(ServeError) -> [any ThumborFilter] {
+    static func parseList(_ text: Substring, strict: Bool, skipped: inout [String]) throws(ServeError)
+        -> [any ThumborFilter]
+    {
         let filters = strict ? try strictList(text) : lenientList(text, skipped: &skipped)
         if filters.count(where: { $0 is Watermark }) > ThumborWatermark.maximumPerRequest {
-            throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
+            throw ServeError(
+                .badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
         }
         return filters
     }
@@ -36,14 +39,16 @@ enum ThumborFilters {
     /// One filter from its name and arguments; an unknown name is a 400.
     static func parse(name: String, arguments: [String], strict: Bool) throws(ServeError) -> any ThumborFilter {
         guard let type = byName[name] else { throw ServeError(.badRequest, "unknown filter '\(name)'") }
-        return try type.init(ThumborFilterArguments(name: name, values: arguments == [""] ? [] : arguments, strict: strict))
+        return try type.init(
+            ThumborFilterArguments(name: name, values: arguments == [""] ? [] : arguments, strict: strict))
     }
 
     private static func strictList(_ text: Substring) throws(ServeError) -> [any ThumborFilter] {
         var filters: [any ThumborFilter] = []
         var rest = text
         while !rest.isEmpty {
-            guard let open = rest.firstIndex(of: "("), let (close, arguments) = Self.arguments(after: open, in: rest) else {
+            guard let open = rest.firstIndex(of: "("), let (close, arguments) = Self.arguments(after: open, in: rest)
+            else {
                 throw ServeError(.badRequest, "malformed filter \(rest)")
             }
             let name = String(rest[..<open])
@@ -65,7 +70,7 @@ enum ThumborFilters {
         for (index, piece) in pieces.enumerated() {
             let piece = index == pieces.count - 1 ? piece : Substring(piece + ")")
             guard let open = piece.firstIndex(of: "("), let (_, arguments) = Self.arguments(after: open, in: piece),
-                  let filter = try? parse(name: String(piece[..<open]), arguments: arguments, strict: false)
+                let filter = try? parse(name: String(piece[..<open]), arguments: arguments, strict: false)
             else {
                 skipped.append(String(piece))
                 continue
@@ -78,7 +83,9 @@ enum ThumborFilters {
     /// The arguments between the parenthesis at `open` and the one that closes it (brackets and parentheses inside
     /// nest, as in `curve([(0,0),(255,255)],...)`; commas split only outside them), and where it closes.
     private static func arguments(after open: Substring.Index, in text: Substring) -> (Substring.Index, [String])? {
-        var depth = 0, arguments: [String] = [], current = ""
+        var depth = 0
+        var arguments: [String] = []
+        var current = ""
         var index = text.index(after: open)
         while index < text.endIndex {
             let character = text[index]

@@ -33,11 +33,13 @@ struct EncodePlan: Sendable {
         if case .pixels(let width) = request.width, case .pixels(let height) = request.height {
             let (area, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, area <= configuration.maxPixels else {
-                throw ServeError(.badRequest, "\(width)x\(height) exceeds the pixel limit of \(configuration.maxPixels)")
+                throw ServeError(
+                    .badRequest, "\(width)x\(height) exceeds the pixel limit of \(configuration.maxPixels)")
             }
             let rotated = request.filters.contains(ThumborFilters.Rotate.self)
             if request.fitIn, !request.fullFitIn, !request.adaptiveFitIn, request.crop == nil, !request.smart, !rotated,
-               width > 0, height > 0 {
+                width > 0, height > 0
+            {
                 decodeBox = PixelSize(width: width, height: height)
             }
         }
@@ -61,8 +63,9 @@ struct EncodePlan: Sendable {
     /// formats that cannot animate.
     func encodeOptions(for format: ImageFormat, animated: Bool, quality: Int? = nil) -> EncodeOptions {
         let animates: Set<ImageFormat> = [.gif, .webp, .png]
-        return EncodeOptions(quality: Double(quality ?? self.quality) / 100, backgroundColor: background,
-                             firstFrameOnly: animated && !animates.contains(format))
+        return EncodeOptions(
+            quality: Double(quality ?? self.quality) / 100, backgroundColor: background,
+            firstFrameOnly: animated && !animates.contains(format))
     }
 
     /// The answer's bytes: `encode` at the plan's quality, and under `max_bytes(N)` for JPEG and WebP, as thumbor

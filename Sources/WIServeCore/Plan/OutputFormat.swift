@@ -11,8 +11,10 @@ enum OutputFormat {
     /// Formats answered as they are when the source is in one of them (thumbor's set).
     static let passThrough: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .gif, .heic]
 
-    static func choose(requested: ImageFormat?, source: Image, accept: String?, autoWebP: Bool, autoAVIF: Bool,
-                       canEncode: (ImageFormat) -> Bool) -> ImageFormat {
+    static func choose(
+        requested: ImageFormat?, source: Image, accept: String?, autoWebP: Bool, autoAVIF: Bool,
+        canEncode: (ImageFormat) -> Bool
+    ) -> ImageFormat {
         if let requested { return requested }
         if autoAVIF, !source.isAnimated, accepts("image/avif", in: accept), canEncode(.avif) { return .avif }
         if autoWebP, accepts("image/webp", in: accept), canEncode(.webp) { return .webp }

@@ -23,9 +23,13 @@ struct ThumborTransformer: ImageTransformer {
 
     var key: String {
         var parts: [String] = []
-        if let trim = request.trim { parts.append("trim=\(trim.bottomRight ? "bottom-right" : "top-left"),\(trim.tolerance)") }
+        if let trim = request.trim {
+            parts.append("trim=\(trim.bottomRight ? "bottom-right" : "top-left"),\(trim.tolerance)")
+        }
         if let crop = request.crop { parts.append("crop=\(crop.left),\(crop.top),\(crop.right),\(crop.bottom)") }
-        let mode = !request.fitIn ? "fill" : "\(request.adaptiveFitIn ? "adaptive-" : "")\(request.fullFitIn ? "full-" : "")fit"
+        let mode =
+            !request.fitIn
+            ? "fill" : "\(request.adaptiveFitIn ? "adaptive-" : "")\(request.fullFitIn ? "full-" : "")fit"
         parts.append("\(mode)=\(describe(request.width))x\(describe(request.height))")
         if request.flipHorizontally || request.flipVertically {
             parts.append("flip=\(request.flipHorizontally ? "h" : "")\(request.flipVertically ? "v" : "")")
@@ -46,16 +50,21 @@ struct ThumborTransformer: ImageTransformer {
     func transform(_ loaded: Image) throws(ImageError) -> Image {
         progress?.started.store(true, ordering: .relaxed)
         // trim first: the manual crop's corners then count from the trimmed image's (thumbor's order).
-        var image = loaded, request = request
+        var image = loaded
+        var request = request
         if let trim = request.trim,
-           // Past 510 (the farthest two colours can be) every tolerance keeps the same: clamped, not refused.
-           let kept = try TrimTransformer(corner: trim.bottomRight ? .bottomRight : .topLeft,
-                                          tolerance: min(trim.tolerance, 510))
-               .window(in: try loaded.frame(at: 0).pixels) {
+            // Past 510 (the farthest two colours can be) every tolerance keeps the same: clamped, not refused.
+            let kept = try TrimTransformer(
+                corner: trim.bottomRight ? .bottomRight : .topLeft,
+                tolerance: min(trim.tolerance, 510)
+            )
+            .window(in: try loaded.frame(at: 0).pixels)
+        {
             image = try CropTransformer(kept).transform(loaded)
             if var crop = request.crop {
-                crop = ThumborRequest.CropBox(left: crop.left - kept.x, top: crop.top - kept.y,
-                                              right: crop.right - kept.x, bottom: crop.bottom - kept.y)
+                crop = ThumborRequest.CropBox(
+                    left: crop.left - kept.x, top: crop.top - kept.y,
+                    right: crop.right - kept.x, bottom: crop.bottom - kept.y)
                 request.crop = crop
             }
         }
@@ -70,15 +79,17 @@ struct ThumborTransformer: ImageTransformer {
             let window = geometry.window
             if window != PixelRect(size: image.size) { steps.append(try CropTransformer(window)) }
             if geometry.scaled != window.size {
-                steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
+                steps.append(
+                    try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
             }
         }
         if request.flipHorizontally || request.flipVertically {
             steps.append(FlipTransformer(horizontal: request.flipHorizontally, vertical: request.flipVertically))
         }
         var result = try PipelineTransformer(steps).transform(image)
-        var context = ThumborFilterContext(fitIn: request.fitIn, box: geometry.box, watermarks: watermarks,
-                                           pixelLimit: pixelLimit)
+        var context = ThumborFilterContext(
+            fitIn: request.fitIn, box: geometry.box, watermarks: watermarks,
+            pixelLimit: pixelLimit)
         for filter in request.filters { result = try filter.apply(to: result, in: &context) }
         return result
     }
@@ -96,9 +107,11 @@ struct ThumborTransformer: ImageTransformer {
         let (working, overflowWorking) = area.multipliedReportingOverflow(by: perPixel)
         let (total, overflow) = held.addingReportingOverflow(working)
         guard !overflowHeld, !overflowWorking, !overflow, total <= memoryLimit else {
-            let need = overflowHeld || overflowWorking || overflow ? "more than addressable" : "about \(total >> 20) MiB"
-            throw ImageError(.pixelLimitExceeded,
-                             "the request would need \(need), over the memory limit of \(memoryLimit >> 20) MiB")
+            let need =
+                overflowHeld || overflowWorking || overflow ? "more than addressable" : "about \(total >> 20) MiB"
+            throw ImageError(
+                .pixelLimitExceeded,
+                "the request would need \(need), over the memory limit of \(memoryLimit >> 20) MiB")
         }
     }
 
@@ -117,9 +130,12 @@ struct ThumborTransformer: ImageTransformer {
             steps.append(try CropTransformer(manual))
         }
         // `geometry.window` is the alignment's window; the attention crop chooses its own inside `base`.
-        if request.fitIn || geometry.canvas != nil || base.width * geometry.scaled.height == base.height * geometry.scaled.width {
+        if request.fitIn || geometry.canvas != nil
+            || base.width * geometry.scaled.height == base.height * geometry.scaled.width
+        {
             // Nothing to choose: the whole window is kept.
-            steps.append(try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
+            steps.append(
+                try ResizeTransformer(width: geometry.scaled.width, height: geometry.scaled.height, mode: .fill))
         } else {
             steps.append(try AttentionCropTransformer(width: geometry.scaled.width, height: geometry.scaled.height))
         }

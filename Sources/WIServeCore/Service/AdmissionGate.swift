@@ -54,7 +54,9 @@ package final class AdmissionGate: Sendable {
     }
 
     /// Requests working and waiting now (tests wait for exact counts instead of sleeping).
-    package var counts: (active: Int, waiting: Int) { state.withLock { ($0.active, $0.waiting.count + $0.pending.count) } }
+    package var counts: (active: Int, waiting: Int) {
+        state.withLock { ($0.active, $0.waiting.count + $0.pending.count) }
+    }
     /// Requests that gave their slot back while they wait for bytes.
     package var suspendedCount: Int { state.withLock { $0.suspended } }
 

@@ -32,7 +32,8 @@ package struct FileRoot: Sendable {
     func resolve(_ path: String) throws(ServeError) -> URL {
         let components = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0"),
-              components.allSatisfy({ !$0.isEmpty && $0 != ".." && $0 != "." }) else {
+            components.allSatisfy({ !$0.isEmpty && $0 != ".." && $0 != "." })
+        else {
             throw ServeError(.badRequest, "bad image path")
         }
         guard let real = Self.realPath(root + path) else { throw ServeError(.notFound, "the source was not found") }

@@ -52,7 +52,7 @@ package final class GateSlot: Sendable {
         guard resumes else { return true }
         let granted = await gate.resume()
         let giveBack = state.withLock { s -> Bool in
-            guard case .resuming = s else { return granted }   // ended while in line: the slot is not its own
+            guard case .resuming = s else { return granted }  // ended while in line: the slot is not its own
             s = granted ? .held : .released
             return false
         }
@@ -69,7 +69,7 @@ package final class GateSlot: Sendable {
         switch previous {
         case .held: gate.release()
         case .suspended: gate.endSuspension()
-        case .resuming, .released: break   // `resume()` gives back a slot granted after this
+        case .resuming, .released: break  // `resume()` gives back a slot granted after this
         }
     }
 }
@@ -103,8 +103,10 @@ package final class SlotYieldingLoader: ImageLoader {
 
     package func identity(of request: ImageLoading.Request) -> ImageLoading.Identity { wrapped.identity(of: request) }
 
-    package func load(_ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
-                      completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void)
+    package func load(
+        _ request: ImageLoading.Request, events: @escaping @Sendable (ImageLoading.Event) -> Void,
+        completion: @escaping @Sendable (Result<ImageLoadResult, ImageError>) -> Void
+    )
         -> any ImageLoading.Operation
     {
         guard let slot = request.context[.gateSlot] else {

@@ -28,19 +28,20 @@ enum HostAddresses {
     private static func presentation(_ info: addrinfo) -> String? {
         guard let address = info.ai_addr else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let written: UnsafePointer<CChar>? = switch info.ai_family {
-        case AF_INET:
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { socket in
-                var raw = socket.pointee.sin_addr
-                return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+        let written: UnsafePointer<CChar>? =
+            switch info.ai_family {
+            case AF_INET:
+                address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { socket in
+                    var raw = socket.pointee.sin_addr
+                    return inet_ntop(AF_INET, &raw, &buffer, socklen_t(buffer.count))
+                }
+            case AF_INET6:
+                address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { socket in
+                    var raw = socket.pointee.sin6_addr
+                    return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
+                }
+            default: nil
             }
-        case AF_INET6:
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { socket in
-                var raw = socket.pointee.sin6_addr
-                return inet_ntop(AF_INET6, &raw, &buffer, socklen_t(buffer.count))
-            }
-        default: nil
-        }
         guard written != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

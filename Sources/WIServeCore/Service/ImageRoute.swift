@@ -32,8 +32,10 @@ public struct ImageRoute: Sendable {
     /// The answer's `Cache-Control: max-age`; nil: the configuration's.
     public var maxAge: Int?
 
-    public init(source: URL, transformer: (any ImageTransformer)? = nil, format: ImageFormat? = nil, quality: Int = 80,
-                thumbnailSize: PixelSize? = nil, maxAge: Int? = nil) {
+    public init(
+        source: URL, transformer: (any ImageTransformer)? = nil, format: ImageFormat? = nil, quality: Int = 80,
+        thumbnailSize: PixelSize? = nil, maxAge: Int? = nil
+    ) {
         self.source = source
         self.transformer = transformer
         self.format = format
@@ -44,11 +46,13 @@ public struct ImageRoute: Sendable {
 
     /// The variant key: the source, the transformer's key, the format (or what Accept allows), quality and box.
     func variantKey(accept: String?, configuration: ServeConfiguration) -> String {
-        let negotiated = VariantCache.key(signedPath: source.absoluteString, requested: format, accept: accept,
-                                          autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
-                                          keepMetadata: configuration.keepMetadata,
-                                          keepCopyright: configuration.keepCopyright)
-        return "route q\(quality) \(thumbnailSize.map(\.description) ?? "full") \(transformer?.key ?? "-") \(negotiated)"
+        let negotiated = VariantCache.key(
+            signedPath: source.absoluteString, requested: format, accept: accept,
+            autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+            keepMetadata: configuration.keepMetadata,
+            keepCopyright: configuration.keepCopyright)
+        return
+            "route q\(quality) \(thumbnailSize.map(\.description) ?? "full") \(transformer?.key ?? "-") \(negotiated)"
     }
 }
 

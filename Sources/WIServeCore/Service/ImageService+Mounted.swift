@@ -17,12 +17,14 @@ extension ImageService {
     /// server's HTTP errors, with the status the app chose) is rethrown for the app's server to answer; any other
     /// is answered by the service: an `ImageError` or `ServeError` with its status and public reason, anything
     /// else a 500 whose text goes to the log only.
-    package func respondMounted(to request: ServeRequest, describedBy describe: () async throws -> ImageRoute,
-                                isServersOwn: (any Error) -> Bool) async throws -> ServeResponse {
+    package func respondMounted(
+        to request: ServeRequest, describedBy describe: () async throws -> ImageRoute,
+        isServersOwn: (any Error) -> Bool
+    ) async throws -> ServeResponse {
         let route: ImageRoute
         do {
             route = try await describe()
-        } catch where isServersOwn(error) {
+        } catch  where isServersOwn(error) {
             throw error
         } catch {
             let answer = failureAnswer(for: error, method: request.method)
@@ -44,11 +46,14 @@ extension ImageService {
 extension ServeRequest {
     /// A request as an HTTP adapter hands it over: `path` after the mount's prefix (not percent-decoded; a `/` is
     /// put first when missing) joined with the `query` as sent, HEAD or else GET, and the three header fields.
-    package init(isHead: Bool, path: String, query: String?, accept: String?, ifNoneMatch: String?,
-                 ifModifiedSince: String?) {
+    package init(
+        isHead: Bool, path: String, query: String?, accept: String?, ifNoneMatch: String?,
+        ifModifiedSince: String?
+    ) {
         let rooted = path.hasPrefix("/") ? path : "/" + path
-        self.init(method: isHead ? "HEAD" : "GET", path: query.map { "\(rooted)?\($0)" } ?? rooted, accept: accept,
-                  ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
+        self.init(
+            method: isHead ? "HEAD" : "GET", path: query.map { "\(rooted)?\($0)" } ?? rooted, accept: accept,
+            ifNoneMatch: ifNoneMatch, ifModifiedSince: ifModifiedSince)
     }
 }
 

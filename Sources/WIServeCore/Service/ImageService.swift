@@ -28,8 +28,10 @@ public struct ServeRequest: Sendable {
     /// wait for bytes).
     package var slot: GateSlot?
 
-    public init(method: String = "GET", path: String, accept: String? = nil, ifNoneMatch: String? = nil,
-                ifModifiedSince: String? = nil, deadline: ContinuousClock.Instant = .now + .seconds(30)) {
+    public init(
+        method: String = "GET", path: String, accept: String? = nil, ifNoneMatch: String? = nil,
+        ifModifiedSince: String? = nil, deadline: ContinuousClock.Instant = .now + .seconds(30)
+    ) {
         self.method = method
         self.path = path
         self.accept = accept
@@ -98,22 +100,29 @@ public final class ImageService: Sendable {
     /// or, with `manager`, the app's (its caches, loaders and address policy: the service adds only the variant
     /// cache, `--file-root` and `--allow-host` loaders; the app shuts its manager down). Throws `.invalidArgument`
     /// for a value out of range, the disk tier's errors and `.networkError` when Redis cannot be reached.
-    public convenience init(configuration: ServeConfiguration, manager: ImageManager? = nil,
-                            logger: Logger = .webImageNoOp, tracer: any Tracer = InstrumentationSystem.tracer)
-        async throws(ImageError) {
-        try await self.init(configuration: configuration, metrics: ServeMetrics(), logger: logger, tracer: tracer,
-                            manager: manager)
+    public convenience init(
+        configuration: ServeConfiguration, manager: ImageManager? = nil,
+        logger: Logger = .webImageNoOp, tracer: any Tracer = InstrumentationSystem.tracer
+    )
+        async throws(ImageError)
+    {
+        try await self.init(
+            configuration: configuration, metrics: ServeMetrics(), logger: logger, tracer: tracer,
+            manager: manager)
     }
 
-    package init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
-         tracer: any Tracer = InstrumentationSystem.tracer, manager: ImageManager? = nil,
-         made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError) {
+    package init(
+        configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger,
+        tracer: any Tracer = InstrumentationSystem.tracer, manager: ImageManager? = nil,
+        made: @Sendable (any ShutdownCapable) -> Void = { _ in }
+    ) async throws(ImageError) {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
         self.tracer = tracer
-        parts = try await ImageServiceParts.make(configuration: configuration, metrics: metrics, logger: logger,
-                                                 tracer: tracer, manager: manager, made: made)
+        parts = try await ImageServiceParts.make(
+            configuration: configuration, metrics: metrics, logger: logger,
+            tracer: tracer, manager: manager, made: made)
         gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
         signers = configuration.keys.map(ThumborSignature.init(key:))
         sources = SourcePolicy(patterns: configuration.allowedSources)
@@ -145,7 +154,8 @@ public final class ImageService: Sendable {
     }
 
     /// Runs `body` once the gate admits `request` (with its deadline from now), or answers 503 / 504.
-    private func admitted(_ request: ServeRequest, _ body: (ServeRequest) async -> ServeResponse) async -> ServeResponse {
+    private func admitted(_ request: ServeRequest, _ body: (ServeRequest) async -> ServeResponse) async -> ServeResponse
+    {
         var input = request
         switch await admit(&input) {
         case .refused: return refused(request)
@@ -209,28 +219,34 @@ public final class ImageService: Sendable {
             let request = try ThumborRequest.parse(path: input.path, strict: configuration.strict)
             if !request.skippedFilters.isEmpty {
                 // thumbor's leniency hides a client's typo: the operator sees it at debug (--strict answers 400).
-                logger.debug("filters skipped as thumbor skips them",
-                             metadata: ["path": "\(input.path)", "skipped": "\(request.skippedFilters.joined(separator: ":"))"])
+                logger.debug(
+                    "filters skipped as thumbor skips them",
+                    metadata: ["path": "\(input.path)", "skipped": "\(request.skippedFilters.joined(separator: ":"))"])
             }
             try authorize(request)
             guard request.filters.count <= configuration.maxFilters else {
-                throw ServeError(.badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")
+                throw ServeError(
+                    .badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")
             }
             let url = try sourceURL(request)
             let plan = try EncodePlan(request: request, configuration: configuration)
-            let variantKey = VariantCache.key(signedPath: request.signedPath, requested: plan.format, accept: input.accept,
-                                              autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
-                                              keepMetadata: configuration.keepMetadata,
-                                              keepCopyright: configuration.keepCopyright)
-            return try await serve(input, url: url, variantKey: variantKey, requestKey: "request " + request.signedPath,
-                                   maxAge: request.maxAge ?? configuration.maxAge) { sourceKey in
+            let variantKey = VariantCache.key(
+                signedPath: request.signedPath, requested: plan.format, accept: input.accept,
+                autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+                keepMetadata: configuration.keepMetadata,
+                keepCopyright: configuration.keepCopyright)
+            return try await serve(
+                input, url: url, variantKey: variantKey, requestKey: "request " + request.signedPath,
+                maxAge: request.maxAge ?? configuration.maxAge
+            ) { sourceKey in
                 var transformer = ThumborTransformer(request: request, pixelLimit: self.configuration.maxPixels)
                 transformer.memoryLimit = self.configuration.maxRequestMemory
                 let progress = TransformProgress()
                 transformer.progress = progress
                 transformer.watermarks = try await self.watermarks(of: request, slot: input.slot)
-                return try await self.render(url: url, transformer: transformer, progress: progress, plan: plan,
-                                             input: input, failureKey: sourceKey)
+                return try await self.render(
+                    url: url, transformer: transformer, progress: progress, plan: plan,
+                    input: input, failureKey: sourceKey)
             }
         } catch {
             return failure(error, input: input)
@@ -256,12 +272,17 @@ public final class ImageService: Sendable {
             }
             let plan = EncodePlan(format: route.format, quality: route.quality, decodeBox: route.thumbnailSize)
             let key = route.variantKey(accept: input.accept, configuration: configuration)
-            return try await serve(input, url: source, variantKey: key, requestKey: key,
-                                   maxAge: route.maxAge ?? configuration.maxAge) { sourceKey in
+            return try await serve(
+                input, url: source, variantKey: key, requestKey: key,
+                maxAge: route.maxAge ?? configuration.maxAge
+            ) { sourceKey in
                 let progress = TransformProgress()
-                let transformer = route.transformer.map { ProgressReportingTransformer(wrapped: $0, progress: progress) }
-                return try await self.render(url: source, transformer: transformer, progress: progress,
-                                             plan: plan, input: input, failureKey: sourceKey)
+                let transformer = route.transformer.map {
+                    ProgressReportingTransformer(wrapped: $0, progress: progress)
+                }
+                return try await self.render(
+                    url: source, transformer: transformer, progress: progress,
+                    plan: plan, input: input, failureKey: sourceKey)
             }
         } catch {
             return failure(error, input: input)
@@ -284,14 +305,19 @@ public final class ImageService: Sendable {
     /// The flow both kinds of URL share: a stored answer whose source is still fresh is answered from its bytes (a
     /// 304 from its validators alone); a stale one, or none, is rendered by `render` within the deadline (a source
     /// or request that failed moments ago fails again at once), stored, and answered.
-    private func serve(_ input: ServeRequest, url: URL, variantKey: String, requestKey: String, maxAge: Int,
-                       render: @escaping @Sendable (String) async throws -> (Data, ImageFormat, HTTPCacheInfo?))
+    private func serve(
+        _ input: ServeRequest, url: URL, variantKey: String, requestKey: String, maxAge: Int,
+        render: @escaping @Sendable (String) async throws -> (Data, ImageFormat, HTTPCacheInfo?)
+    )
         async throws -> ServeResponse
     {
         if let variants = parts.variants {
-            if input.ifNoneMatch != nil || input.ifModifiedSince != nil, let info = await variants.info(forKey: variantKey),
-               isFresh(info), Self.isNotModified(input, info) {
-                return ServeResponse(status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
+            if input.ifNoneMatch != nil || input.ifModifiedSince != nil,
+                let info = await variants.info(forKey: variantKey),
+                isFresh(info), Self.isNotModified(input, info)
+            {
+                return ServeResponse(
+                    status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
             }
             if let (body, info) = await variants.variant(forKey: variantKey), isFresh(info) {
                 return answer(body: body, format: ImageFormat.detect(body), info: info, maxAge: maxAge, input: input)
@@ -340,7 +366,9 @@ public final class ImageService: Sendable {
     private func authorize(_ request: ThumborRequest) throws(ServeError) {
         let refused: ServeError.Status = configuration.strict ? .forbidden : .badRequest
         if request.signature == "unsafe" {
-            guard configuration.allowUnsafe else { throw ServeError(refused, "unsafe URLs are not allowed (start with --allow-unsafe)") }
+            guard configuration.allowUnsafe else {
+                throw ServeError(refused, "unsafe URLs are not allowed (start with --allow-unsafe)")
+            }
             return
         }
         guard !signers.isEmpty else { throw ServeError(refused, "signed URLs need a key (start with --key)") }
@@ -354,7 +382,9 @@ public final class ImageService: Sendable {
     private func sourceURL(_ request: ThumborRequest) throws(ServeError) -> URL {
         if let fileRoot = parts.fileRoot {
             let lower = request.imagePath.lowercased()
-            if !lower.hasPrefix("http://"), !lower.hasPrefix("https://") { return try fileRoot.resolve(request.imagePath) }
+            if !lower.hasPrefix("http://"), !lower.hasPrefix("https://") {
+                return try fileRoot.resolve(request.imagePath)
+            }
         }
         guard let url = Self.httpURL(request.imageURL) else { throw ServeError(.badRequest, "bad image URL") }
         guard sources.allows(url) else { throw ServeError(.forbidden, "this source is not allowed") }
@@ -365,9 +395,9 @@ public final class ImageService: Sendable {
     /// sign, a space or any other character no DNS name has (`/unsafe/64x64/%zz`) is a bad request, never a lookup.
     static func httpURL(_ text: String) -> URL? {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty,
-              host.unicodeScalars.allSatisfy({ hostCharacters.contains($0) }),
-              !host.hasPrefix("."), !host.hasPrefix("-")
+            let host = url.host, !host.isEmpty,
+            host.unicodeScalars.allSatisfy({ hostCharacters.contains($0) }),
+            !host.hasPrefix("."), !host.hasPrefix("-")
         else { return nil }
         return url
     }
@@ -378,8 +408,10 @@ public final class ImageService: Sendable {
 
     /// Loads (through the pipeline, with `transformer`), encodes as `plan` says; returns the bytes and their
     /// format. A load that fails before the transform started is remembered under `failureKey`.
-    private func render(url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, plan: EncodePlan,
-                        input: ServeRequest, failureKey: String) async throws -> (Data, ImageFormat, HTTPCacheInfo?) {
+    private func render(
+        url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, plan: EncodePlan,
+        input: ServeRequest, failureKey: String
+    ) async throws -> (Data, ImageFormat, HTTPCacheInfo?) {
         renders.add(1, ordering: .relaxed)
         let accept = input.accept
         var context = ImageContext()
@@ -395,19 +427,23 @@ public final class ImageService: Sendable {
         selectLoader(for: url, in: &context)
         let result: ImageResult
         do {
-            result = try await parts.manager.loadImage(with: url, options: [.retryFailed, .transformAnimatedImage],
-                                                       context: context)
+            result = try await parts.manager.loadImage(
+                with: url, options: [.retryFailed, .transformAnimatedImage],
+                context: context)
         } catch {
             let failure = ServeError(error, strict: configuration.strict)
             // The source's failures only: a transform that was refused (its output or memory) says nothing of
             // other variants of the source.
-            if error.code != .cancelled, !progress.started.load(ordering: .relaxed) { failures.record(failure, for: failureKey) }
+            if error.code != .cancelled, !progress.started.load(ordering: .relaxed) {
+                failures.record(failure, for: failureKey)
+            }
             throw failure
         }
         let image = result.image
-        let format = OutputFormat.choose(requested: plan.format, source: image, accept: accept,
-                                         autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
-                                         canEncode: parts.coders.canEncode(to:))
+        let format = OutputFormat.choose(
+            requested: plan.format, source: image, accept: accept,
+            autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+            canEncode: parts.coders.canEncode(to:))
         guard parts.coders.canEncode(to: format) else {
             throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
         }
@@ -418,8 +454,11 @@ public final class ImageService: Sendable {
         do {
             let data = try await parts.pool.runCancellable { () throws(ImageError) -> Data in
                 try plan.encodeFitting(format) { (quality) throws(ImageError) in
-                    try coders.encode(output, as: format, options: plan.encodeOptions(for: format, animated: animated,
-                                                                                      quality: quality))
+                    try coders.encode(
+                        output, as: format,
+                        options: plan.encodeOptions(
+                            for: format, animated: animated,
+                            quality: quality))
                 }
             }
             return (data, format, result.httpCacheInfo)
@@ -436,7 +475,8 @@ public final class ImageService: Sendable {
             return
         }
         if let host = url.host.map(ImageServiceParts.normalized(host:)), parts.allowedHosts.contains(host),
-           let loader = parts.allowedLoader {
+            let loader = parts.allowedLoader
+        {
             context[.imageLoader] = loader
         }
     }
@@ -463,12 +503,18 @@ public final class ImageService: Sendable {
                 context[.httpCachePolicy] = configuration.originCachePolicy
                 context[.gateSlot] = slot
                 selectLoader(for: url, in: &context)
-                let manager = parts.manager, strict = configuration.strict
+                let manager = parts.manager
+                let strict = configuration.strict
                 group.addTask { [context] in
                     do {
-                        return (address, try await manager.loadImage(with: url, options: [.retryFailed], context: context).image)
+                        return (
+                            address,
+                            try await manager.loadImage(with: url, options: [.retryFailed], context: context).image
+                        )
                     } catch {
-                        let failure = (error as? ImageError).map { ServeError($0, strict: strict) } ?? ServeError(.internalError, "internal error")
+                        let failure =
+                            (error as? ImageError).map { ServeError($0, strict: strict) }
+                            ?? ServeError(.internalError, "internal error")
                         // A missing watermark is a bad request (thumbor's 400), not a missing image.
                         let status = failure.status == .notFound ? .badRequest : failure.status
                         throw ServeError(status, "watermark \(address): \(failure.reason)")
@@ -483,8 +529,10 @@ public final class ImageService: Sendable {
 
     /// Runs `body`, or throws 504 when `deadline` passes first; `body` is cancelled then and the 504 comes once it
     /// has returned (the group waits for its children).
-    private func withDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant,
-                                           _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func withDeadline<T: Sendable>(
+        _ deadline: ContinuousClock.Instant,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let timeout = configuration.timeout
         return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
@@ -499,12 +547,15 @@ public final class ImageService: Sendable {
     }
 
     /// 200 with validators, or 304 when the request's validators match; HEAD gets the head only.
-    private func answer(body: Data, format: ImageFormat, info: HTTPCacheInfo, maxAge: Int, input: ServeRequest) -> ServeResponse {
+    private func answer(body: Data, format: ImageFormat, info: HTTPCacheInfo, maxAge: Int, input: ServeRequest)
+        -> ServeResponse
+    {
         if Self.isNotModified(input, info) {
             return ServeResponse(status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
         }
-        return ServeResponse(status: 200, headers: [("Content-Type", format.mimeType)] + validators(info, maxAge: maxAge),
-                           body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
+        return ServeResponse(
+            status: 200, headers: [("Content-Type", format.mimeType)] + validators(info, maxAge: maxAge),
+            body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
     }
 
     /// The header fields of a 200 and a 304: ETag, Last-Modified (the source's), Cache-Control (`maxAge` seconds:
@@ -522,15 +573,17 @@ public final class ImageService: Sendable {
     /// the source's Last-Modified; and the source's date and freshness (`maxAge` when the origin gave none), so
     /// the stored answer lives as long as its source is fresh.
     func variantInfo(body: Data, key: String, source: HTTPCacheInfo?) -> HTTPCacheInfo {
-        let digest = if let source, source.hasValidators {
-            SHA1.digest("\(key)\n\(source.etag ?? "")\n\(source.lastModified ?? "")".utf8)
-        } else {
-            SHA1.digest(body)
-        }
+        let digest =
+            if let source, source.hasValidators {
+                SHA1.digest("\(key)\n\(source.etag ?? "")\n\(source.lastModified ?? "")".utf8)
+            } else {
+                SHA1.digest(body)
+            }
         let etag = "\"" + Base64URL.encode(digest, padded: false) + "\""
-        return HTTPCacheInfo(etag: etag, lastModified: source?.lastModified, date: source?.date ?? Date(),
-                             freshnessLifetime: source?.freshnessLifetime ?? configuration.maxAge,
-                             noCache: source?.noCache ?? false)
+        return HTTPCacheInfo(
+            etag: etag, lastModified: source?.lastModified, date: source?.date ?? Date(),
+            freshnessLifetime: source?.freshnessLifetime ?? configuration.maxAge,
+            noCache: source?.noCache ?? false)
     }
 
     /// Whether a stored answer may be served without rendering: always when sources ignore HTTP caching, else
@@ -544,7 +597,7 @@ public final class ImageService: Sendable {
     static func isNotModified(_ input: ServeRequest, _ info: HTTPCacheInfo) -> Bool {
         if let match = input.ifNoneMatch { return info.etag.map { matches(match, etag: $0) } ?? false }
         guard let since = input.ifModifiedSince.flatMap(HTTPCacheInfo.parseHTTPDate),
-              let modified = info.lastModified.flatMap(HTTPCacheInfo.parseHTTPDate)
+            let modified = info.lastModified.flatMap(HTTPCacheInfo.parseHTTPDate)
         else { return false }
         return since >= modified
     }
@@ -560,16 +613,20 @@ public final class ImageService: Sendable {
 
     /// The 504 of a request whose deadline passed while it waited for a slot.
     package func timedOutInLine(_ input: ServeRequest) -> ServeResponse {
-        Self.failure(ServeError(.gatewayTimeout, "the request took longer than \(configuration.timeout) s (waiting for a slot)"),
-                     method: input.method)
+        Self.failure(
+            ServeError(.gatewayTimeout, "the request took longer than \(configuration.timeout) s (waiting for a slot)"),
+            method: input.method)
     }
 
     /// The text answer of `error` (no body for HEAD), its detail kept for the log.
     static func failure(_ error: ServeError, method: String) -> ServeResponse {
         let body = Data((error.reason + "\n").utf8)
-        var headers: [(String, String)] = [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+        var headers: [(String, String)] = [
+            ("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store"),
+        ]
         if error.status == .serviceUnavailable { headers.append(("Retry-After", "1")) }
-        return ServeResponse(status: error.status.rawValue, headers: headers,
-                             body: method == "HEAD" ? Data() : body, contentLength: body.count, detail: error.detail)
+        return ServeResponse(
+            status: error.status.rawValue, headers: headers,
+            body: method == "HEAD" ? Data() : body, contentLength: body.count, detail: error.detail)
     }
 }

@@ -34,16 +34,20 @@ package struct ImageServiceParts: Sendable {
 
     /// Makes the parts; when a step fails (a bad cache folder, an unreachable Redis...), everything made before it
     /// is shut down before the error is thrown. `made` sees each part that needs a shutdown as it is made (tests).
-    static func make(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
-                     manager: ImageManager? = nil,
-                     made: @Sendable (any ShutdownCapable) -> Void = { _ in }) async throws(ImageError)
+    static func make(
+        configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
+        manager: ImageManager? = nil,
+        made: @Sendable (any ShutdownCapable) -> Void = { _ in }
+    ) async throws(ImageError)
         -> ImageServiceParts
     {
         try configuration.validate()
         var owned: [any ShutdownCapable] = []
         do throws(ImageError) {
-            return try ImageServiceParts(configuration: configuration, metrics: metrics, logger: logger, tracer: tracer,
-                                         manager: manager) { part in
+            return try ImageServiceParts(
+                configuration: configuration, metrics: metrics, logger: logger, tracer: tracer,
+                manager: manager
+            ) { part in
                 owned.append(part)
                 made(part)
             }
@@ -67,8 +71,10 @@ package struct ImageServiceParts: Sendable {
     /// the loaders (single-flight wrappers first), the caches, Redis, the pools. With `appManager`, the app's
     /// manager loads, decodes and transforms (its caches, loaders, coders and address policy): no cache, loader,
     /// Redis or decode worker is made here, only the variant cache and the `--file-root` / `--allow-host` loaders.
-    private init(configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
-                 manager appManager: ImageManager?, own: (any ShutdownCapable) -> Void) throws(ImageError) {
+    private init(
+        configuration: ServeConfiguration, metrics: ServeMetrics, logger: Logger, tracer: any Tracer,
+        manager appManager: ImageManager?, own: (any ShutdownCapable) -> Void
+    ) throws(ImageError) {
         coders = WebImage.makeCoders()
         var parts: [any ShutdownCapable] = []
         func keep(_ part: any ShutdownCapable) {
@@ -78,13 +84,15 @@ package struct ImageServiceParts: Sendable {
         if configuration.isolation != .none, appManager == nil {
             // Ahead of the in-process coders: the isolated formats decode in workers, the others here. SVG and PDF
             // workers may read fonts; every other worker may open no file at all.
-            let formats = configuration.isolation == .all ? Set(coders.decodingFormats) : IsolatedCoder.uncancellableFormats
+            let formats =
+                configuration.isolation == .all ? Set(coders.decodingFormats) : IsolatedCoder.uncancellableFormats
             let text = formats.intersection(IsolatedCoder.FileAccess.textFormats)
             for (group, files) in [(text, IsolatedCoder.FileAccess.fonts), (formats.subtracting(text), .none)]
             where !group.isEmpty {
                 let isolated = try IsolatedCoder(
-                    configuration: .init(command: configuration.workerCommand, formats: group,
-                                         memoryLimit: configuration.maxRequestMemory, fileAccess: files),
+                    configuration: .init(
+                        command: configuration.workerCommand, formats: group,
+                        memoryLimit: configuration.maxRequestMemory, fileAccess: files),
                     coders: WebImage.makeCoders())
                 keep(isolated)
                 coders.addCoder(isolated)
@@ -99,7 +107,8 @@ package struct ImageServiceParts: Sendable {
             keep(cache)
             // One EXISTS: a start against a Redis that cannot be reached fails now, not as a silent miss on every request.
             do throws(ImageError) { _ = try cache.contains(forKey: "wi-serve:start") } catch {
-                throw ImageError(.networkError, "redis at \(address.host):\(address.port) cannot be reached: \(error.message)")
+                throw ImageError(
+                    .networkError, "redis at \(address.host):\(address.port) cannot be reached: \(error.message)")
             }
             redis = cache
         }
@@ -201,8 +210,10 @@ package struct ImageServiceParts: Sendable {
 
     /// The curl loader: http(s) only, image content types only, the body limit, the timeout, and the SSRF policy
     /// with `exceptions`.
-    private static func loader(_ configuration: ServeConfiguration, exceptions: Set<String>, coders: ImageCodersManager,
-                               logger: Logger) throws(ImageError) -> CurlImageLoader {
+    private static func loader(
+        _ configuration: ServeConfiguration, exceptions: Set<String>, coders: ImageCodersManager,
+        logger: Logger
+    ) throws(ImageError) -> CurlImageLoader {
         var loader = CurlImageLoader.Configuration()
         loader.acceptedFormats = { [coders] in coders.decodingFormats }
         loader.acceptableContentTypes = ["image/*"]

@@ -162,7 +162,9 @@ public struct ServeConfiguration: Sendable {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ImageError(.invalidArgument, "timeout must be in (0, 86400] seconds, got \(timeout)")
         }
-        if let proxy, URL(string: proxy).flatMap({ $0.scheme?.lowercased() == "http" && $0.host != nil ? $0 : nil }) == nil {
+        if let proxy,
+            URL(string: proxy).flatMap({ $0.scheme?.lowercased() == "http" && $0.host != nil ? $0 : nil }) == nil
+        {
             throw ImageError(.invalidArgument, "proxy must be http://host:port, got \(proxy)")
         }
         if let redisURL, RedisAddress(redisURL) == nil {
@@ -172,7 +174,8 @@ public struct ServeConfiguration: Sendable {
 
     private func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String) throws(ImageError) {
         guard range.contains(value) else {
-            throw ImageError(.invalidArgument, "\(name) must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
+            throw ImageError(
+                .invalidArgument, "\(name) must be in \(range.lowerBound)...\(range.upperBound), got \(value)")
         }
     }
 }
@@ -191,7 +194,7 @@ struct RedisAddress: Equatable {
 
     init?(_ text: String) {
         guard let components = URLComponents(string: text), components.scheme == "redis",
-              let host = components.host, !host.isEmpty
+            let host = components.host, !host.isEmpty
         else { return nil }
         self.host = host
         port = components.port ?? 6379

@@ -4,8 +4,14 @@
 struct ServeError: Error, Sendable, Equatable {
     /// The HTTP statuses the service answers errors with.
     enum Status: Int, Sendable {
-        case badRequest = 400, forbidden = 403, notFound = 404, payloadTooLarge = 413
-        case unsupportedMediaType = 415, internalError = 500, badGateway = 502, serviceUnavailable = 503
+        case badRequest = 400
+        case forbidden = 403
+        case notFound = 404
+        case payloadTooLarge = 413
+        case unsupportedMediaType = 415
+        case internalError = 500
+        case badGateway = 502
+        case serviceUnavailable = 503
         case gatewayTimeout = 504
     }
 

@@ -34,8 +34,10 @@ package final class ServeMetrics: Sendable {
         byStatus.withLock { map in
             if let pair = map[status] { return pair }
             let dimensions = [("status", String(status))]
-            let pair = (CoreMetrics.Counter(label: Self.requests, dimensions: dimensions, factory: factory),
-                        Metrics.Timer(label: Self.duration, dimensions: dimensions, factory: factory))
+            let pair = (
+                CoreMetrics.Counter(label: Self.requests, dimensions: dimensions, factory: factory),
+                Metrics.Timer(label: Self.duration, dimensions: dimensions, factory: factory)
+            )
             map[status] = pair
             return pair
         }

@@ -18,7 +18,9 @@ struct SourcePolicy: Sendable {
             let (origin, path) = Self.split(pattern)
             return (origin.lowercased(), path)
         }
-        hosts = patterns.filter { !$0.contains("://") }.map { $0.lowercased().split(separator: "*", omittingEmptySubsequences: false) }
+        hosts = patterns.filter { !$0.contains("://") }.map {
+            $0.lowercased().split(separator: "*", omittingEmptySubsequences: false)
+        }
     }
 
     /// Whether `url` may be fetched: no pattern at all, a prefix whose scheme and authority are the URL's and whose
@@ -41,7 +43,8 @@ struct SourcePolicy: Sendable {
     /// Whether `host` matches the pattern split at its `*`s (each `*` any run of characters, dots included).
     private static func matches(_ host: String, _ parts: [Substring]) -> Bool {
         guard parts.count > 1 else { return host == parts.first.map(String.init) }
-        let first = parts[0], last = parts[parts.count - 1]
+        let first = parts[0]
+        let last = parts[parts.count - 1]
         guard host.count >= first.count + last.count, host.hasPrefix(first), host.hasSuffix(last) else { return false }
         var rest = Substring(host).dropFirst(first.count).dropLast(last.count)
         for part in parts.dropFirst().dropLast() where !part.isEmpty {

@@ -25,9 +25,10 @@ package final class VariantCache: Sendable {
     }
 
     /// The variant key of a request.
-    static func key(signedPath: String, requested: ImageFormat?, accept: String?, autoWebP: Bool, autoAVIF: Bool,
-                    keepMetadata: Bool = false, keepCopyright: Bool = false) -> String
-    {
+    static func key(
+        signedPath: String, requested: ImageFormat?, accept: String?, autoWebP: Bool, autoAVIF: Bool,
+        keepMetadata: Bool = false, keepCopyright: Bool = false
+    ) -> String {
         // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them.
         var key = keepMetadata ? "v2 meta " : keepCopyright ? "v2 copyright " : "v2 "
         if let requested {
@@ -53,11 +54,12 @@ package final class VariantCache: Sendable {
     /// The stored variant and its info; a hit in a slower tier is copied into the faster ones.
     func variant(forKey key: String) async -> (data: Data, info: HTTPCacheInfo)? {
         for (index, tier) in tiers.enumerated() {
-            let found: (Data, HTTPCacheInfo?)? = if index == 0 {
-                tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) }
-            } else {
-                await io.run { tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) } }
-            }
+            let found: (Data, HTTPCacheInfo?)? =
+                if index == 0 {
+                    tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) }
+                } else {
+                    await io.run { tier.data(forKey: key).map { ($0, tier.httpCacheInfo(forKey: key)) } }
+                }
             guard let (data, stored) = found, let info = stored, info.etag != nil else { continue }
             for faster in tiers[..<index] { faster.setData(data, httpCacheInfo: info, forKey: key) }
             return (data, info)
@@ -70,6 +72,8 @@ package final class VariantCache: Sendable {
         guard let first = tiers.first else { return }
         first.setData(data, httpCacheInfo: info, forKey: key)
         let slower = tiers.dropFirst()
-        if !slower.isEmpty { await io.run { for tier in slower { tier.setData(data, httpCacheInfo: info, forKey: key) } } }
+        if !slower.isEmpty {
+            await io.run { for tier in slower { tier.setData(data, httpCacheInfo: info, forKey: key) } }
+        }
     }
 }

@@ -84,20 +84,24 @@ struct ThumborRequest: Sendable {
         var stage = 0  // the next optional part that may appear; parts come in this order only
         while let end = remaining.firstIndex(of: "/") {
             let segment = remaining[..<end]
-            guard let next = try request.consume(segment, after: stage, whole: &remaining, strict: strict) else { break }
+            guard let next = try request.consume(segment, after: stage, whole: &remaining, strict: strict) else {
+                break
+            }
             stage = next
             if remaining.startIndex == segment.startIndex { remaining = remaining[remaining.index(after: end)...] }
         }
         guard !remaining.isEmpty else { throw ServeError(.badRequest, "the URL names no image") }
         request.imageURL = Self.imageURL(remaining)
-        request.imagePath = remaining.contains("%") ? String(remaining).percentDecoded ?? String(remaining) : String(remaining)
+        request.imagePath =
+            remaining.contains("%") ? String(remaining).percentDecoded ?? String(remaining) : String(remaining)
         return request
     }
 
     /// Applies `segment` when it is an option allowed after stage `stage`; returns the new stage, or nil when the
     /// segment starts the image URL. Filters may hold `/` inside their arguments' parentheses, so that part
     /// advances `whole` itself.
-    private mutating func consume(_ segment: Substring, after stage: Int, whole: inout Substring, strict: Bool) throws(ServeError)
+    private mutating func consume(_ segment: Substring, after stage: Int, whole: inout Substring, strict: Bool)
+        throws(ServeError)
         -> Int?
     {
         if stage < 1, let box = Self.cropBox(segment) {
@@ -126,7 +130,8 @@ struct ThumborRequest: Sendable {
         if stage < 7, segment.hasPrefix("filters:") {
             // The filter list ends at the first ")/" (thumbor's own rule).
             guard let close = whole.firstRange(of: ")/") else { return nil }
-            let list = whole[whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
+            let list = whole[
+                whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
             filters = try ThumborFilters.parseList(list, strict: strict, skipped: &skippedFilters)
             whole = whole[close.upperBound...]
             return 7
@@ -172,7 +177,7 @@ struct ThumborRequest: Sendable {
     /// Digits only, at most `maximumNumber`.
     static func number(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text),
-              value <= maximumNumber
+            value <= maximumNumber
         else { return nil }
         return value
     }

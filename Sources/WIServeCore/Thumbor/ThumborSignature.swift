@@ -21,7 +21,8 @@ public struct ThumborSignature: Sendable {
 
     /// Whether `signature` is the signature of `path`, compared in constant time.
     public func isValid(_ signature: String, for path: String) -> Bool {
-        let expected = Array(sign(path).utf8), given = Array(signature.utf8)
+        let expected = Array(sign(path).utf8)
+        let given = Array(signature.utf8)
         guard expected.count == given.count else { return false }
         var difference: UInt8 = 0
         for index in expected.indices { difference |= expected[index] ^ given[index] }

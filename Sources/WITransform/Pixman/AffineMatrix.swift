@@ -13,9 +13,10 @@ struct AffineMatrix: CustomStringConvertible {
 
     /// `self` applied after `other`: p -> self(other(p)).
     func after(_ other: AffineMatrix) -> AffineMatrix {
-        AffineMatrix(a: a * other.a + c * other.b, b: b * other.a + d * other.b,
-                     c: a * other.c + c * other.d, d: b * other.c + d * other.d,
-                     tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
+        AffineMatrix(
+            a: a * other.a + c * other.b, b: b * other.a + d * other.b,
+            c: a * other.c + c * other.d, d: b * other.c + d * other.d,
+            tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
     }
 
     var description: String { "[\(a) \(c) \(tx); \(b) \(d) \(ty)]" }

@@ -59,15 +59,19 @@ final class PixmanImage {
     init(_ buffer: PixelBuffer, layout: Layout = .swapped, opaque: Bool = false) throws(ImageError) {
         precondition(buffer.format.bitsPerComponent == 8 && buffer.bytesPerRow % 4 == 0)
         try Self.checkSides(buffer.width, buffer.height)
-        let format: pixman_format_code_t = switch (layout, opaque) {
-        case (.swapped, false): PIXMAN_a8r8g8b8
-        case (.swapped, true): PIXMAN_x8r8g8b8
-        case (.exact, false): PIXMAN_a8b8g8r8
-        case (.exact, true): PIXMAN_x8b8g8r8
-        }
+        let format: pixman_format_code_t =
+            switch (layout, opaque) {
+            case (.swapped, false): PIXMAN_a8r8g8b8
+            case (.swapped, true): PIXMAN_x8r8g8b8
+            case (.exact, false): PIXMAN_a8b8g8r8
+            case (.exact, true): PIXMAN_x8b8g8r8
+            }
         let bits = buffer.storage.bytes.assumingMemoryBound(to: UInt32.self)
-        guard let handle = pixman_image_create_bits(format, Int32(buffer.width), Int32(buffer.height), bits,
-                                                    Int32(buffer.bytesPerRow)) else {
+        guard
+            let handle = pixman_image_create_bits(
+                format, Int32(buffer.width), Int32(buffer.height), bits,
+                Int32(buffer.bytesPerRow))
+        else {
             throw ImageError(.outOfMemory, "pixman could not wrap a \(buffer.width)x\(buffer.height) image")
         }
         self.handle = handle
@@ -97,9 +101,11 @@ final class PixmanImage {
         func premultiplied(_ v: UInt8) -> UInt16 {
             wide(UInt8(PixelMath.premultiply(Int(v), alpha: alpha, maximum: 255)))
         }
-        let red = premultiplied(color.red), blue = premultiplied(color.blue)
-        var value = pixman_color_t(red: layout == .swapped ? blue : red, green: premultiplied(color.green),
-                                   blue: layout == .swapped ? red : blue, alpha: wide(color.alpha))
+        let red = premultiplied(color.red)
+        let blue = premultiplied(color.blue)
+        var value = pixman_color_t(
+            red: layout == .swapped ? blue : red, green: premultiplied(color.green),
+            blue: layout == .swapped ? red : blue, alpha: wide(color.alpha))
         guard let handle = pixman_image_create_solid_fill(&value) else {
             throw ImageError(.outOfMemory, "pixman could not make a solid fill")
         }
@@ -115,41 +121,51 @@ final class PixmanImage {
     /// Throws `.pixelLimitExceeded` for a side longer than `maximumSide`.
     static func checkSides(_ width: Int, _ height: Int) throws(ImageError) {
         guard width <= maximumSide, height <= maximumSide else {
-            throw ImageError(.pixelLimitExceeded,
-                             "\(width)x\(height) is too large for pixman (at most \(maximumSide) pixels a side)")
+            throw ImageError(
+                .pixelLimitExceeded,
+                "\(width)x\(height) is too large for pixman (at most \(maximumSide) pixels a side)")
         }
     }
 
     /// Sets how this image is sampled when it is a source: `matrix` maps destination coordinates to source
     /// coordinates (x' = a x + c y + tx, y' = b x + d y + ty).
     func setSampling(_ matrix: AffineMatrix, filter: Filter, padEdges: Bool) throws(ImageError) {
-        var floating = pixman_f_transform(m: ((matrix.a, matrix.c, matrix.tx), (matrix.b, matrix.d, matrix.ty),
-                                              (0, 0, 1)))
+        var floating = pixman_f_transform(
+            m: (
+                (matrix.a, matrix.c, matrix.tx), (matrix.b, matrix.d, matrix.ty),
+                (0, 0, 1)
+            ))
         var fixed = pixman_transform()
         guard pixman_transform_from_pixman_f_transform(&fixed, &floating) != 0,
-              pixman_image_set_transform(handle, &fixed) != 0 else {
+            pixman_image_set_transform(handle, &fixed) != 0
+        else {
             throw ImageError(.badImageData, "pixman cannot represent the transform \(matrix)")
         }
         pixman_image_set_repeat(handle, padEdges ? PIXMAN_REPEAT_PAD : PIXMAN_REPEAT_NONE)
-        let accepted: Int32 = switch filter {
-        case .nearest: pixman_image_set_filter(handle, PIXMAN_FILTER_NEAREST, nil, 0)
-        case .bilinear: pixman_image_set_filter(handle, PIXMAN_FILTER_BILINEAR, nil, 0)
-        case .convolution(let parameters):
-            parameters.withUnsafeBufferPointer {
-                pixman_image_set_filter(handle, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, $0.baseAddress, Int32($0.count))
+        let accepted: Int32 =
+            switch filter {
+            case .nearest: pixman_image_set_filter(handle, PIXMAN_FILTER_NEAREST, nil, 0)
+            case .bilinear: pixman_image_set_filter(handle, PIXMAN_FILTER_BILINEAR, nil, 0)
+            case .convolution(let parameters):
+                parameters.withUnsafeBufferPointer {
+                    pixman_image_set_filter(
+                        handle, PIXMAN_FILTER_SEPARABLE_CONVOLUTION, $0.baseAddress, Int32($0.count))
+                }
             }
-        }
         guard accepted != 0 else { throw ImageError(.outOfMemory, "pixman could not set the filter") }
     }
 
     /// Composites `source` (through `mask`'s alpha, if any) onto `width` x `height` pixels of this image at
     /// (`x`, `y`); the source is read from (`sourceX`, `sourceY`) in destination space before its transform, the
     /// mask from the destination position (masks are laid over the destination).
-    func composite(_ op: Operator, source: PixmanImage, mask: PixmanImage? = nil, sourceX: Int = 0, sourceY: Int = 0,
-                   x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) {
-        pixman_image_composite32(op.pixman, source.handle, mask?.handle, handle, Int32(sourceX), Int32(sourceY),
-                                 Int32(x), Int32(y), Int32(x), Int32(y),
-                                 Int32(width ?? self.width), Int32(height ?? self.height))
+    func composite(
+        _ op: Operator, source: PixmanImage, mask: PixmanImage? = nil, sourceX: Int = 0, sourceY: Int = 0,
+        x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil
+    ) {
+        pixman_image_composite32(
+            op.pixman, source.handle, mask?.handle, handle, Int32(sourceX), Int32(sourceY),
+            Int32(x), Int32(y), Int32(x), Int32(y),
+            Int32(width ?? self.width), Int32(height ?? self.height))
     }
 
     /// Adds the antialiased coverage of `triangles` (corner points in pixels) to this mask.
@@ -167,6 +183,8 @@ final class PixmanImage {
         var y: Double
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (named as the C macro it stands for)
     private func pixman_double_to_fixed(_ value: Double) -> pixman_fixed_t { pixman_fixed_t((value * 65536).rounded()) }
 }
 
@@ -226,10 +244,13 @@ enum PixmanKernels {
             }
         }
         func phaseBits(taps: Double) -> Int32 { Int32(max(0, min(8, (log2(65536 / taps)).rounded(.down)))) }
-        let (rx, sx, fx, bx) = kernels(x), (ry, sy, fy, by) = kernels(y)
+        let (rx, sx, fx, bx) = kernels(x)
+        let (ry, sy, fy, by) = kernels(y)
         var count: Int32 = 0
-        guard let parameters = pixman_filter_create_separable_convolution(
-            &count, pixman_fixed_t(fx * 65536), pixman_fixed_t(fy * 65536), rx, ry, sx, sy, bx, by) else {
+        guard
+            let parameters = pixman_filter_create_separable_convolution(
+                &count, pixman_fixed_t(fx * 65536), pixman_fixed_t(fy * 65536), rx, ry, sx, sy, bx, by)
+        else {
             throw ImageError(.outOfMemory, "pixman could not build a resampling filter")
         }
         defer { free(parameters) }

@@ -18,10 +18,12 @@ enum AlphaLoops {
         let words = buffer.storage.bytes.assumingMemoryBound(to: UInt32.self)
         straight.withUnsafeBufferPointer { table in
             for i in 0..<(buffer.bytesPerRow / 4 * buffer.height) {
-                let word = words[i], alpha = word >> 24
+                let word = words[i]
+                let alpha = word >> 24
                 if alpha != 255 && alpha != 0 {
                     let row = Int(alpha) << 8
-                    words[i] = UInt32(table[row | Int(word & 0xFF)]) | UInt32(table[row | Int(word >> 8 & 0xFF)]) << 8
+                    words[i] =
+                        UInt32(table[row | Int(word & 0xFF)]) | UInt32(table[row | Int(word >> 8 & 0xFF)]) << 8
                         | UInt32(table[row | Int(word >> 16 & 0xFF)]) << 16 | alpha << 24
                 }
             }

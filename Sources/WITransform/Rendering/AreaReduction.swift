@@ -32,23 +32,28 @@ enum AreaReduction {
             let scale = extent / Double(output)
             var taps = 1
             for i in 0..<output {
-                let lo = Double(i) * scale, hi = min(extent, lo + scale)
+                let lo = Double(i) * scale
+                let hi = min(extent, lo + scale)
                 taps = max(taps, min(source, Int(hi.rounded(.up))) - Int(lo.rounded(.down)))
             }
             var starts = [Int](repeating: 0, count: output)
             var weights = [UInt16](repeating: 0, count: output * taps)
             let one = Double(1 << AreaReduction.weightBits)
             for i in 0..<output {
-                let lo = Double(i) * scale, hi = min(extent, lo + scale)
+                let lo = Double(i) * scale
+                let hi = min(extent, lo + scale)
                 let start = min(source - 1, Int(lo.rounded(.down)))
                 let end = max(start + 1, min(source, Int(hi.rounded(.up))))
                 starts[i] = start
                 // The cumulative coverage rounded, each weight the step between two of its values: they sum to
                 // exactly 2^14 and none is negative, however many taps there are.
-                var covered = 0.0, previous = 0
+                var covered = 0.0
+                var previous = 0
                 for k in 0..<(end - start) {
                     covered += max(0, min(hi, Double(start + k + 1)) - max(lo, Double(start + k)))
-                    let cumulative = k == end - start - 1 ? 1 << AreaReduction.weightBits
+                    let cumulative =
+                        k == end - start - 1
+                        ? 1 << AreaReduction.weightBits
                         : min(1 << AreaReduction.weightBits, Int((covered / (hi - lo) * one).rounded()))
                     weights[i * taps + k] = UInt16(cumulative - previous)
                     previous = cumulative
@@ -71,7 +76,8 @@ enum AreaReduction {
     static func reduce(_ source: PixelBuffer, extent: (width: Double, height: Double), into output: inout PixelBuffer)
         throws(ImageError)
     {
-        let width = output.width, height = output.height
+        let width = output.width
+        let height = output.height
         let horizontal = Axis(source: source.width, extent: extent.width, output: width)
         let vertical = Axis(source: source.height, extent: extent.height, output: height)
         let rowValues = width * 4
@@ -82,50 +88,60 @@ enum AreaReduction {
         defer { ring.deallocate() }
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowValues)
         defer { sums.deallocate() }
-        var nextRow = 0   // the next source row the horizontal pass makes
-        let sourceStride = source.bytesPerRow, outputStride = output.bytesPerRow
-        let hTaps = horizontal.taps, vTaps = vertical.taps
+        var nextRow = 0  // the next source row the horizontal pass makes
+        let sourceStride = source.bytesPerRow
+        let outputStride = output.bytesPerRow
+        let hTaps = horizontal.taps
+        let vTaps = vertical.taps
         try source.withUnsafeBytes { (input: UnsafeRawBufferPointer) throws(ImageError) in
             let inputBase = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
             try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
                 let targetBase = target.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 horizontal.starts.withUnsafeBufferPointer { hStarts in
-                horizontal.weights.withUnsafeBufferPointer { hWeights in
-                vertical.weights.withUnsafeBufferPointer { vWeights in
-                    for j in 0..<height {
-                        let first = vertical.starts[j]
-                        while nextRow < first + vTaps {
-                            let line = inputBase + nextRow * sourceStride
-                            let slot = ring + (nextRow % ringRows) * rowValues
-                            for i in 0..<width {
-                                let pixel = line + hStarts[i] * 4, w = hWeights.baseAddress! + i * hTaps
-                                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0, a: UInt32 = 0
-                                for k in 0..<hTaps {
-                                    let weight = UInt32(w[k]), p = pixel + k * 4
-                                    r &+= weight &* UInt32(p[0])
-                                    g &+= weight &* UInt32(p[1])
-                                    b &+= weight &* UInt32(p[2])
-                                    a &+= weight &* UInt32(p[3])
+                    horizontal.weights.withUnsafeBufferPointer { hWeights in
+                        vertical.weights.withUnsafeBufferPointer { vWeights in
+                            for j in 0..<height {
+                                let first = vertical.starts[j]
+                                while nextRow < first + vTaps {
+                                    let line = inputBase + nextRow * sourceStride
+                                    let slot = ring + (nextRow % ringRows) * rowValues
+                                    for i in 0..<width {
+                                        let pixel = line + hStarts[i] * 4
+                                        let w = hWeights.baseAddress! + i * hTaps
+                                        var r: UInt32 = 0
+                                        var g: UInt32 = 0
+                                        var b: UInt32 = 0
+                                        var a: UInt32 = 0
+                                        for k in 0..<hTaps {
+                                            let weight = UInt32(w[k])
+                                            let p = pixel + k * 4
+                                            r &+= weight &* UInt32(p[0])
+                                            g &+= weight &* UInt32(p[1])
+                                            b &+= weight &* UInt32(p[2])
+                                            a &+= weight &* UInt32(p[3])
+                                        }
+                                        let out = slot + i * 4
+                                        let half: UInt32 = 1 << 5
+                                        out[0] = UInt16(truncatingIfNeeded: (r &+ half) >> 6)
+                                        out[1] = UInt16(truncatingIfNeeded: (g &+ half) >> 6)
+                                        out[2] = UInt16(truncatingIfNeeded: (b &+ half) >> 6)
+                                        out[3] = UInt16(truncatingIfNeeded: (a &+ half) >> 6)
+                                    }
+                                    nextRow += 1
                                 }
-                                let out = slot + i * 4, half: UInt32 = 1 << 5
-                                out[0] = UInt16(truncatingIfNeeded: (r &+ half) >> 6)
-                                out[1] = UInt16(truncatingIfNeeded: (g &+ half) >> 6)
-                                out[2] = UInt16(truncatingIfNeeded: (b &+ half) >> 6)
-                                out[3] = UInt16(truncatingIfNeeded: (a &+ half) >> 6)
+                                sums.update(repeating: 0, count: rowValues)
+                                let w = vWeights.baseAddress! + j * vTaps
+                                for k in 0..<vTaps {
+                                    let weight = UInt32(w[k])
+                                    let row = ring + ((first + k) % ringRows) * rowValues
+                                    for v in 0..<rowValues { sums[v] &+= weight &* UInt32(row[v]) }
+                                }
+                                let out = targetBase + j * outputStride
+                                let half: UInt32 = 1 << 21
+                                for v in 0..<rowValues { out[v] = UInt8(truncatingIfNeeded: (sums[v] &+ half) >> 22) }
                             }
-                            nextRow += 1
                         }
-                        sums.update(repeating: 0, count: rowValues)
-                        let w = vWeights.baseAddress! + j * vTaps
-                        for k in 0..<vTaps {
-                            let weight = UInt32(w[k]), row = ring + ((first + k) % ringRows) * rowValues
-                            for v in 0..<rowValues { sums[v] &+= weight &* UInt32(row[v]) }
-                        }
-                        let out = targetBase + j * outputStride, half: UInt32 = 1 << 21
-                        for v in 0..<rowValues { out[v] = UInt8(truncatingIfNeeded: (sums[v] &+ half) >> 22) }
                     }
-                }
-                }
                 }
             }
         }

@@ -33,34 +33,49 @@ enum AttentionMap {
         let centre = ((scaled.width - crop.width) / 2, (scaled.height - crop.height) / 2)
         guard scaled != crop else { return centre }
         let factor = min(1, Double(analysisSide) / Double(max(source.width, source.height)))
-        let small = PixelSize(width: max(1, Int((Double(source.width) * factor).rounded())),
-                              height: max(1, Int((Double(source.height) * factor).rounded())))
+        let small = PixelSize(
+            width: max(1, Int((Double(source.width) * factor).rounded())),
+            height: max(1, Int((Double(source.height) * factor).rounded())))
         let copy = try Resampling.resized(try WorkingPixels.premultiplied(source), to: small)
         let map = scores(copy)
         // The window in analysis pixels, and the candidate offsets along each axis.
-        let windowWidth = min(small.width, max(1, Int((Double(crop.width * small.width) / Double(scaled.width))
-            .rounded())))
-        let windowHeight = min(small.height, max(1, Int((Double(crop.height * small.height) / Double(scaled.height))
-            .rounded())))
+        let windowWidth = min(
+            small.width,
+            max(
+                1,
+                Int(
+                    (Double(crop.width * small.width) / Double(scaled.width))
+                        .rounded())))
+        let windowHeight = min(
+            small.height,
+            max(
+                1,
+                Int(
+                    (Double(crop.height * small.height) / Double(scaled.height))
+                        .rounded())))
         guard let best = bestWindow(map, size: small, window: (windowWidth, windowHeight)) else { return centre }
         // Back to scaled pixels through the window's centre.
         func place(_ offset: Int, _ window: Int, _ analysis: Int, _ scaledSide: Int, _ cropSide: Int) -> Int {
             let middle = (Double(offset) + Double(window) / 2) * Double(scaledSide) / Double(analysis)
             return min(max(0, Int((middle - Double(cropSide) / 2).rounded())), scaledSide - cropSide)
         }
-        return (place(best.x, windowWidth, small.width, scaled.width, crop.width),
-                place(best.y, windowHeight, small.height, scaled.height, crop.height))
+        return (
+            place(best.x, windowWidth, small.width, scaled.width, crop.width),
+            place(best.y, windowHeight, small.height, scaled.height, crop.height)
+        )
     }
 
     /// The attention score of every pixel of premultiplied RGBA8 `buffer`, row by row.
     static func scores(_ buffer: PixelBuffer) -> [Double] {
-        let width = buffer.width, height = buffer.height
+        let width = buffer.width
+        let height = buffer.height
         var xyz = [Double](repeating: 0, count: width * height * 3)
         buffer.withUnsafeBytes { bytes in
             for y in 0..<height {
                 for x in 0..<width {
                     let pixel = y * buffer.bytesPerRow + x * 4
-                    let r = linear[Int(bytes[pixel])], g = linear[Int(bytes[pixel + 1])]
+                    let r = linear[Int(bytes[pixel])]
+                    let g = linear[Int(bytes[pixel + 1])]
                     let b = linear[Int(bytes[pixel + 2])]
                     let index = (y * width + x) * 3
                     xyz[index] = 100 * (0.4124 * r + 0.3576 * g + 0.1805 * b)
@@ -80,7 +95,8 @@ enum AttentionMap {
                 let laplacian = 4 * lum - luma(x - 1, y) - luma(x + 1, y) - luma(x, y - 1) - luma(x, y + 1)
                 var score = 5 * abs(laplacian)
                 if lum > 5 {
-                    score += skin(xyz[index * 3], lum, xyz[index * 3 + 2]) + chroma(xyz[index * 3], lum, xyz[index * 3 + 2])
+                    score +=
+                        skin(xyz[index * 3], lum, xyz[index * 3 + 2]) + chroma(xyz[index * 3], lum, xyz[index * 3 + 2])
                 }
                 map[index] = score
             }
@@ -91,15 +107,20 @@ enum AttentionMap {
     /// 100 at the skin direction, falling linearly with the distance of the normalised colour from it, at least 0.
     static func skin(_ x: Double, _ y: Double, _ z: Double) -> Double {
         let length = (x * x + y * y + z * z).squareRoot()
-        let dx = x / length - 0.78, dy = y / length - 0.57, dz = z / length - 0.44
+        let dx = x / length - 0.78
+        let dy = y / length - 0.57
+        let dz = z / length - 0.44
         return max(0, 100 - 100 * (dx * dx + dy * dy + dz * dz).squareRoot())
     }
 
     /// CIELAB chroma (a*, b* against the D65 white) of an XYZ colour on the 0...100 scale.
     static func chroma(_ x: Double, _ y: Double, _ z: Double) -> Double {
         func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
-        let fx = f(x / 95.047), fy = f(y / 100), fz = f(z / 108.883)
-        let a = 500 * (fx - fy), b = 200 * (fy - fz)
+        let fx = f(x / 95.047)
+        let fy = f(y / 100)
+        let fz = f(z / 108.883)
+        let a = 500 * (fx - fy)
+        let b = 200 * (fy - fz)
         return (a * a + b * b).squareRoot()
     }
 
@@ -114,13 +135,15 @@ enum AttentionMap {
     static func bestWindow(_ map: [Double], size: PixelSize, window: (width: Int, height: Int)) -> (x: Int, y: Int)? {
         let tables = MomentTables(map, size: size)
         guard tables.sum(0, 0, size.width, size.height) > 0 else { return nil }
-        let halfWidth = Double(window.width) / 2, halfHeight = Double(window.height) / 2
+        let halfWidth = Double(window.width) / 2
+        let halfHeight = Double(window.height) / 2
         var best: (x: Int, y: Int)? = nil
         var bestScore = -Double.infinity
         for y in centreFirst(size.height - window.height) {
             for x in centreFirst(size.width - window.width) {
                 let moments = tables.moments(x, y, x + window.width, y + window.height)
-                let cx = Double(x) + halfWidth, cy = Double(y) + halfHeight
+                let cx = Double(x) + halfWidth
+                let cy = Double(y) + halfHeight
                 let spreadX = moments.xx - 2 * cx * moments.x + cx * cx * moments.sum
                 let spreadY = moments.yy - 2 * cy * moments.y + cy * cy * moments.sum
                 let score = moments.sum - (spreadX / (halfWidth * halfWidth) + spreadY / (halfHeight * halfHeight)) / 2
@@ -157,7 +180,8 @@ struct MomentTables {
             var row = [Double](repeating: 0, count: 5)
             let cy = Double(y) + 0.5
             for x in 0..<size.width {
-                let value = map[y * size.width + x], cx = Double(x) + 0.5
+                let value = map[y * size.width + x]
+                let cx = Double(x) + 0.5
                 let terms = [value, value * cx, value * cx * cx, value * cy, value * cy * cy]
                 let at = (y + 1) * stride + x + 1
                 for table in 0..<5 {
@@ -182,8 +206,10 @@ struct MomentTables {
     func moments(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int)
         -> (sum: Double, x: Double, xx: Double, y: Double, yy: Double)
     {
-        (rectangle(0, left, top, right, bottom), rectangle(1, left, top, right, bottom),
-         rectangle(2, left, top, right, bottom), rectangle(3, left, top, right, bottom),
-         rectangle(4, left, top, right, bottom))
+        (
+            rectangle(0, left, top, right, bottom), rectangle(1, left, top, right, bottom),
+            rectangle(2, left, top, right, bottom), rectangle(3, left, top, right, bottom),
+            rectangle(4, left, top, right, bottom)
+        )
     }
 }

@@ -19,7 +19,8 @@ enum BoxBlur {
     ///
     /// Rows are blurred one at a time; columns all at once, a running sum of whole rows, so memory is read in order.
     static func blur(_ source: PixelBuffer, into output: PixelBuffer, sigma: Double) throws(ImageError) {
-        let width = source.width, height = source.height
+        let width = source.width
+        let height = source.height
         let (whole, fraction) = boxRadius(sigma: sigma)
         let count = width * height
         let (bytes, overflow) = count.multipliedReportingOverflow(by: 2 * MemoryLayout<SIMD4<Float>>.stride)
@@ -40,7 +41,8 @@ enum BoxBlur {
                     }
                     let row = input.baseAddress! + y * source.bytesPerRow
                     for x in 0..<width { line[x] = load(row, x) }
-                    var a = line.baseAddress!, b = a + width
+                    var a = line.baseAddress!
+                    var b = a + width
                     for _ in 0..<passes {
                         boxRow(a, b, count: width, whole: whole, fraction: fraction)
                         swap(&a, &b)
@@ -65,9 +67,11 @@ enum BoxBlur {
     /// One box along a row: each output is the mean of the `2 * whole + 1` inputs around it plus `fraction` of the
     /// next one on each side, edges repeated; a running sum makes the cost independent of the radius.
     @inline(__always)
-    private static func boxRow(_ input: UnsafeMutablePointer<SIMD4<Float>>,
-                               _ output: UnsafeMutablePointer<SIMD4<Float>>,
-                               count: Int, whole: Int, fraction: Float) {
+    private static func boxRow(
+        _ input: UnsafeMutablePointer<SIMD4<Float>>,
+        _ output: UnsafeMutablePointer<SIMD4<Float>>,
+        count: Int, whole: Int, fraction: Float
+    ) {
         let last = count - 1
         @inline(__always) func at(_ i: Int) -> SIMD4<Float> { input[min(max(i, 0), last)] }
         let scale = 1 / (Float(2 * whole + 1) + 2 * fraction)
@@ -80,9 +84,11 @@ enum BoxBlur {
     }
 
     /// The same box down every column at once: the running sum is a whole row.
-    private static func boxColumns(_ input: UnsafeMutablePointer<SIMD4<Float>>,
-                                   _ output: UnsafeMutablePointer<SIMD4<Float>>,
-                                   width: Int, height: Int, whole: Int, fraction: Float) {
+    private static func boxColumns(
+        _ input: UnsafeMutablePointer<SIMD4<Float>>,
+        _ output: UnsafeMutablePointer<SIMD4<Float>>,
+        width: Int, height: Int, whole: Int, fraction: Float
+    ) {
         let last = height - 1
         @inline(__always) func row(_ i: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
             input + min(max(i, 0), last) * width
@@ -91,14 +97,17 @@ enum BoxBlur {
         var sums = [SIMD4<Float>](repeating: .zero, count: width)
         sums.withUnsafeMutableBufferPointer { sum in
             // The window around row 0: `whole` repeats of row 0 above it, rows 0...whole, repeats of the last row.
-            let (first, final) = (row(0), row(last)), extra = Float(max(0, whole - last))
+            let (first, final) = (row(0), row(last))
+            let extra = Float(max(0, whole - last))
             for x in 0..<width { sum[x] = Float(whole) * first[x] + extra * final[x] }
             for j in 0...min(whole, last) {
                 let r = row(j)
                 for x in 0..<width { sum[x] += r[x] }
             }
             for i in 0..<height {
-                let before = row(i - whole - 1), after = row(i + whole + 1), leaving = row(i - whole)
+                let before = row(i - whole - 1)
+                let after = row(i + whole + 1)
+                let leaving = row(i - whole)
                 let target = output + i * width
                 for x in 0..<width {
                     target[x] = (sum[x] + fraction * (before[x] + after[x])) * scale
@@ -113,7 +122,8 @@ enum BoxBlur {
         let variance = sigma * sigma / Double(passes)
         let length = (12 * variance + 1).squareRoot()
         let whole = ((length - 1) / 2).rounded(.down)
-        let fraction = (2 * whole + 1) * (whole * (whole + 1) - 3 * variance)
+        let fraction =
+            (2 * whole + 1) * (whole * (whole + 1) - 3 * variance)
             / (6 * (variance - (whole + 1) * (whole + 1)))
         return (Int(whole), Float(fraction))
     }

@@ -24,19 +24,23 @@ enum BoxReduction {
         guard (1...maximumFactor).contains(kx), (1...maximumFactor).contains(ky) else {
             throw ImageError(.invalidArgument, "box factors \(kx)x\(ky) outside 1-\(maximumFactor)")
         }
-        let width = (buffer.width + kx - 1) / kx, height = (buffer.height + ky - 1) / ky
+        let width = (buffer.width + kx - 1) / kx
+        let height = (buffer.height + ky - 1) / ky
         var output = try PixelBuffer(width: width, height: height, format: buffer.format, zeroed: false)
         let rowBytes = buffer.width * 4
         // Column sums of a band of ky rows, each at most 255 x 256; a block's sum at most 255 x 256 x 256.
         let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: rowBytes)
         defer { sums.deallocate() }
-        let sourceStride = buffer.bytesPerRow, outputStride = output.bytesPerRow, sourceHeight = buffer.height
+        let sourceStride = buffer.bytesPerRow
+        let outputStride = output.bytesPerRow
+        let sourceHeight = buffer.height
         try buffer.withUnsafeBytes { (source: UnsafeRawBufferPointer) throws(ImageError) in
             let base = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
             try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
                 let targetBase = target.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 for band in 0..<height {
-                    let top = band * ky, rows = min(ky, sourceHeight - top)
+                    let top = band * ky
+                    let rows = min(ky, sourceHeight - top)
                     sums.update(repeating: 0, count: rowBytes)
                     for row in top..<top + rows {
                         let line = base + row * sourceStride
@@ -44,8 +48,10 @@ enum BoxReduction {
                     }
                     let out = targetBase + band * outputStride
                     for column in 0..<width {
-                        let left = column * kx, columns = min(kx, buffer.width - left)
-                        let count = UInt32(columns * rows), half = count / 2
+                        let left = column * kx
+                        let columns = min(kx, buffer.width - left)
+                        let count = UInt32(columns * rows)
+                        let half = count / 2
                         for channel in 0..<4 {
                             var sum: UInt32 = 0
                             for x in left..<left + columns { sum &+= sums[x * 4 + channel] }

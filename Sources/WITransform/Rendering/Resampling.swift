@@ -9,12 +9,16 @@ enum Resampling {
     /// `extent`: how many of `source`'s pixels the image covers, when that is fractional: a box reduction
     /// (`BoxReduction`) whose last block is cut by the edge covers original size / factor, so that the scale keeps
     /// the original geometry.
-    static func draw(_ source: PixelBuffer, into target: PixmanImage, scaledWidth: Int, scaledHeight: Int,
-                     originX: Int = 0, originY: Int = 0, extent: (width: Double, height: Double)? = nil)
+    static func draw(
+        _ source: PixelBuffer, into target: PixmanImage, scaledWidth: Int, scaledHeight: Int,
+        originX: Int = 0, originY: Int = 0, extent: (width: Double, height: Double)? = nil
+    )
         throws(ImageError)
     {
-        let left = max(0, originX), top = max(0, originY)
-        let right = min(target.width, originX + scaledWidth), bottom = min(target.height, originY + scaledHeight)
+        let left = max(0, originX)
+        let top = max(0, originY)
+        let right = min(target.width, originX + scaledWidth)
+        let bottom = min(target.height, originY + scaledHeight)
         guard right > left, bottom > top else { return }
         let scaleX = (extent?.width ?? Double(source.width)) / Double(scaledWidth)
         let scaleY = (extent?.height ?? Double(source.height)) / Double(scaledHeight)
@@ -23,14 +27,16 @@ enum Resampling {
             let size = PixelSize(width: scaledWidth, height: scaledHeight)
             let scaled = try ImageCoding.AreaAverageResampler().resample(source, to: size)
             let image = try PixmanImage(scaled)
-            target.composite(.source, source: image, sourceX: left - originX, sourceY: top - originY, x: left, y: top,
-                             width: right - left, height: bottom - top)
+            target.composite(
+                .source, source: image, sourceX: left - originX, sourceY: top - originY, x: left, y: top,
+                width: right - left, height: bottom - top)
             return
         }
         // A letterbox offset (origin >= 0) goes into the composite's source offset, so that pixman's 16.16 matrix
         // never holds origin x scale (a 4096-pixel bar at an 8x reduction is 32768, one past its range); a crop
         // offset (origin < 0) stays in the matrix, where it is at most half the source size.
-        let shiftX = max(0, originX), shiftY = max(0, originY)
+        let shiftX = max(0, originX)
+        let shiftY = max(0, originY)
         let matrix = AffineMatrix.scale(scaleX, scaleY)
             .after(.translation(Double(shiftX - originX), Double(shiftY - originY)))
         let image = try PixmanImage(source)
@@ -40,8 +46,9 @@ enum Resampling {
         let band = max(16, 262_144 / max(1, right - left))
         for y in stride(from: top, to: bottom, by: band) {
             try WorkerPool.checkCancellation()
-            target.composite(.source, source: image, sourceX: left - shiftX, sourceY: y - shiftY, x: left, y: y,
-                             width: right - left, height: min(band, bottom - y))
+            target.composite(
+                .source, source: image, sourceX: left - shiftX, sourceY: y - shiftY, x: left, y: y,
+                width: right - left, height: min(band, bottom - y))
         }
     }
 
@@ -84,8 +91,9 @@ enum Resampling {
             let covered = extent ?? (Double(source.width), Double(source.height))
             try AreaReduction.reduce(source, extent: covered, into: &output)
         } else {
-            try draw(source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height,
-                     extent: extent)
+            try draw(
+                source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height,
+                extent: extent)
         }
         return try WorkingPixels.finished(output, as: buffer.format)
     }

@@ -13,10 +13,12 @@ enum WorkingPixels {
             return buffer
         case .rgba8 where buffer.bytesPerRow % 4 == 0:
             if AlphaLoops.isOpaque(buffer) { return buffer }
-            let output = try PixelBuffer(width: buffer.width, height: buffer.height, format: .premultipliedRGBA8,
-                                         zeroed: false)
-            try PixmanImage(output).composite(.source, source: PixmanImage(buffer, opaque: true),
-                                              mask: PixmanImage(buffer))
+            let output = try PixelBuffer(
+                width: buffer.width, height: buffer.height, format: .premultipliedRGBA8,
+                zeroed: false)
+            try PixmanImage(output).composite(
+                .source, source: PixmanImage(buffer, opaque: true),
+                mask: PixmanImage(buffer))
             return output
         default:
             // 16-bit, or rows padded to an odd length: WICore's conversion gives packed premultiplied RGBA8.

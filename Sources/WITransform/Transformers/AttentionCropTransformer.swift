@@ -52,9 +52,10 @@ public struct AttentionCropTransformer: ImageTransformer, Hashable {
         return try image.transformingFrames(outputSize: size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
             let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format)
-            try Resampling.draw(source, into: PixmanImage(output), scaledWidth: placement.scaledSize.width,
-                                scaledHeight: placement.scaledSize.height, originX: -placement.x,
-                                originY: -placement.y)
+            try Resampling.draw(
+                source, into: PixmanImage(output), scaledWidth: placement.scaledSize.width,
+                scaledHeight: placement.scaledSize.height, originX: -placement.x,
+                originY: -placement.y)
             return try WorkingPixels.finished(output, as: buffer.format)
         }
     }

@@ -34,8 +34,9 @@ public struct BlurTransformer: ImageTransformer, Hashable {
         guard radius > 0 else { return image }
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height, for: buffer.format,
-                                                  zeroed: false)
+            let output = try WorkingPixels.output(
+                width: buffer.width, height: buffer.height, for: buffer.format,
+                zeroed: false)
             try BoxBlur.blur(source, into: output, sigma: radius)
             return try WorkingPixels.finished(output, as: buffer.format)
         }

@@ -37,8 +37,10 @@ public struct CropTransformer: ImageTransformer, Hashable {
     public var key: String { TransformerKey.make("Crop", [String(x), String(y), "\(size)"]) }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
-        let left = max(0, x), top = max(0, y)
-        let right = min(image.width, x + size.width), bottom = min(image.height, y + size.height)
+        let left = max(0, x)
+        let top = max(0, y)
+        let right = min(image.width, x + size.width)
+        let bottom = min(image.height, y + size.height)
         guard right > left, bottom > top else {
             throw ImageError(.badImageData, "crop \(key) lies outside the \(image.size) image")
         }
@@ -46,9 +48,11 @@ public struct CropTransformer: ImageTransformer, Hashable {
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
             // The rows copied as they are, in the frame's own format: no premultiplication round trip, so
             // translucent pixels keep their exact colour.
-            var output = try PixelBuffer(width: outputSize.width, height: outputSize.height, format: buffer.format,
-                                         zeroed: false)
-            let pixel = buffer.format.bytesPerPixel, rowLength = outputSize.width * pixel
+            var output = try PixelBuffer(
+                width: outputSize.width, height: outputSize.height, format: buffer.format,
+                zeroed: false)
+            let pixel = buffer.format.bytesPerPixel
+            let rowLength = outputSize.width * pixel
             let targetStride = output.bytesPerRow
             try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
                 buffer.withUnsafeBytes { (source: UnsafeRawBufferPointer) in

@@ -29,12 +29,14 @@ public struct FlipTransformer: ImageTransformer, Hashable {
         guard horizontal || vertical else { return image }
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height,
-                                                  for: buffer.format, zeroed: false)
+            let output = try WorkingPixels.output(
+                width: buffer.width, height: buffer.height,
+                for: buffer.format, zeroed: false)
             // Destination x maps to source width - x (pixel centres: x + 0.5 -> width - x - 0.5).
-            let matrix = AffineMatrix(a: horizontal ? -1 : 1, d: vertical ? -1 : 1,
-                                      tx: horizontal ? Double(buffer.width) : 0,
-                                      ty: vertical ? Double(buffer.height) : 0)
+            let matrix = AffineMatrix(
+                a: horizontal ? -1 : 1, d: vertical ? -1 : 1,
+                tx: horizontal ? Double(buffer.width) : 0,
+                ty: vertical ? Double(buffer.height) : 0)
             let image = try PixmanImage(source)
             try image.setSampling(matrix, filter: .nearest, padEdges: false)
             try PixmanImage(output).composite(.source, source: image)

@@ -45,18 +45,23 @@ extension ImageTransformer where Self == CanvasTransformer {
     }
 
     /// `CanvasTransformer(color:blending:)`: every frame's transparency merged with `color`.
-    public static func background(_ color: RGBAColor,
-                                  blending: CanvasTransformer.Blending = .sourceOver) throws(ImageError) -> Self {
+    public static func background(
+        _ color: RGBAColor,
+        blending: CanvasTransformer.Blending = .sourceOver
+    ) throws(ImageError) -> Self {
         try CanvasTransformer(color: color, blending: blending)
     }
 }
 
 extension ImageTransformer where Self == OverlayTransformer {
     /// `OverlayTransformer(_:identifier:x:y:transparency:maximumWidthPercent:maximumHeightPercent:)`.
-    public static func overlay(_ overlay: Image, identifier: String, x: OverlayTransformer.Position,
-                               y: OverlayTransformer.Position, transparency: Int = 0, maximumWidthPercent: Int? = nil,
-                               maximumHeightPercent: Int? = nil) throws(ImageError) -> Self {
-        try OverlayTransformer(overlay, identifier: identifier, x: x, y: y, transparency: transparency,
-                               maximumWidthPercent: maximumWidthPercent, maximumHeightPercent: maximumHeightPercent)
+    public static func overlay(
+        _ overlay: Image, identifier: String, x: OverlayTransformer.Position,
+        y: OverlayTransformer.Position, transparency: Int = 0, maximumWidthPercent: Int? = nil,
+        maximumHeightPercent: Int? = nil
+    ) throws(ImageError) -> Self {
+        try OverlayTransformer(
+            overlay, identifier: identifier, x: x, y: y, transparency: transparency,
+            maximumWidthPercent: maximumWidthPercent, maximumHeightPercent: maximumHeightPercent)
     }
 }

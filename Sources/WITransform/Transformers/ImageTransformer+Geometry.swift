@@ -8,7 +8,8 @@ import WICore
 /// ```
 extension ImageTransformer where Self == ResizeTransformer {
     /// `ResizeTransformer(width:height:mode:)`.
-    public static func resize(width: Int, height: Int, mode: ResizeTransformer.Mode = .fill) throws(ImageError) -> Self {
+    public static func resize(width: Int, height: Int, mode: ResizeTransformer.Mode = .fill) throws(ImageError) -> Self
+    {
         try ResizeTransformer(width: width, height: height, mode: mode)
     }
 }
@@ -43,8 +44,10 @@ extension ImageTransformer where Self == FlipTransformer {
 
 extension ImageTransformer where Self == RoundCornerTransformer {
     /// `RoundCornerTransformer(radius:corners:borderWidth:borderColor:)`.
-    public static func roundCorner(radius: Double, corners: RoundCornerTransformer.Corners = .all, borderWidth: Double = 0,
-                                   borderColor: RGBAColor = .clear) throws(ImageError) -> Self {
+    public static func roundCorner(
+        radius: Double, corners: RoundCornerTransformer.Corners = .all, borderWidth: Double = 0,
+        borderColor: RGBAColor = .clear
+    ) throws(ImageError) -> Self {
         try RoundCornerTransformer(radius: radius, corners: corners, borderWidth: borderWidth, borderColor: borderColor)
     }
 }

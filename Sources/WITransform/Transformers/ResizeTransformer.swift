@@ -45,8 +45,9 @@ public struct ResizeTransformer: ImageTransformer, Hashable {
         try ArgumentCheck.within(height, 1...maximumSide, "\(name) height")
         let size = PixelSize(width: width, height: height)
         guard size.area <= DecodeOptions.defaultPixelLimit else {
-            throw ArgumentCheck.invalid("\(name) size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
-                                        "\(size)")
+            throw ArgumentCheck.invalid(
+                "\(name) size", "have at most \(DecodeOptions.defaultPixelLimit) pixels",
+                "\(size)")
         }
         return size
     }
@@ -59,15 +60,17 @@ public struct ResizeTransformer: ImageTransformer, Hashable {
             if mode == .fill { return try Resampling.resized(buffer, to: size) }
             let source = try WorkingPixels.premultiplied(buffer)
             let output = try WorkingPixels.output(width: size.width, height: size.height, for: buffer.format)
-            try Resampling.draw(source, into: PixmanImage(output), scaledWidth: placement.width,
-                                scaledHeight: placement.height, originX: placement.x, originY: placement.y)
+            try Resampling.draw(
+                source, into: PixmanImage(output), scaledWidth: placement.width,
+                scaledHeight: placement.height, originX: placement.x, originY: placement.y)
             return try WorkingPixels.finished(output, as: buffer.format)
         }
     }
 
     /// Where the scaled source lies on the output canvas (its size, and its top-left corner, negative when cropped).
     func placement(for source: PixelSize) -> (width: Int, height: Int, x: Int, y: Int) {
-        let ratioX = Double(size.width) / Double(source.width), ratioY = Double(size.height) / Double(source.height)
+        let ratioX = Double(size.width) / Double(source.width)
+        let ratioY = Double(size.height) / Double(source.height)
         let ratio = mode == .aspectFit ? min(ratioX, ratioY) : max(ratioX, ratioY)
         var width = max(1, Int((Double(source.width) * ratio).rounded()))
         var height = max(1, Int((Double(source.height) * ratio).rounded()))

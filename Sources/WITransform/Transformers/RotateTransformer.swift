@@ -48,8 +48,9 @@ public struct RotateTransformer: ImageTransformer, Hashable {
         let filter: PixmanImage.Filter = Self.isQuarterTurn(cosine: cosine, sine: sine) ? .nearest : .bilinear
         return try image.transformingFrames(outputSize: outputSize) { buffer throws(ImageError) in
             let pixels = try WorkingPixels.premultiplied(buffer)
-            let output = try WorkingPixels.output(width: outputSize.width, height: outputSize.height,
-                                                  for: buffer.format)
+            let output = try WorkingPixels.output(
+                width: outputSize.width, height: outputSize.height,
+                for: buffer.format)
             let rotated = try PixmanImage(pixels)
             try rotated.setSampling(matrix, filter: filter, padEdges: false)
             try PixmanImage(output).composite(.source, source: rotated)
@@ -59,9 +60,11 @@ public struct RotateTransformer: ImageTransformer, Hashable {
 
     /// The rotated bounding box, each side rounded to the nearest pixel and at least 1.
     static func boundingSize(of size: PixelSize, cosine: Double, sine: Double) -> PixelSize {
-        let w = Double(size.width), h = Double(size.height)
-        return PixelSize(width: max(1, Int((w * abs(cosine) + h * abs(sine)).rounded())),
-                         height: max(1, Int((w * abs(sine) + h * abs(cosine)).rounded())))
+        let w = Double(size.width)
+        let h = Double(size.height)
+        return PixelSize(
+            width: max(1, Int((w * abs(cosine) + h * abs(sine)).rounded())),
+            height: max(1, Int((w * abs(sine) + h * abs(cosine)).rounded())))
     }
 
     /// Multiples of 90 degrees move whole pixels, so they are copied exactly rather than interpolated.

@@ -32,8 +32,10 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
         /// "all", "none", or the corners joined with "+" ("topLeft+bottomRight").
         var name: String {
             if self == .all { return "all" }
-            let names = [(Corners.topLeft, "topLeft"), (.topRight, "topRight"), (.bottomLeft, "bottomLeft"),
-                         (.bottomRight, "bottomRight")].filter { contains($0.0) }.map(\.1)
+            let names = [
+                (Corners.topLeft, "topLeft"), (.topRight, "topRight"), (.bottomLeft, "bottomLeft"),
+                (.bottomRight, "bottomRight"),
+            ].filter { contains($0.0) }.map(\.1)
             return names.isEmpty ? "none" : names.joined(separator: "+")
         }
     }
@@ -62,18 +64,25 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
     }
 
     public var key: String {
-        TransformerKey.make("RoundCorner", [TransformerKey.number(radius), corners.name,
-                                            TransformerKey.number(borderWidth), borderColor.hexString])
+        TransformerKey.make(
+            "RoundCorner",
+            [
+                TransformerKey.number(radius), corners.name,
+                TransformerKey.number(borderWidth), borderColor.hexString,
+            ])
     }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
-        let width = Double(image.width), height = Double(image.height)
+        let width = Double(image.width)
+        let height = Double(image.height)
         let clamped = min(radius, min(width, height) / 2)
-        let outline = RoundedRect.triangles(left: 0, top: 0, right: width, bottom: height, radius: clamped,
-                                            corners: corners)
+        let outline = RoundedRect.triangles(
+            left: 0, top: 0, right: width, bottom: height, radius: clamped,
+            corners: corners)
         let inset = min(borderWidth, min(width, height) / 2)
-        let inner = RoundedRect.triangles(left: inset, top: inset, right: width - inset, bottom: height - inset,
-                                          radius: max(0, clamped - inset), corners: corners)
+        let inner = RoundedRect.triangles(
+            left: inset, top: inset, right: width - inset, bottom: height - inset,
+            radius: max(0, clamped - inset), corners: corners)
         let hasBorder = inset > 0 && borderColor.alpha > 0
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             let source = try WorkingPixels.premultiplied(buffer)
@@ -96,8 +105,10 @@ public struct RoundCornerTransformer: ImageTransformer, Hashable {
 
 /// Rounded rectangles as triangle fans, for pixman's antialiased rasterizer.
 enum RoundedRect {
-    static func triangles(left: Double, top: Double, right: Double, bottom: Double, radius: Double,
-                          corners: RoundCornerTransformer.Corners)
+    static func triangles(
+        left: Double, top: Double, right: Double, bottom: Double, radius: Double,
+        corners: RoundCornerTransformer.Corners
+    )
         -> [(PixmanImage.Point, PixmanImage.Point, PixmanImage.Point)]
     {
         guard right > left, bottom > top else { return [] }

@@ -33,14 +33,16 @@ public struct TintTransformer: ImageTransformer, Hashable {
         return try image.transformingFrames(outputSize: image.size) { buffer throws(ImageError) in
             // Work on straight colour seen as opaque (pixman's x8b8g8r8), so the blend sees the true colour
             // whatever the alpha; then put the original alpha back with one masked copy (colour IN alpha).
-            let straight = buffer.format == .rgba8 && buffer.bytesPerRow % 4 == 0
+            let straight =
+                buffer.format == .rgba8 && buffer.bytesPerRow % 4 == 0
                 ? buffer : try buffer.converted(to: .rgba8)
             var blended = straight
             try blended.makeUnique()
             let canvas = try PixmanImage(blended, layout: .exact, opaque: true)
             canvas.composite(op, source: try PixmanImage(solid: color, layout: .exact))
-            let output = try WorkingPixels.output(width: buffer.width, height: buffer.height,
-                                                  for: buffer.format, zeroed: false)
+            let output = try WorkingPixels.output(
+                width: buffer.width, height: buffer.height,
+                for: buffer.format, zeroed: false)
             try PixmanImage(output, layout: .exact)
                 .composite(.source, source: canvas, mask: try PixmanImage(straight, layout: .exact))
             return try WorkingPixels.finished(output, as: buffer.format)

@@ -17,7 +17,8 @@ import WICore
 public struct TrimTransformer: ImageTransformer, Hashable {
     /// The corner whose colour is the border's.
     public enum Corner: String, Hashable, Sendable {
-        case topLeft = "top-left", bottomRight = "bottom-right"
+        case topLeft = "top-left"
+        case bottomRight = "bottom-right"
     }
 
     public let corner: Corner
@@ -45,7 +46,10 @@ public struct TrimTransformer: ImageTransformer, Hashable {
         guard width > 0, height > 0 else { return nil }
         let reference = corner == .bottomRight ? ((height - 1) * width + width - 1) * 4 : 0
         let limit = Double(tolerance)
-        var left = width, top = height, right = 0, bottom = 0
+        var left = width
+        var top = height
+        var right = 0
+        var bottom = 0
         var cancelled = false
         bytes.withUnsafeBufferPointer { buffer in
             func differs(_ x: Int, _ y: Int) -> Bool {

@@ -6,7 +6,9 @@ import WITestSupport
 @Suite struct CacheKeyTests {
     @Test func transformerPartGoesBeforeThePathExtension() {
         #expect(CacheKeys.transformed("http://a.com/b/c.png", transformerKey: "T") == "http://a.com/b/c-T.png")
-        #expect(CacheKeys.transformed("http://a.com/b/c.png?x=1.jpg#f", transformerKey: "T") == "http://a.com/b/c-T.png?x=1.jpg#f")
+        #expect(
+            CacheKeys.transformed("http://a.com/b/c.png?x=1.jpg#f", transformerKey: "T")
+                == "http://a.com/b/c-T.png?x=1.jpg#f")
         #expect(CacheKeys.transformed("http://a.com/b/c?x=1", transformerKey: "T") == "http://a.com/b/c?x=1-T")
         #expect(CacheKeys.transformed("file:///tmp/a.gif", transformerKey: "T") == "file:///tmp/a-T.gif")
         #expect(CacheKeys.transformed("plain-key", transformerKey: "T") == "plain-key-T")
@@ -14,25 +16,35 @@ import WITestSupport
         #expect(CacheKeys.transformed("http://a.com", transformerKey: "T") == "http://a.com-T")
         #expect(CacheKeys.transformed("http://a.com/.hidden", transformerKey: "T") == "http://a.com/.hidden-T")
         // Keys already holding a part (braces, commas) must not confuse URL parsing.
-        let thumb = CacheKeys.thumbnailed("https://a.com/p/c.jpg?q=1", size: .init(width: 8, height: 8), preserveAspectRatio: true)
-        #expect(CacheKeys.transformed(thumb, transformerKey: "T") == "https://a.com/p/c-Thumbnail({8.000000,8.000000},1)-T.jpg?q=1")
+        let thumb = CacheKeys.thumbnailed(
+            "https://a.com/p/c.jpg?q=1", size: .init(width: 8, height: 8), preserveAspectRatio: true)
+        #expect(
+            CacheKeys.transformed(thumb, transformerKey: "T")
+                == "https://a.com/p/c-Thumbnail({8.000000,8.000000},1)-T.jpg?q=1")
     }
 
     @Test func thumbnailPartFollowsSDWebImage() {
-        #expect(CacheKeys.thumbnailPart(.init(width: 256, height: 128), preserveAspectRatio: true) == "Thumbnail({256.000000,128.000000},1)")
-        #expect(CacheKeys.thumbnailed("http://a.com/c.png", size: .init(width: 10, height: 10), preserveAspectRatio: false)
+        #expect(
+            CacheKeys.thumbnailPart(.init(width: 256, height: 128), preserveAspectRatio: true)
+                == "Thumbnail({256.000000,128.000000},1)")
+        #expect(
+            CacheKeys.thumbnailed("http://a.com/c.png", size: .init(width: 10, height: 10), preserveAspectRatio: false)
                 == "http://a.com/c-Thumbnail({10.000000,10.000000},0).png")
     }
 
     @Test func managerKeysCombineFilterThumbnailAndTransformer() {
-        let filter = CacheKeys.BlockKeyFilter { url in url.absoluteString.replacingOccurrences(of: "?token=secret", with: "") }
+        let filter = CacheKeys.BlockKeyFilter { url in
+            url.absoluteString.replacingOccurrences(of: "?token=secret", with: "")
+        }
         let h = Harness(transformer: MockTransformer(key: "Tint"), cacheKeyFilter: filter)
         let url = URL(string: "https://a.com/p/cat.jpg?token=secret")!
         #expect(h.manager.cacheKey(for: url) == "https://a.com/p/cat-Tint.jpg")
         var context = ImageContext()
         context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
         context[.imageTransformer] = PipelineTransformer([MockTransformer(key: "A"), MockTransformer(key: "B")])
-        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-Thumbnail({64.000000,64.000000},1)-A-B.jpg")
+        #expect(
+            h.manager.cacheKey(for: url, context: context)
+                == "https://a.com/p/cat-Thumbnail({64.000000,64.000000},1)-A-B.jpg")
         let noCache = Harness(cacheKeyFilter: CacheKeys.BlockKeyFilter { _ in nil })
         #expect(noCache.manager.cacheKey(for: url) == nil)
     }

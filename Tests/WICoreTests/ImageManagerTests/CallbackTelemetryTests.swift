@@ -27,8 +27,11 @@ import WITestSupport
         #expect(try h.loads() == ["success": 1, "failure": 0, "cancelled": 0])
         #expect(try h.metrics.expectTimer("webimage_load_duration_seconds").values.count == 1)
         #expect(try h.metrics.expectMeter("webimage_inflight_loads").values == [1, 0])
-        #expect(h.spanNames.sorted() == ["webimage.cache.query", "webimage.cache.store", "webimage.decode",
-                                         "webimage.download", "webimage.load"])
+        #expect(
+            h.spanNames.sorted() == [
+                "webimage.cache.query", "webimage.cache.store", "webimage.decode",
+                "webimage.download", "webimage.load",
+            ])
         h.expectChildrenOfOneLoad()
         let span = try #require(h.spans("webimage.load").first)
         #expect(span.parentSpanID == nil)
@@ -126,7 +129,7 @@ import WITestSupport
         await h.manager.shutdown()
         let codes = Codes()
         h.manager.loadImage(with: url) { codes.add($0) }
-        #expect(codes.all == [1010])                            // at once, before the call returned
+        #expect(codes.all == [1010])  // at once, before the call returned
         #expect(try h.loads() == ["success": 0, "failure": 1, "cancelled": 0])
         let refused = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url) }
         #expect(refused?.code == .shutDown)

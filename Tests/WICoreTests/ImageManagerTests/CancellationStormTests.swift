@@ -9,14 +9,18 @@ import WITestSupport
 @Suite struct CancellationStormTests {
     /// What each load ended with, and how many `cancel()` calls on it returned true.
     final class Ledger: Sendable {
-        enum Outcome: Equatable, Sendable { case image, cancelled, other(ImageError.Code) }
+        enum Outcome: Equatable, Sendable {
+            case image, cancelled
+            case other(ImageError.Code)
+        }
         private let state = Mutex<(outcomes: [Int: [Outcome]], wins: [Int: Int])>(([:], [:]))
 
         func complete(_ call: Int, _ result: Result<ImageResult, ImageError>) {
-            let outcome: Outcome = switch result {
-            case .success: .image
-            case .failure(let error): error.code == .cancelled ? .cancelled : .other(error.code)
-            }
+            let outcome: Outcome =
+                switch result {
+                case .success: .image
+                case .failure(let error): error.code == .cancelled ? .cancelled : .other(error.code)
+                }
             state.withLock { $0.outcomes[call, default: []].append(outcome) }
         }
 
@@ -53,7 +57,7 @@ import WITestSupport
             }
         }
         #expect(await eventually(60 + Double(loads) / 1000) { ledger.completed >= loads })
-        await h.manager.waitUntilIdle()   // every load has ended: a second completion would have come before
+        await h.manager.waitUntilIdle()  // every load has ended: a second completion would have come before
         var cancelled = 0
         for call in 0..<loads {
             let (outcomes, wins) = (ledger.outcomes(call), ledger.wins(call))
@@ -64,7 +68,7 @@ import WITestSupport
             }
             cancelled += wins
         }
-        #expect(cancelled > 0 && cancelled < loads)   // the storm hit loads both before and after they finished
+        #expect(cancelled > 0 && cancelled < loads)  // the storm hit loads both before and after they finished
         #expect(await eventually { !h.manager.isRunning })
     }
 }

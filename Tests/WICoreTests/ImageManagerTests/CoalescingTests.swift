@@ -20,7 +20,9 @@ import WITestSupport
         #expect(h.loader.loadCount == 1)
         #expect(h.coder.decodeCount == 1)
         #expect(tint.callCount == 1)
-        #expect(h.manager.statistics.loads == 1 && h.manager.statistics.decodes == 1 && h.manager.statistics.transforms == 1)
+        #expect(
+            h.manager.statistics.loads == 1 && h.manager.statistics.decodes == 1 && h.manager.statistics.transforms == 1
+        )
         _ = tokens
     }
 
@@ -39,13 +41,13 @@ import WITestSupport
         }
         #expect(await eventually { h.loader.waitingCount == 1 })
         for token in tokens.dropLast() { #expect(token.cancel()) }
-        #expect(tally["cancelled"] == 99)                      // delivered at once, synchronously
+        #expect(tally["cancelled"] == 99)  // delivered at once, synchronously
         h.loader.open()
         #expect(await eventually { tally.total == 100 })
         #expect(tally["ok 99"] == 1)
         #expect(h.loader.cancelCount == 0)
         #expect(h.loader.loadCount == 1)
-        #expect(!tokens[99].cancel())                           // already done
+        #expect(!tokens[99].cancel())  // already done
     }
 
     @Test func cancellingEveryCallerStopsTheLoader() async throws {
@@ -76,7 +78,7 @@ import WITestSupport
         #expect(error?.code == .cancelled)
         h.loader.open()
         #expect(try await kept.value.image.size == PixelSize(width: 40, height: 20))
-        #expect(!h.manager.isFailedURL(url))                    // cancellation never blocks a URL
+        #expect(!h.manager.isFailedURL(url))  // cancellation never blocks a URL
     }
 
     @Test func priorityIsTheHighestOfTheCallersAndChangesWhileQueued() async throws {
@@ -91,7 +93,8 @@ import WITestSupport
         tokenB.setPriority(.high)
         // A second, high-priority caller raises a's shared load above c's.
         _ = h.manager.loadImage(with: a, options: .highPriority) { _ in tally.add("a2") }
-        #expect(await eventually { h.loader.waitingPriority(for: a) == .high && h.loader.waitingPriority(for: b) == .high })
+        #expect(
+            await eventually { h.loader.waitingPriority(for: a) == .high && h.loader.waitingPriority(for: b) == .high })
         #expect(h.loader.waitingPriority(for: c) == .normal)
         h.loader.open()
         #expect(await eventually { tally.total == 4 })
@@ -121,7 +124,7 @@ import WITestSupport
         }
         for (_, token) in tokens.shuffled(using: &random).prefix(2000) { token.cancel() }
         #expect(await eventually(60) { tally.total - tally["unexpected"] == 10_000 })
-        await h.manager.waitUntilIdle()   // every load has ended: a second completion would have come before
+        await h.manager.waitUntilIdle()  // every load has ended: a second completion would have come before
         for i in stride(from: 0, to: 10_000, by: 1) where tally["call \(i)"] != 1 {
             Issue.record("call \(i) completed \(tally["call \(i)"]) times")
             break

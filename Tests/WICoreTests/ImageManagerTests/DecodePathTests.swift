@@ -19,7 +19,7 @@ import WITestSupport
         #expect(second.image === first.image)
         #expect(first.data == h.coder.data(width: 6, height: 3))
         #expect(h.coder.decodeCount == 1)
-        #expect(h.manager.statistics.decodes == 1)        // counted like a network decode
+        #expect(h.manager.statistics.decodes == 1)  // counted like a network decode
         #expect(h.memory.keys == [url.absoluteString])
         #expect(h.loader.loadCount == 0)
         let again = try await h.manager.loadImage(with: url)
@@ -30,7 +30,7 @@ import WITestSupport
     @Test func anEntryTheCodersCallBadIsRemovedAndTheURLLoaded() async throws {
         let h = Harness()
         let url = h.serve("fresh.png", width: 9, height: 9)
-        h.disk.setData(h.coder.data(width: 0, height: 0), forKey: url.absoluteString)   // the coder's magic, broken
+        h.disk.setData(h.coder.data(width: 0, height: 0), forKey: url.absoluteString)  // the coder's magic, broken
         let result = try await h.manager.loadImage(with: url, options: .waitStoreCache)
         #expect(result.cacheType == .none)
         #expect(result.image.size == PixelSize(width: 9, height: 9))
@@ -45,9 +45,11 @@ import WITestSupport
         h.disk.setData(bytes, forKey: url.absoluteString)
         var context = ImageContext()
         context[.decodeOptions] = DecodeOptions(pixelLimit: 50)
-        let error = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url, context: context) }
+        let error = await #expect(throws: ImageError.self) {
+            try await h.manager.loadImage(with: url, context: context)
+        }
         #expect(error?.code == .pixelLimitExceeded)
-        #expect(h.disk.data(forKey: url.absoluteString) == bytes)     // a good entry is never deleted
+        #expect(h.disk.data(forKey: url.absoluteString) == bytes)  // a good entry is never deleted
         #expect(h.loader.loadCount == 0)
         let full = try await h.manager.loadImage(with: url)
         #expect(full.image.size == PixelSize(width: 100, height: 100))
@@ -63,7 +65,7 @@ import WITestSupport
         let error = await #expect(throws: ImageError.self) {
             try await h.manager.loadImage(with: url, options: .fromCacheOnly, context: context)
         }
-        #expect(error?.code == .loadSkipped)                          // a miss for this coder, not bad data
+        #expect(error?.code == .loadSkipped)  // a miss for this coder, not bad data
         #expect(h.disk.data(forKey: url.absoluteString) == bytes)
         // A per-request coder calling the bytes bad is not the manager's verdict either.
         context[.imageCoder] = MockCoder(magic: "MOCK", marker: 3, failure: ImageError(.badImageData, "refused"))
@@ -99,7 +101,8 @@ import WITestSupport
         #expect(plain.data == plainManager.coder.data(width: 40, height: 20, extra: "p.png"))
         var context = ImageContext()
         context[.thumbnailPixelSize] = PixelSize(width: 10, height: 10)
-        let thumbnail = try await plainManager.manager.loadImage(with: plainURL, options: .fromLoaderOnly, context: context)
+        let thumbnail = try await plainManager.manager.loadImage(
+            with: plainURL, options: .fromLoaderOnly, context: context)
         #expect(thumbnail.image.size == PixelSize(width: 10, height: 5))
         #expect(thumbnail.data == nil)
     }
@@ -120,14 +123,16 @@ import WITestSupport
         #expect(warm.image.size == PixelSize(width: 100, height: 50))
         #expect(warm.image.flags.contains(.thumbnail))
         #expect(h.coder.decodeCount == decodesBefore + 1)
-        #expect(h.memory.keys == [thumbnailKey])                      // never under the full-size key
+        #expect(h.memory.keys == [thumbnailKey])  // never under the full-size key
     }
 
     @Test func firstFrameOnlyOnAMemoryHitOfAnAnimationGivesAStill() async throws {
         let h = Harness()
         let url = URL(string: "mock://host/anim.gif")!
         let frame = try PixelBuffer(width: 2, height: 2, format: .rgba8)
-        let animation = Image(frames: [ImageFrame(pixels: frame, duration: 0.1), ImageFrame(pixels: frame, duration: 0.1)])
+        let animation = Image(frames: [
+            ImageFrame(pixels: frame, duration: 0.1), ImageFrame(pixels: frame, duration: 0.1),
+        ])
         h.memory.setImage(animation, forKey: url.absoluteString)
         let full = try await h.manager.loadImage(with: url)
         #expect(full.image.frameCount == 2)
@@ -143,9 +148,12 @@ import WITestSupport
         var context = ImageContext()
         #expect(h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly) == url.absoluteString)
         context[.thumbnailPixelSize] = PixelSize(width: 64, height: 32)
-        #expect(h.manager.cacheKey(for: url, context: context) == "mock://host/anim-Thumbnail({64.000000,32.000000},1).gif?v=2")
-        #expect(h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly, context: context)
-            == "mock://host/anim-Thumbnail({64.000000,32.000000},1)-FirstFrame.gif?v=2")
+        #expect(
+            h.manager.cacheKey(for: url, context: context)
+                == "mock://host/anim-Thumbnail({64.000000,32.000000},1).gif?v=2")
+        #expect(
+            h.manager.cacheKey(for: url, options: .decodeFirstFrameOnly, context: context)
+                == "mock://host/anim-Thumbnail({64.000000,32.000000},1)-FirstFrame.gif?v=2")
     }
 
     @Test func preloadAllFramesReachesTheDecodeOptions() async throws {
@@ -164,7 +172,8 @@ import WITestSupport
     @Test func preloadAllFramesOnAMemoryHitOfAnAnimationOnDemandDecodesEveryFrame() async throws {
         let h = Harness()
         let url = URL(string: "mock://host/on-demand.gif")!
-        let animation = Image(frameBuffer: try ImageCoding.AnimatedFrameBuffer(decoder: ShadesAnimation(), capacity: 1), loopCount: 0)
+        let animation = Image(
+            frameBuffer: try ImageCoding.AnimatedFrameBuffer(decoder: ShadesAnimation(), capacity: 1), loopCount: 0)
         h.memory.setImage(animation, forKey: url.absoluteString)
         let played = try await h.manager.loadImage(with: url)
         #expect(played.image === animation)

@@ -17,7 +17,7 @@ import WITestSupport
     @Test func badDataBlocksTheURLUntilRetryFailedSucceeds() async throws {
         let h = Harness()
         let url = URL(string: "mock://host/broken.png")!
-        h.loader.register(url, data: h.coder.data(width: 0, height: 0))   // the coder's magic, a broken header
+        h.loader.register(url, data: h.coder.data(width: 0, height: 0))  // the coder's magic, a broken header
         let first = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url) }
         #expect(first?.code == .badImageData)
         #expect(h.manager.isFailedURL(url))
@@ -32,7 +32,7 @@ import WITestSupport
 
     @Test func notFoundAndTransientErrorsDoNotBlock() async throws {
         let h = Harness()
-        let missing = URL(string: "mock://host/missing.png")!   // unregistered: 404
+        let missing = URL(string: "mock://host/missing.png")!  // unregistered: 404
         let error = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: missing) }
         #expect(error?.code == .badServerResponse)
         #expect(error?.statusCode == 404)

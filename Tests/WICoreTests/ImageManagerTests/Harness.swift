@@ -12,9 +12,11 @@ struct Harness {
     let cache: TieredImageCache
     let manager: ImageManager
 
-    init(transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
-         cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
-         delegate: (any ImageManagerDelegate)? = nil, decodeGate: TestLatch? = nil) {
+    init(
+        transformer: (any ImageTransformer)? = nil, cacheKeyFilter: (any CacheKeyFilter)? = nil,
+        cacheSerializer: (any CacheSerializer)? = nil, optionsProcessor: (any ImageOptionsProcessor)? = nil,
+        delegate: (any ImageManagerDelegate)? = nil, decodeGate: TestLatch? = nil
+    ) {
         let coder = self.coder
         let coders = ImageCodersManager(coders: [decodeGate.map { GatedCoder(coder, gate: $0) } ?? coder])
         // Every harness has pools of its own (the manager's CPU pool, the cache's I/O pool), ended by `shutdown()`.
@@ -48,7 +50,9 @@ final class Tally: Sendable {
 /// Waits (polling, bounded) until `condition` holds; for state reached on other threads. The bound is generous
 /// because the whole suite runs in parallel on 2 cores; it returns as soon as the condition holds.
 /// It runs on the caller's actor (e.g. the main actor for target-binding tests).
-func eventually(_ seconds: Double = 30, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 30, isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async
+    -> Bool
+{
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -71,7 +75,7 @@ final class TestLatch: Sendable {
     func wait() {
         while !state.withLock({ $0 }) {
             condition.wait()
-            condition.signal()   // let the next waiter through too
+            condition.signal()  // let the next waiter through too
         }
     }
 }

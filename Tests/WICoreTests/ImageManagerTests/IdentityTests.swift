@@ -23,10 +23,13 @@ import WITestSupport
             ImageLoading.Identity(ImageLoading.Request(url: url, options: options, context: context, headers: headers))
         }
         #expect(identity() == identity())
-        var a = ImageContext(), b = ImageContext(), sameAsA = ImageContext()
+        var a = ImageContext()
+        var b = ImageContext()
+        var sameAsA = ImageContext()
         a[.requestModifier] = AuthModifier(token: "A")
         b[.requestModifier] = AuthModifier(token: "B")
-        sameAsA[.requestModifier] = ImageLoading.BlockRequestModifier { request in   // a closure: compared by what it sends
+        // a closure: compared by what it sends
+        sameAsA[.requestModifier] = ImageLoading.BlockRequestModifier { request in
             var request = request
             request.headers["Authorization"] = "Bearer A"
             return request
@@ -56,20 +59,23 @@ import WITestSupport
         func identity(_ context: ImageContext) -> ImageLoading.Identity {
             ImageLoading.Identity(ImageLoading.Request(url: url, context: context))
         }
-        var one = ImageContext(), two = ImageContext(), note = ImageContext()
+        var one = ImageContext()
+        var two = ImageContext()
+        var note = ImageContext()
         one[.tenantRegion] = "eu"
         two[.tenantRegion] = "us"
         note[.debugNote] = "anything"
-        #expect(identity(one) != identity(two))           // `.request` (the default): compared
+        #expect(identity(one) != identity(two))  // `.request` (the default): compared
         #expect(identity(one) == identity(one))
-        #expect(identity(note) == identity(ImageContext()))   // `.irrelevant`: ignored
+        #expect(identity(note) == identity(ImageContext()))  // `.irrelevant`: ignored
     }
 
     @Test func loadsWithDifferentRequestModifiersNeverShare() async throws {
         let h = Harness()
         let url = h.serve("shared.png", width: 5, height: 5)
         h.loader.close()
-        let a = Self.context(AuthModifier(token: "A")), b = Self.context(AuthModifier(token: "B"))
+        let a = Self.context(AuthModifier(token: "A"))
+        let b = Self.context(AuthModifier(token: "B"))
         async let first = h.manager.loadImage(with: url, context: a)
         async let second = h.manager.loadImage(with: url, context: b)
         async let third = h.manager.loadImage(with: url)
@@ -77,7 +83,7 @@ import WITestSupport
         #expect(await eventually { h.loader.waitingCount == 3 && h.manager.imageTaskWaiterCount == 4 })
         h.loader.open()
         _ = try await (first, second, third, fourth)
-        #expect(h.loader.loadCount == 3)                    // A, B and none; the second A joined the first
+        #expect(h.loader.loadCount == 3)  // A, B and none; the second A joined the first
         #expect(h.manager.statistics.loads == 3)
     }
 
@@ -90,7 +96,8 @@ import WITestSupport
     @Test func partitionsNeverSeeEachOthersEntries() async throws {
         let h = Harness()
         let url = h.serve("tenant.png", width: 7, height: 7)
-        var a = ImageContext(), b = ImageContext()
+        var a = ImageContext()
+        var b = ImageContext()
         a[.cachePartition] = "a"
         b[.cachePartition] = "b"
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache, context: a)
@@ -110,7 +117,8 @@ import WITestSupport
         // A partitioned thumbnail key: the thumbnail part still goes before the extension.
         var thumbnail = a
         thumbnail[.thumbnailPixelSize] = PixelSize(width: 4, height: 4)
-        #expect(h.manager.cacheKey(for: url, context: thumbnail)
+        #expect(
+            h.manager.cacheKey(for: url, context: thumbnail)
                 == "[1:a]mock://host/tenant-Thumbnail({4.000000,4.000000},1).png")
     }
 }

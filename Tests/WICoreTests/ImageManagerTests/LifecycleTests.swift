@@ -21,7 +21,7 @@ import WITestSupport
         await h.manager.waitUntilIdle()
         #expect(!h.manager.isRunning)
         h.loader.open()
-        #expect(codes.all.count == 20)                          // exactly once each
+        #expect(codes.all.count == 20)  // exactly once each
     }
 
     /// The async form runs in the caller's task: `cancelAll()` ends each waiting caller through the image task
@@ -58,7 +58,7 @@ import WITestSupport
         await h.manager.waitUntilIdle()
         #expect(!h.manager.isRunning)
         #expect(h.manager.imageTaskWaiterCount == 0)
-        #expect(h.loader.waitingCount == 0)                      // the shared load was cancelled with its last caller
+        #expect(h.loader.waitingCount == 0)  // the shared load was cancelled with its last caller
         h.loader.open()
         #expect(try await h.manager.loadImage(with: url).cacheType == .none)
         #expect(h.manager.statistics.loads == 2)
@@ -105,7 +105,7 @@ import WITestSupport
     @Test func shutdownCancelsLoadsFinishesStoresAndRefusesNewWork() async throws {
         let h = Harness()
         let stored = h.serve("stored.png", width: 3, height: 3)
-        _ = try await h.manager.loadImage(with: stored)         // its store runs in the background
+        _ = try await h.manager.loadImage(with: stored)  // its store runs in the background
         let held = h.serve("held.png")
         h.loader.close()
         let codes = Codes()
@@ -122,13 +122,13 @@ import WITestSupport
         await h.manager.shutdown()
         #expect(codes.all == [2002])
         #expect(await asyncLoad.value == 2002)
-        #expect(h.disk.keys.contains(stored.absoluteString))    // the background store finished first
+        #expect(h.disk.keys.contains(stored.absoluteString))  // the background store finished first
         #expect(!h.manager.isRunning)
         let refused = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: stored) }
         #expect(refused?.code == .shutDown)
         h.manager.loadImage(with: stored) { codes.add($0) }
-        #expect(codes.all == [2002, 1010])                      // at once, before the call returns
-        await h.manager.shutdown()                              // idempotent
+        #expect(codes.all == [2002, 1010])  // at once, before the call returns
+        await h.manager.shutdown()  // idempotent
     }
 
     @MainActor @Test func cancellingATargetLoadCallsBackWith2002AndShowsNoPlaceholder() async throws {
@@ -138,10 +138,12 @@ import WITestSupport
         h.loader.close()
         let results = Results()
         let placeholder = Image(pixels: try PixelBuffer(width: 1, height: 1, format: .rgba8))
-        tile.setImage(with: url, placeholder: placeholder, options: .delayPlaceholder, manager: h.manager) { results.add($0) }
+        tile.setImage(with: url, placeholder: placeholder, options: .delayPlaceholder, manager: h.manager) {
+            results.add($0)
+        }
         tile.cancelImageLoad()
         #expect(await eventually { results.codes == [2002] })
-        #expect(tile.shown.isEmpty)                              // cancelled is not failed
+        #expect(tile.shown.isEmpty)  // cancelled is not failed
         h.loader.open()
         await h.manager.waitUntilIdle()
         #expect(results.codes == [2002])

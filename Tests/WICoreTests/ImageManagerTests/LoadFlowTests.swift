@@ -20,7 +20,7 @@ import WITestSupport
         let third = try await h.manager.loadImage(with: url)
         #expect(third.cacheType == .disk)
         #expect(third.image.size == PixelSize(width: 40, height: 20))
-        #expect(h.memory.keys == [url.absoluteString])   // promoted back to memory
+        #expect(h.memory.keys == [url.absoluteString])  // promoted back to memory
         #expect(h.loader.loadCount == 1)
         #expect(h.coder.decodeCount == 2)
     }
@@ -36,7 +36,7 @@ import WITestSupport
         #expect(h.loader.loadCount == 1)
         let other = h.serve("b.png")
         h.disk.setData(h.coder.data(width: 5, height: 5), forKey: other.absoluteString)
-        let fromDisk = try await h.manager.loadImage(with: other)   // default query type: all tiers
+        let fromDisk = try await h.manager.loadImage(with: other)  // default query type: all tiers
         #expect(fromDisk.cacheType == .disk)
         #expect(fromDisk.image.size == PixelSize(width: 5, height: 5))
         #expect(h.loader.loadCount == 1)
@@ -45,7 +45,9 @@ import WITestSupport
     @Test func fromCacheOnlyAndFromLoaderOnly() async throws {
         let h = Harness()
         let url = h.serve("a.png")
-        let miss = await #expect(throws: ImageError.self) { try await h.manager.loadImage(with: url, options: .fromCacheOnly) }
+        let miss = await #expect(throws: ImageError.self) {
+            try await h.manager.loadImage(with: url, options: .fromCacheOnly)
+        }
         #expect(miss?.code == .loadSkipped)
         #expect(h.loader.loadCount == 0)
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
@@ -74,7 +76,7 @@ import WITestSupport
             let h = Harness()
             let url = h.serve("a.png")
             _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
-            #expect(h.disk.containsData(forKey: url.absoluteString))   // already there when the load returns
+            #expect(h.disk.containsData(forKey: url.absoluteString))  // already there when the load returns
         }
     }
 
@@ -87,7 +89,7 @@ import WITestSupport
         let nothing = Harness(cacheSerializer: CacheKeys.BlockSerializer { _, _, _ in nil })
         let other = nothing.serve("b.png")
         _ = try await nothing.manager.loadImage(with: other, options: .waitStoreCache)
-        #expect(nothing.disk.keys.isEmpty)                  // nil data: no disk entry
+        #expect(nothing.disk.keys.isEmpty)  // nil data: no disk entry
         #expect(nothing.memory.keys == [other.absoluteString])
     }
 
@@ -101,13 +103,16 @@ import WITestSupport
         let url = h.serve("a.png", width: 40, height: 20)
         let result = try await h.manager.loadImage(with: url)
         #expect(result.image.size == PixelSize(width: 10, height: 5))
-        #expect(h.memory.keys == [CacheKeys.thumbnailed(url.absoluteString, size: .init(width: 10, height: 10), preserveAspectRatio: true)])
+        #expect(
+            h.memory.keys == [
+                CacheKeys.thumbnailed(url.absoluteString, size: .init(width: 10, height: 10), preserveAspectRatio: true)
+            ])
     }
 
     @Test func decodeOptionsFromTheContext() async throws {
         let h = Harness()
         var context = ImageContext()
-        context[.scaleDownLimitBytes] = 100   // 25 pixels
+        context[.scaleDownLimitBytes] = 100  // 25 pixels
         context[.scaleFactor] = 2
         let result = try await h.manager.loadImage(with: h.serve("a.png", width: 40, height: 20), context: context)
         #expect(result.image.size == PixelSize(width: 7, height: 3))

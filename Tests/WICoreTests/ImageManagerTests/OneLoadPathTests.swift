@@ -60,8 +60,9 @@ import WITestSupport
     /// and records everything the loads left.
     func run(_ steps: [Step], through form: Form) async throws -> Trace {
         let h = TelemetryHarness()
-        h.loader.register(URL(string: "mock://host/missing.png")!,
-                          error: ImageError(.badServerResponse, "404 Not Found", statusCode: 404))
+        h.loader.register(
+            URL(string: "mock://host/missing.png")!,
+            error: ImageError(.badServerResponse, "404 Not Found", statusCode: 404))
         for step in Set(steps.map(\.name)) where step != "missing.png" { _ = h.serve(step) }
         var trace = Trace()
         let stream = h.manager.events()
@@ -82,7 +83,8 @@ import WITestSupport
             switch form {
             case .async:
                 do {
-                    result = .success(try await h.manager.loadImage(with: url, options: step.options, context: step.context))
+                    result = .success(
+                        try await h.manager.loadImage(with: url, options: step.options, context: step.context))
                 } catch {
                     result = .failure(error)
                 }
@@ -132,12 +134,13 @@ import WITestSupport
         #expect(async == callback, "async:\n\(async)\ncallback:\n\(callback)")
         // And what that is, exactly, so that both cannot be equally wrong.
         #expect(async.answers == ["none 40x20 0", "memory 40x20 0", "disk 10x5 2", "error 2001"])
-        #expect(async.events == [
-            "started", "progress 0/-1", "response 200", "progress 16/21", "progress 21/21", "finished none",
-            "started", "finished memory",
-            "started", "finished disk",
-            "started", "progress 0/-1", "failed 2001",
-        ])
+        #expect(
+            async.events == [
+                "started", "progress 0/-1", "response 200", "progress 16/21", "progress 21/21", "finished none",
+                "started", "finished memory",
+                "started", "finished disk",
+                "started", "progress 0/-1", "failed 2001",
+            ])
         #expect(async.loads == ["success": 3, "failure": 1, "cancelled": 0])
         #expect(async.lookups == ["memory hit": 1, "memory miss": 3, "mockdatacache hit": 1, "mockdatacache miss": 3])
         #expect(async.durations == 4)

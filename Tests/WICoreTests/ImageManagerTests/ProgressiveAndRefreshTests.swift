@@ -8,16 +8,26 @@ import WITestSupport
 final class ChunkCoder: ProgressiveImageCoder, Sendable {
     let inner = MockCoder(magic: "MOCK", marker: 9)
     func canDecode(_ data: Data) -> Bool { inner.canDecode(data) }
-    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image { try inner.decode(data, options: options) }
+    func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
+        try inner.decode(data, options: options)
+    }
     func makeIncrementalDecoder(header: Data, options: DecodeOptions) -> (any IncrementalImageDecoder)? {
         Decoder(coder: inner, options: options)
     }
     final class Decoder: IncrementalImageDecoder {
         let coder: MockCoder, options: DecodeOptions
         var data = Data()
-        init(coder: MockCoder, options: DecodeOptions) { self.coder = coder; self.options = options }
-        func append(_ chunk: Data) throws(ImageError) -> Bool { data += chunk; return data.count >= 64 }
-        func currentImage() -> Image? { (try? coder.decode(data.prefix(16), options: options))?.with(flags: .incremental) }
+        init(coder: MockCoder, options: DecodeOptions) {
+            self.coder = coder
+            self.options = options
+        }
+        func append(_ chunk: Data) throws(ImageError) -> Bool {
+            data += chunk
+            return data.count >= 64
+        }
+        func currentImage() -> Image? {
+            (try? coder.decode(data.prefix(16), options: options))?.with(flags: .incremental)
+        }
         func finish() throws(ImageError) -> Image { try coder.decode(data, options: options) }
     }
 }
@@ -29,16 +39,20 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
         let url = URL(string: "mock://h/p.png")!
         loader.register(url, data: coder.inner.data(width: 6, height: 6, extra: String(repeating: "x", count: 2000)))
         let memory = MockMemoryCache()
-        let manager = ImageManager(cache: TieredImageCache(memory: memory, dataTiers: [], coders: coder), loader: loader, coders: coder)
+        let manager = ImageManager(
+            cache: TieredImageCache(memory: memory, dataTiers: [], coders: coder), loader: loader, coders: coder)
         let log = Mutex<[String]>([])
         let done = Mutex<Result<ImageResult, ImageError>?>(nil)
-        manager.loadImage(with: url, options: [.progressiveLoad, .waitStoreCache], progress: { event in
-            switch event {
-            case .bytes(let received, let expected): log.withLock { $0.append("bytes \(received)/\(expected)") }
-            case .partialImage(let image):
-                log.withLock { $0.append("partial \(image.size) \(image.flags.contains(.incremental))") }
+        manager.loadImage(
+            with: url, options: [.progressiveLoad, .waitStoreCache],
+            progress: { event in
+                switch event {
+                case .bytes(let received, let expected): log.withLock { $0.append("bytes \(received)/\(expected)") }
+                case .partialImage(let image):
+                    log.withLock { $0.append("partial \(image.size) \(image.flags.contains(.incremental))") }
+                }
             }
-        }) { result in
+        ) { result in
             log.withLock { $0.append("done") }
             done.withLock { $0 = result }
         }
@@ -50,7 +64,7 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
         #expect(entries.contains("bytes 2016/2016"))
         let image = try #require(try done.withLock { $0 }?.get().image)
         #expect(!image.flags.contains(.incremental))
-        #expect(memory.keys == [url.absoluteString])   // the final image only; partial images are never stored
+        #expect(memory.keys == [url.absoluteString])  // the final image only; partial images are never stored
     }
 
     @Test func refreshCachedCallsBackAgainOnlyWhenTheImageChanged() async throws {
@@ -62,8 +76,8 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
             calls.withLock { $0.append((try? result.get())?.cacheType ?? .none) }
         }
         #expect(await eventually { h.loader.loadCount == 2 })
-        await h.manager.waitUntilIdle()                      // the revalidation is tracked work
-        #expect(calls.withLock { $0 } == [.memory])         // unchanged on the server: one callback
+        await h.manager.waitUntilIdle()  // the revalidation is tracked work
+        #expect(calls.withLock { $0 } == [.memory])  // unchanged on the server: one callback
         h.loader.register(url, data: h.coder.data(width: 8, height: 8, extra: "new"))
         let sizes = Mutex<[PixelSize]>([])
         h.manager.loadImage(with: url, options: .refreshCached) { result in
@@ -77,7 +91,8 @@ final class ChunkCoder: ProgressiveImageCoder, Sendable {
 @Suite struct PrefetcherTests {
     @Test func prefetchesWithProgressAndCountsFailures() async throws {
         let h = Harness()
-        let urls = (0..<10).map { h.serve("p\($0).png", width: 2, height: 2) } + [URL(string: "mock://host/missing.png")!]
+        let urls =
+            (0..<10).map { h.serve("p\($0).png", width: 2, height: 2) } + [URL(string: "mock://host/missing.png")!]
         let prefetcher = ImagePrefetcher(manager: h.manager, maxConcurrentLoads: 3)
         let progress = Mutex<[Int]>([])
         let summary = Mutex<(Int, Int)?>(nil)

@@ -41,7 +41,7 @@ final class Tile: ImageTarget {
         tile.setImage(with: fast, manager: h.manager) { done.add($0) }
         #expect(await eventually { done.codes.count == 1 && firstResults.codes.count == 1 })
         #expect(tile.shown == ["nil", "nil", "22x22"])
-        #expect(firstResults.codes == [2002])      // a replaced load calls back once, cancelled (SDWebImage does)
+        #expect(firstResults.codes == [2002])  // a replaced load calls back once, cancelled (SDWebImage does)
         await h.manager.waitUntilIdle()
         #expect(firstResults.codes == [2002])
     }
@@ -49,17 +49,20 @@ final class Tile: ImageTarget {
     @MainActor @Test func delayPlaceholderShowsItOnlyOnFailure() async throws {
         let h = Harness()
         let tile = Tile()
-        tile.setImage(with: URL(string: "mock://host/missing.png")!, placeholder: placeholder, options: .delayPlaceholder,
-                      manager: h.manager)
+        tile.setImage(
+            with: URL(string: "mock://host/missing.png")!, placeholder: placeholder, options: .delayPlaceholder,
+            manager: h.manager)
         #expect(tile.shown.isEmpty)
         #expect(await eventually { tile.shown == ["1x1"] })
         var context = ImageContext()
         context[.operationKey] = "background"
         let done = Results()
-        tile.setImage(with: h.serve("b.png", width: 5, height: 5), options: .avoidAutoSetImage, context: context,
-                      manager: h.manager) { done.add($0) }
+        tile.setImage(
+            with: h.serve("b.png", width: 5, height: 5), options: .avoidAutoSetImage, context: context,
+            manager: h.manager
+        ) { done.add($0) }
         #expect(await eventually { done.codes == [0] })
-        #expect(tile.shown == ["1x1", "nil"])     // placeholder nil shown at start; the result not set automatically
+        #expect(tile.shown == ["1x1", "nil"])  // placeholder nil shown at start; the result not set automatically
     }
 }
 

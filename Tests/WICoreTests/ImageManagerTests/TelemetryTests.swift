@@ -32,8 +32,9 @@ struct RecordingLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let entry = Entry(level: event.level, message: event.message.description,
-                          metadata: metadata.merging(event.metadata ?? [:]) { $1 })
+        let entry = Entry(
+            level: event.level, message: event.message.description,
+            metadata: metadata.merging(event.metadata ?? [:]) { $1 })
         store.entries.withLock { $0.append(entry) }
     }
 }
@@ -139,8 +140,11 @@ extension SpanAttributes {
         let inflight = try h.metrics.expectMeter("webimage_inflight_loads")
         #expect(inflight.values == [1, 0])
 
-        #expect(h.spanNames.sorted() == ["webimage.cache.query", "webimage.cache.store", "webimage.decode",
-                                         "webimage.download", "webimage.load"])
+        #expect(
+            h.spanNames.sorted() == [
+                "webimage.cache.query", "webimage.cache.store", "webimage.decode",
+                "webimage.download", "webimage.load",
+            ])
         h.expectChildrenOfOneLoad()
         let load = try #require(h.spans("webimage.load").first)
         #expect(load.parentSpanID == nil)
@@ -203,7 +207,7 @@ extension SpanAttributes {
             switch event.kind {
             case .started: kinds.append("started")
             case .finished(let type): kinds.append("finished \(type)")
-            default: break   // the cold load's response and progress
+            default: break  // the cold load's response and progress
             }
             if kinds.count == 4 { break }
         }
@@ -370,7 +374,8 @@ extension SpanAttributes {
     }
 
     @Test func aCorruptEntryRemovedIsAWarning() async throws {
-        let h = TelemetryHarness(disk: MockDataCache(entries: ["mock://host/bad.png": Data("MOCKSIZE".utf8) + Data(count: 8)]))
+        let h = TelemetryHarness(
+            disk: MockDataCache(entries: ["mock://host/bad.png": Data("MOCKSIZE".utf8) + Data(count: 8)]))
         let url = h.serve("bad.png")
         _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)
         let warnings = h.logs.all.filter { $0.level == .warning }

@@ -12,8 +12,8 @@ import WITestSupport
         #expect(result.image.flags.contains(.transformed))
         #expect(result.image.pixels.color(x: 0, y: 0).red == 200)
         let transformedKey = "mock://host/cat-Tint.png"
-        #expect(h.memory.keys == [transformedKey])                              // memory: transformed only
-        #expect(h.disk.keys == [transformedKey, url.absoluteString])            // disk: transformed + original
+        #expect(h.memory.keys == [transformedKey])  // memory: transformed only
+        #expect(h.disk.keys == [transformedKey, url.absoluteString])  // disk: transformed + original
         #expect(h.disk.data(forKey: url.absoluteString) == h.coder.data(width: 8, height: 8, extra: "cat.png"))
         #expect(tint.callCount == 1)
     }
@@ -21,14 +21,14 @@ import WITestSupport
     @Test func transformedImageIsMadeFromTheCachedOriginalWithoutLoading() async throws {
         let h = Harness()
         let url = h.serve("cat.png", width: 8, height: 8)
-        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)   // original cached
+        _ = try await h.manager.loadImage(with: url, options: .waitStoreCache)  // original cached
         #expect(h.loader.loadCount == 1)
         let blur = MockTransformer(key: "Blur(3)", red: 99)
         var context = ImageContext()
         context[.imageTransformer] = blur
         let result = try await h.manager.loadImage(with: url, options: .waitStoreCache, context: context)
-        #expect(h.loader.loadCount == 1)                     // no network
-        #expect(result.cacheType == .disk)                   // found through the original (disk by default)
+        #expect(h.loader.loadCount == 1)  // no network
+        #expect(result.cacheType == .disk)  // found through the original (disk by default)
         #expect(result.image.pixels.color(x: 0, y: 0).red == 99)
         #expect(result.image.flags.contains(.transformed))
         #expect(h.memory.keys.contains("mock://host/cat-Blur(3).png"))
@@ -74,9 +74,9 @@ import WITestSupport
         #expect(result.image.size == PixelSize(width: 100, height: 50))
         #expect(result.image.flags.contains(.thumbnail))
         let thumbnailKey = "mock://host/big-Thumbnail({100.000000,100.000000},1).png"
-        #expect(h.memory.keys == [thumbnailKey])                       // not the full-size key
-        #expect(h.disk.keys.sorted() == [thumbnailKey, url.absoluteString].sorted())   // the thumbnail's own bytes too
-        #expect(result.data == nil)                                    // the original's bytes do not describe it
+        #expect(h.memory.keys == [thumbnailKey])  // not the full-size key
+        #expect(h.disk.keys.sorted() == [thumbnailKey, url.absoluteString].sorted())  // the thumbnail's own bytes too
+        #expect(result.data == nil)  // the original's bytes do not describe it
         let again = try await h.manager.loadImage(with: url, context: context)
         #expect(again.cacheType == .memory)
         #expect(again.image.size == PixelSize(width: 100, height: 50))
@@ -108,11 +108,13 @@ import WITestSupport
     @Test func pipelineTransformersShareTheirCommonPrefix() async throws {
         // Coalescing shares work in flight: the decode and the common step are held until both loads have joined
         // them, so the test does not depend on how fast one load overtakes the other.
-        let decodeGate = TestLatch(), stepGate = TestLatch()
+        let decodeGate = TestLatch()
+        let stepGate = TestLatch()
         let h = Harness(decodeGate: decodeGate)
         let url = h.serve("a.png", width: 4, height: 4)
         let a = GatedTransformer(MockTransformer(key: "A", red: 10), gate: stepGate)
-        let b = MockTransformer(key: "B", red: 20), c = MockTransformer(key: "C", red: 30)
+        let b = MockTransformer(key: "B", red: 20)
+        let c = MockTransformer(key: "C", red: 30)
         h.loader.close()
         try await withThrowingTaskGroup(of: UInt8.self) { group in
             for tail in [b, c] as [any ImageTransformer] {

@@ -52,7 +52,8 @@ extension ImageManager {
     }
 
     /// The load's work inside its observation.
-    private func loadObserved(_ url: URL?, options: ImageOptions, context: ImageContext, order: UInt64, caller: Caller) async
+    private func loadObserved(_ url: URL?, options: ImageOptions, context: ImageContext, order: UInt64, caller: Caller)
+        async
         -> Result<ImageResult, ImageError>
     {
         let request: ResolvedRequest
@@ -74,16 +75,18 @@ extension ImageManager {
         defer { if let ownRegistration { tracker.finish(ownRegistration) } }
         emit(request.url, .started)
         var shared = request
-        var result = if let hit = await memoryHit(&shared) {
-            hit
-        } else {
-            await runImageTask(shared, caller: caller)
-        }
-        let refreshes = if case .success(let value) = result {
-            request.options.contains(.refreshCached) && needsRefresh(value)
-        } else {
-            false
-        }
+        var result =
+            if let hit = await memoryHit(&shared) {
+                hit
+            } else {
+                await runImageTask(shared, caller: caller)
+            }
+        let refreshes =
+            if case .success(let value) = result {
+                request.options.contains(.refreshCached) && needsRefresh(value)
+            } else {
+                false
+            }
         let waits = refreshes && caller.replaced == nil && request.options.contains(.waitStoreCache)
         if waits, case .success(let value) = result {
             // Complete once the caches hold the refreshed entry: the revalidation's outcome is the answer.
@@ -113,8 +116,9 @@ extension ImageManager {
     /// no longer asks the memory tier (each tier is asked once per load, and counted once).
     private func memoryHit(_ request: inout ResolvedRequest) async -> Result<ImageResult, ImageError>? {
         guard !telemetry.isTracing, request.queryType.includesMemory, let key = request.finalKey,
-              !request.options.contains(.fromLoaderOnly), !request.decodeOptions.preloadAllFrames,
-              request.httpCachePolicy == .ignore, !Task.isCancelled else { return nil }
+            !request.options.contains(.fromLoaderOnly), !request.decodeOptions.preloadAllFrames,
+            request.httpCachePolicy == .ignore, !Task.isCancelled
+        else { return nil }
         guard let hit = await query(request.cache, key: key, request: request, cacheType: .memory) else {
             request.queryType = request.queryType.intersection(.disk)
             return nil
@@ -155,23 +159,29 @@ extension ImageManager {
 
     /// SDWebImage's steps 3 to 7 for one shared image task: the final image from the cache (2, 3), else the
     /// cached original (2, 3), else the network's (4); decoded (5), transformed (6) and stored (7).
-    private func perform(_ request: ResolvedRequest, _ task: ImageTaskContext) async -> Result<ImageResult, ImageError> {
+    private func perform(_ request: ResolvedRequest, _ task: ImageTaskContext) async -> Result<ImageResult, ImageError>
+    {
         if !request.options.contains(.fromLoaderOnly) {
             if let key = request.finalKey,
-               let hit = await query(request.cache, key: key, request: request, cacheType: request.queryType),
-               let result = await answer(.final(hit, key: key), request, task) {
+                let hit = await query(request.cache, key: key, request: request, cacheType: request.queryType),
+                let result = await answer(.final(hit, key: key), request, task)
+            {
                 return result
             }
             if Task.isCancelled { return .failure(Self.cancelled) }
             if let key = request.sourceKey, key != request.finalKey,
-               let hit = await query(request.originalCache, key: key, request: request, cacheType: request.originalQueryType),
-               let result = await answer(.original(hit, key: key), request, task) {
+                let hit = await query(
+                    request.originalCache, key: key, request: request, cacheType: request.originalQueryType),
+                let result = await answer(.original(hit, key: key), request, task)
+            {
                 return result
             }
         }
         if Task.isCancelled { return .failure(Self.cancelled) }
         if request.options.contains(.fromCacheOnly) {
-            return .failure(ImageError(.loadSkipped, "\(request.url.absoluteString) is not cached and .fromCacheOnly forbids loading"))
+            return .failure(
+                ImageError(
+                    .loadSkipped, "\(request.url.absoluteString) is not cached and .fromCacheOnly forbids loading"))
         }
         if let delegate, !delegate.shouldLoad(request.url) {
             return .failure(ImageError(.loadSkipped, "the delegate declined to load \(request.url.absoluteString)"))
@@ -236,7 +246,8 @@ extension ImageManager {
                 options.thumbnailPixelSize = nil
                 options.scaleDownLimitBytes = nil
             }
-            switch await decode(bytes, source: cacheSource(key, in: request.cache), request: request, options: options) {
+            switch await decode(bytes, source: cacheSource(key, in: request.cache), request: request, options: options)
+            {
             case .success(let decoded):
                 var image = decoded
                 if request.isDerived {
@@ -246,8 +257,10 @@ extension ImageManager {
                     image = image.with(flags: flags)
                 }
                 await promote(image, info: info, key: key, request)
-                return .success(ImageResult(image: image, data: request.isDerived ? nil : bytes, cacheType: hit.cacheType,
-                                            url: request.url, sourceData: bytes, httpCacheInfo: info))
+                return .success(
+                    ImageResult(
+                        image: image, data: request.isDerived ? nil : bytes, cacheType: hit.cacheType,
+                        url: request.url, sourceData: bytes, httpCacheInfo: info))
             case .failure(let error):
                 return await discardIfBad(error, bytes: bytes, key: key, cache: request.cache, request: request)
             }
@@ -257,12 +270,15 @@ extension ImageManager {
             }
             var found = hit.data
             if found == nil {
-                found = await query(request.originalCache, key: key, request: request, cacheType: request.originalQueryType,
-                                    options: request.options.union(.queryMemoryData))?.data
+                found = await query(
+                    request.originalCache, key: key, request: request, cacheType: request.originalQueryType,
+                    options: request.options.union(.queryMemoryData))?.data
             }
             guard let bytes = found else { return nil }
-            switch await decode(bytes, source: cacheSource(key, in: request.originalCache), request: request,
-                                options: request.decodeOptions) {
+            switch await decode(
+                bytes, source: cacheSource(key, in: request.originalCache), request: request,
+                options: request.decodeOptions)
+            {
             case .success(let original):
                 return await finish(request, original: original, origin: .cache(hit.cacheType, bytes, info))
             case .failure(let error):
@@ -273,7 +289,9 @@ extension ImageManager {
 
     /// A memory image found under the final key, as the request asks for it: a still when only the first frame is
     /// asked for, every frame decoded (on the manager's pool) when `preloadAllFrames` meets frames on demand.
-    private func memoryImage(_ image: Image, hit: ImageCacheQueryResult, info: HTTPCacheInfo?, _ request: ResolvedRequest)
+    private func memoryImage(
+        _ image: Image, hit: ImageCacheQueryResult, info: HTTPCacheInfo?, _ request: ResolvedRequest
+    )
         async -> Result<ImageResult, ImageError>
     {
         var held = image
@@ -288,13 +306,16 @@ extension ImageManager {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(ImageResult(image: held, data: request.isDerived ? nil : hit.data, cacheType: hit.cacheType,
-                                    url: request.url, sourceData: hit.data, httpCacheInfo: info))
+        return .success(
+            ImageResult(
+                image: held, data: request.isDerived ? nil : hit.data, cacheType: hit.cacheType,
+                url: request.url, sourceData: hit.data, httpCacheInfo: info))
     }
 
     /// Downloaded bytes decoded (5), then transformed and stored as the new original (6, 7).
     func downloaded(_ loaded: ImageLoadResult, _ request: ResolvedRequest) async -> Result<ImageResult, ImageError> {
-        switch await decode(loaded.data, source: .load(request.load), request: request, options: request.decodeOptions) {
+        switch await decode(loaded.data, source: .load(request.load), request: request, options: request.decodeOptions)
+        {
         case .success(let original): return await finish(request, original: original, origin: .network(loaded))
         case .failure(let error): return .failure(error)
         }
@@ -309,20 +330,28 @@ extension ImageManager {
     }
 
     /// Transforms `original` when asked (6), stores by the one rule (7), and makes the result.
-    private func finish(_ request: ResolvedRequest, original: Image, origin: Origin) async -> Result<ImageResult, ImageError> {
-        let info: HTTPCacheInfo? = switch origin {
-        case .network(let loaded): httpCacheInfo(of: loaded)
-        case .cache(_, _, let cached): cached
-        }
+    private func finish(_ request: ResolvedRequest, original: Image, origin: Origin) async -> Result<
+        ImageResult, ImageError
+    > {
+        let info: HTTPCacheInfo? =
+            switch origin {
+            case .network(let loaded): httpCacheInfo(of: loaded)
+            case .cache(_, _, let cached): cached
+            }
         // The images carry their info, so the objects the memory tier keeps are the ones the caller gets.
         let original = original.with(httpCacheInfo: info)
         var final = original
-        if let transformer = request.transformer, !original.isAnimated || request.options.contains(.transformAnimatedImage) {
-            let source: DecodeSource = switch origin {
-            case .network: .load(request.load)
-            case .cache: cacheSource(request.sourceKey ?? "", in: request.originalCache)
-            }
-            switch await transform(original, with: transformer, decode: decodeKey(source, request, options: request.decodeOptions)) {
+        if let transformer = request.transformer,
+            !original.isAnimated || request.options.contains(.transformAnimatedImage)
+        {
+            let source: DecodeSource =
+                switch origin {
+                case .network: .load(request.load)
+                case .cache: cacheSource(request.sourceKey ?? "", in: request.originalCache)
+                }
+            switch await transform(
+                original, with: transformer, decode: decodeKey(source, request, options: request.decodeOptions))
+            {
             case .success(let image): final = image.with(httpCacheInfo: info)
             case .failure(let error): return .failure(error)
             }
@@ -346,8 +375,10 @@ extension ImageManager {
         } else {
             tracker.background(storing)
         }
-        return .success(ImageResult(image: final, data: request.isDerived ? nil : sourceData, cacheType: cacheType,
-                                    url: request.url, metrics: metrics, sourceData: sourceData, httpCacheInfo: info))
+        return .success(
+            ImageResult(
+                image: final, data: request.isDerived ? nil : sourceData, cacheType: cacheType,
+                url: request.url, metrics: metrics, sourceData: sourceData, httpCacheInfo: info))
     }
 
     /// `result` with `outcome` recorded.
@@ -367,7 +398,8 @@ extension ImageManager {
     private func recordFailure(_ request: ResolvedRequest, _ error: ImageError) {
         let unblockable: Set<ImageError.Code> = [.cancelled, .loadSkipped, .blockedURL, .unsupportedFormat, .shutDown]
         guard !unblockable.contains(error.code) else { return }
-        let block = delegate?.shouldBlockFailedURL(request.url, error: error)
+        let block =
+            delegate?.shouldBlockFailedURL(request.url, error: error)
             ?? request.loader.shouldBlockFailedURL(request.url, error: error)
         if block { _ = failedURLs.withLock { $0.insert(request.url.absoluteString) } }
     }

@@ -7,8 +7,10 @@ import Foundation
 extension ImageManager {
     /// Asks `cache` for `key` in the tiers `cacheType` selects (with `options`, the request's by default), in a
     /// `webimage.cache.query` span when tracing.
-    func query(_ cache: any ImageCache, key: String, request: ResolvedRequest, cacheType: ImageCacheType,
-               options: ImageOptions? = nil) async -> ImageCacheQueryResult? {
+    func query(
+        _ cache: any ImageCache, key: String, request: ResolvedRequest, cacheType: ImageCacheType,
+        options: ImageOptions? = nil
+    ) async -> ImageCacheQueryResult? {
         let options = options ?? request.options
         guard telemetry.isTracing else {
             return await cache.query(key: key, options: options, context: request.context, cacheType: cacheType)
@@ -25,8 +27,10 @@ extension ImageManager {
     /// say its bytes are bad (1001); nil without removing it when no coder knows the format (1004); any other
     /// failure (a pixel limit, a per-request coder that does not know the format, memory) is the load's answer and
     /// the entry stays.
-    func discardIfBad(_ error: ImageError, bytes: Data, key: String, cache: any ImageCache,
-                      request: ResolvedRequest) async -> Result<ImageResult, ImageError>? {
+    func discardIfBad(
+        _ error: ImageError, bytes: Data, key: String, cache: any ImageCache,
+        request: ResolvedRequest
+    ) async -> Result<ImageResult, ImageError>? {
         if Task.isCancelled { return .failure(Self.cancelled) }
         // Bytes no coder of this request knows: a miss; the entry stays for a request whose coder does, and a
         // successful load replaces it.
@@ -46,10 +50,13 @@ extension ImageManager {
             }
             guard verdict == .badImageData else { return .failure(error) }
         }
-        request.logger.warning("removed a cache entry whose bytes do not decode", metadata: [
-            ImageManager.TelemetryNames.urlKey: "\(request.url.absoluteString)", ImageManager.TelemetryNames.cacheKeyKey: "\(key)",
-            ImageManager.TelemetryNames.errorCodeKey: "\(error.code.rawValue)",
-        ])
+        request.logger.warning(
+            "removed a cache entry whose bytes do not decode",
+            metadata: [
+                ImageManager.TelemetryNames.urlKey: "\(request.url.absoluteString)",
+                ImageManager.TelemetryNames.cacheKeyKey: "\(key)",
+                ImageManager.TelemetryNames.errorCodeKey: "\(error.code.rawValue)",
+            ])
         await cache.remove(key: key, cacheType: .disk)
         return nil
     }

@@ -103,8 +103,9 @@ extension ImageManager {
         conditional.loadRequest.cachedLastModified = info.lastModified
         conditional.loadRequest.options.remove(.refreshCached)
         let identity = request.loader.identity(of: conditional.loadRequest)
-        conditional.load = LoadKey(loader: request.load.loader,
-                                   identity: request.load.identity.isPrivate ? identity.makingPrivate() : identity)
+        conditional.load = LoadKey(
+            loader: request.load.loader,
+            identity: request.load.identity.isPrivate ? identity.makingPrivate() : identity)
         return conditional
     }
 

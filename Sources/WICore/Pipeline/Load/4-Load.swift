@@ -20,9 +20,12 @@ extension ImageManager {
             for await event in events {
                 switch event {
                 case .response(let head): task?.broadcast(.response(head))
-                case .progress(let received, let expected): task?.broadcast(.progress(received: received, expected: expected))
+                case .progress(let received, let expected):
+                    task?.broadcast(.progress(received: received, expected: expected))
                 case .partialData(let chunk):
-                    if let image = await partials.append(chunk), !Task.isCancelled { task?.broadcast(.partialImage(image)) }
+                    if let image = await partials.append(chunk), !Task.isCancelled {
+                        task?.broadcast(.partialImage(image))
+                    }
                 }
             }
         }
@@ -40,7 +43,9 @@ extension ImageManager {
                 let relay = CancellationRelay()
                 return await withTaskCancellationHandler {
                     await withCheckedContinuation { continuation in
-                        let operation = loader.load(loadRequest, events: { shared.broadcast($0) }) { continuation.resume(returning: $0) }
+                        let operation = loader.load(loadRequest, events: { shared.broadcast($0) }) {
+                            continuation.resume(returning: $0)
+                        }
                         shared.onPriorityChange { operation.setPriority($0) }
                         relay.onCancel { operation.cancel() }
                     }

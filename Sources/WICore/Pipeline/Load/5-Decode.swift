@@ -13,13 +13,16 @@ extension ImageManager {
     {
         let coder = request.coder
         let pool = cpuPool
-        return await decodeTasks.run(key: decodeKey(source, request, options: options), priority: .normal,
-                                     coalesced: telemetry.coalescedDecode) { [telemetry] _ in
+        return await decodeTasks.run(
+            key: decodeKey(source, request, options: options), priority: .normal,
+            coalesced: telemetry.coalescedDecode
+        ) { [telemetry] _ in
             await telemetry.withDecodeSpan(data) {
                 await pool.cancellableResult { () throws(ImageError) -> Image in
                     guard coder.canDecode(data) else {
-                        throw ImageError(.unsupportedFormat,
-                                         "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
+                        throw ImageError(
+                            .unsupportedFormat,
+                            "no registered coder decodes this data (detected format: \(ImageFormat.detect(data)))")
                     }
                     return try coder.decode(data, options: options)
                 }
@@ -60,7 +63,8 @@ final class PartialImageDecoder: @unchecked Sendable {
                 self.pending += chunk
                 guard self.pending.count >= 64 else { return nil }
                 guard let progressive = coder as? any ProgressiveImageCoder,
-                      let decoder = progressive.makeIncrementalDecoder(header: self.pending, options: self.options) else {
+                    let decoder = progressive.makeIncrementalDecoder(header: self.pending, options: self.options)
+                else {
                     self.failed = true
                     return nil
                 }
@@ -78,7 +82,7 @@ final class PartialImageDecoder: @unchecked Sendable {
             lastPartial = .now
             return decoder.currentImage()
         } catch {
-            failed = true   // the final decode reports the error
+            failed = true  // the final decode reports the error
             return nil
         }
     }

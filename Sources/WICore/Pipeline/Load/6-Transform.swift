@@ -6,7 +6,9 @@ import Foundation
 
 extension ImageManager {
     /// Applies `transformer`, sharing each prefix of a pipeline transformer with other requests on the same decode.
-    func transform(_ image: Image, with transformer: any ImageTransformer, decode: DecodeKey) async -> Result<Image, ImageError> {
+    func transform(_ image: Image, with transformer: any ImageTransformer, decode: DecodeKey) async -> Result<
+        Image, ImageError
+    > {
         let steps = (transformer as? PipelineTransformer)?.transformers ?? [transformer]
         var current = image
         var prefix: [String] = []
@@ -14,8 +16,10 @@ extension ImageManager {
         for step in steps {
             prefix.append(step.key)
             let input = current
-            let result = await transformTasks.run(key: TransformKey(decode: decode, transformerKey: prefix.joined(separator: "-")),
-                                                  priority: .normal, coalesced: telemetry.coalescedTransform) { [telemetry] _ in
+            let result = await transformTasks.run(
+                key: TransformKey(decode: decode, transformerKey: prefix.joined(separator: "-")),
+                priority: .normal, coalesced: telemetry.coalescedTransform
+            ) { [telemetry] _ in
                 await telemetry.withSpan(ImageManager.TelemetryNames.transformSpan) { span in
                     span.attributes[ImageManager.TelemetryNames.transformerKey] = step.key
                     let result = await pool.cancellableResult { () throws(ImageError) -> Image in
@@ -30,6 +34,7 @@ extension ImageManager {
             case .failure(let error): return .failure(error)
             }
         }
-        return .success(current.flags.contains(.transformed) ? current : current.with(flags: current.flags.union(.transformed)))
+        return .success(
+            current.flags.contains(.transformed) ? current : current.with(flags: current.flags.union(.transformed)))
     }
 }

@@ -17,38 +17,44 @@ extension ImageManager {
         // `no-store` keeps a response out of every persistent tier (memory only) when HTTP caching is respected.
         let persistent: ImageCacheType = info?.noStore == true && request.httpCachePolicy != .ignore ? .memory : .all
         if case .network(let loaded) = origin {
-            let originalData = serializer.map { $0.cacheData(for: original, originalData: loaded.data, url: request.url) }
+            let originalData =
+                serializer.map { $0.cacheData(for: original, originalData: loaded.data, url: request.url) }
                 ?? loaded.data
             if sourceKey == finalKey {
                 var type = originalData == nil ? request.storeType.intersection(.memory) : request.storeType
                 type = type.intersection(persistent)
                 guard type != .none else { return }
-                await request.cache.store(image: final, data: originalData, httpCacheInfo: info, key: finalKey,
-                                          cacheType: type, context: request.context)
+                await request.cache.store(
+                    image: final, data: originalData, httpCacheInfo: info, key: finalKey,
+                    cacheType: type, context: request.context)
                 return
             }
-            let fullDecode = request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
+            let fullDecode =
+                request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
             var originalType = request.originalStoreType.intersection(persistent)
             if !fullDecode { originalType = originalType.intersection(.disk) }
             if originalData == nil { originalType = originalType.intersection(.memory) }
             if originalType != .none {
-                await request.originalCache.store(image: fullDecode ? original : nil, data: originalData, httpCacheInfo: info,
-                                                  key: sourceKey, cacheType: originalType, context: request.context)
+                await request.originalCache.store(
+                    image: fullDecode ? original : nil, data: originalData, httpCacheInfo: info,
+                    key: sourceKey, cacheType: originalType, context: request.context)
             }
         }
         let finalType = request.storeType.intersection(persistent)
         guard sourceKey != finalKey, finalType != .none else { return }
         let finalData = serializer?.cacheData(for: final, originalData: nil, url: request.url)
-        await request.cache.store(image: final, data: finalData, httpCacheInfo: info, key: finalKey, cacheType: finalType,
-                                  context: request.context)
+        await request.cache.store(
+            image: final, data: finalData, httpCacheInfo: info, key: finalKey, cacheType: finalType,
+            context: request.context)
     }
 
     /// An image decoded from a data tier's bytes under the final key, put in the memory tier (with `info`) unless
     /// the request stores no memory image.
     func promote(_ image: Image, info: HTTPCacheInfo?, key: String, _ request: ResolvedRequest) async {
         guard request.storeType.includesMemory && !request.options.contains(.avoidStoreCache) else { return }
-        await request.cache.store(image: image, data: nil, httpCacheInfo: info, key: key, cacheType: .memory,
-                                  context: request.context)
+        await request.cache.store(
+            image: image, data: nil, httpCacheInfo: info, key: key, cacheType: .memory,
+            context: request.context)
     }
 
     /// Puts `info` on the request's entries (the original's and the final image's) after a 304.

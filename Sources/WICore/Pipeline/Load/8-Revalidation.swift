@@ -49,8 +49,10 @@ extension ImageManager {
     /// caller). Requests equal to one being revalidated join it: ONE conditional request, and each joiner's
     /// `waiter` gets its outcome (the new result when the server sent new bytes). Without validators the new
     /// bytes count as unchanged when they equal `cachedBytes` (or the cached original's bytes).
-    func revalidateInBackground(_ request: ResolvedRequest, info: HTTPCacheInfo?, cachedBytes: Data?,
-                                waiter: RefreshWaiter?) {
+    func revalidateInBackground(
+        _ request: ResolvedRequest, info: HTTPCacheInfo?, cachedBytes: Data?,
+        waiter: RefreshWaiter?
+    ) {
         let key = imageTaskKey(request)
         let isNew = revalidations.withLock { table -> Bool in
             if table[key] != nil {
@@ -62,7 +64,7 @@ extension ImageManager {
         }
         guard isNew else { return }
         var waiting = request
-        waiting.options.insert(.waitStoreCache)   // the entry is replaced before the revalidation ends
+        waiting.options.insert(.waitStoreCache)  // the entry is replaced before the revalidation ends
         let background = waiting
         let started = tracker.background(stopsAtShutdown: true) { [self] in
             let outcome = await revalidateNow(background, info: info, cachedBytes: cachedBytes)
@@ -81,7 +83,9 @@ extension ImageManager {
     }
 
     /// The background revalidation's work.
-    private func revalidateNow(_ request: ResolvedRequest, info: HTTPCacheInfo?, cachedBytes: Data?) async -> RefreshOutcome {
+    private func revalidateNow(_ request: ResolvedRequest, info: HTTPCacheInfo?, cachedBytes: Data?) async
+        -> RefreshOutcome
+    {
         switch await revalidation(request, info: info, task: nil) {
         case .failure:
             return .failed
@@ -109,7 +113,8 @@ extension ImageManager {
         if let known { return known }
         guard let sourceKey = request.sourceKey else { return nil }
         let originalCache = sourceKey == request.finalKey ? request.cache : request.originalCache
-        return await originalCache.query(key: sourceKey, options: [.queryMemoryData], context: request.context,
-                                         cacheType: .all)?.data
+        return await originalCache.query(
+            key: sourceKey, options: [.queryMemoryData], context: request.context,
+            cacheType: .all)?.data
     }
 }

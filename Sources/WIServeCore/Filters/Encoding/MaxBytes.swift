@@ -9,7 +9,8 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            bytes = try arguments.integer(0, 1...(1 << 30), clampedWhenLenient: arguments.isUnsigned(0) && Int(arguments[0]) != 0)
+            bytes = try arguments.integer(
+                0, 1...(1 << 30), clampedWhenLenient: arguments.isUnsigned(0) && Int(arguments[0]) != 0)
         }
 
         var role: ThumborFilterRole { .encoding }

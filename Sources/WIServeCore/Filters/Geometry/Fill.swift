@@ -23,8 +23,9 @@ extension ThumborFilters {
             guard context.fitIn, !context.filled else { return image }
             // The fit-in box, filled (a free side takes the image's); the image centred on it.
             context.filled = true
-            let canvas = PixelSize(width: context.box.width == 0 ? image.width : context.box.width,
-                                   height: context.box.height == 0 ? image.height : context.box.height)
+            let canvas = PixelSize(
+                width: context.box.width == 0 ? image.width : context.box.width,
+                height: context.box.height == 0 ? image.height : context.box.height)
             try context.checkLimit(canvas)
             return try CanvasTransformer(size: canvas, color: color).transform(image)
         }

@@ -18,7 +18,9 @@ extension ThumborFilters {
 
         func apply(to image: Image, in context: inout ThumborFilterContext) throws(ImageError) -> Image {
             // After fill() the image is the box already (thumbor's order).
-            guard context.fitIn, !context.filled, let size = Self.upscaled(image.size, box: context.box) else { return image }
+            guard context.fitIn, !context.filled, let size = Self.upscaled(image.size, box: context.box) else {
+                return image
+            }
             return try context.resized(image, to: size)
         }
 
@@ -26,7 +28,10 @@ extension ThumborFilters {
         /// either side already reaches the box.
         static func upscaled(_ size: PixelSize, box: PixelSize) -> PixelSize? {
             guard size.width < box.width, size.height < box.height else { return nil }
-            let sw = Double(size.width), sh = Double(size.height), bw = Double(box.width), bh = Double(box.height)
+            let sw = Double(size.width)
+            let sh = Double(size.height)
+            let bw = Double(box.width)
+            let bh = Double(box.height)
             if sw / bw >= sh / bh { return PixelSize(width: box.width, height: max(1, Int(sh * bw / sw))) }
             return PixelSize(width: max(1, Int(sw * bh / sh)), height: box.height)
         }

@@ -12,7 +12,8 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            change = try arguments.real(0, arguments.strict ? -100...100 : -1_000_000...1_000_000, clampedWhenLenient: true)
+            change = try arguments.real(
+                0, arguments.strict ? -100...100 : -1_000_000...1_000_000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
@@ -26,7 +27,9 @@ extension ThumborFilters {
     struct Grayscale: ThumborArgumentlessFilter {
         static let name = "grayscale"
 
-        func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? { GrayscaleTransformer() }
+        func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
+            GrayscaleTransformer()
+        }
 
         var description: String { "grayscale" }
     }

@@ -20,17 +20,20 @@ extension ThumborFilters {
             try arguments.count(2...3)
             let items = arguments[0].split(separator: ";", omittingEmptySubsequences: false)
             let weights = items.compactMap { item -> Double? in
-                guard !item.isEmpty, item.count <= 32, item.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
+                guard !item.isEmpty, item.count <= 32,
+                    item.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-") })
                 else { return nil }
                 return Double(item).flatMap { $0.isFinite ? $0 : nil }
             }
             guard weights.count == items.count, weights.count <= Self.maximumWeights else {
-                throw arguments.failure("argument 1 must be at most \(Self.maximumWeights) numbers separated by ';', got '\(arguments[0])'")
+                throw arguments.failure(
+                    "argument 1 must be at most \(Self.maximumWeights) numbers separated by ';', got '\(arguments[0])'")
             }
             let columns = try arguments.integer(1, 1...Self.maximumWeights)
             let normalize = arguments.count == 3 ? try arguments.boolean(2) : true
             guard (try? ConvolutionTransformer(weights: weights, columns: columns, normalize: normalize)) != nil else {
-                throw arguments.failure("needs an odd number of columns and of rows, got \(weights.count) weights in rows of \(columns)")
+                throw arguments.failure(
+                    "needs an odd number of columns and of rows, got \(weights.count) weights in rows of \(columns)")
             }
             self.init(weights: weights, columns: columns, normalize: normalize)
         }

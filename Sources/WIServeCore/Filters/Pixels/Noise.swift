@@ -23,7 +23,8 @@ extension ThumborFilters {
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
             // Without a seed thumbor continues its process's sequence: any noise is as good, so a random seed.
-            try NoiseTransformer(amount: amount, seed: seed > 0 ? UInt32(truncatingIfNeeded: seed) : UInt32.random(in: 1...UInt32.max))
+            try NoiseTransformer(
+                amount: amount, seed: seed > 0 ? UInt32(truncatingIfNeeded: seed) : UInt32.random(in: 1...UInt32.max))
         }
 
         var description: String { "noise(amount: \(amount), seed: \(seed))" }

@@ -14,13 +14,16 @@ extension ThumborFilters {
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
             let degrees = try arguments.strict ? arguments.integer(0, -3600...3600) : Self.degreesModulo360(arguments)
-            guard degrees % 90 == 0 else { throw arguments.failure("takes a multiple of 90 degrees, got \(arguments[0])") }
+            guard degrees % 90 == 0 else {
+                throw arguments.failure("takes a multiple of 90 degrees, got \(arguments[0])")
+            }
             self.init(degrees)
         }
 
         /// thumbor's Number (`-?digits`) of any length, modulo 360 (a multiple of 90 stays one).
         private static func degreesModulo360(_ arguments: ThumborFilterArguments) throws(ServeError) -> Int {
-            let text = arguments[0], negative = text.hasPrefix("-")
+            let text = arguments[0]
+            let negative = text.hasPrefix("-")
             let digits = negative ? text.dropFirst() : Substring(text)
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 throw arguments.failure("argument 1 must be an integer, got '\(text)'")

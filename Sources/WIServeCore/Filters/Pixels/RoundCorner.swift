@@ -18,10 +18,15 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(4...5)
-            guard let radius = Double(arguments[0]), radius.isFinite, (0...Double(ThumborRequest.maximumNumber)).contains(radius)
-            else { throw arguments.failure("argument 1 must be a radius in 0...\(ThumborRequest.maximumNumber), got '\(arguments[0])'") }
+            guard let radius = Double(arguments[0]), radius.isFinite,
+                (0...Double(ThumborRequest.maximumNumber)).contains(radius)
+            else {
+                throw arguments.failure(
+                    "argument 1 must be a radius in 0...\(ThumborRequest.maximumNumber), got '\(arguments[0])'")
+            }
             self.radius = radius
-            let red = try arguments.integer(1, 0...255), green = try arguments.integer(2, 0...255)
+            let red = try arguments.integer(1, 0...255)
+            let green = try arguments.integer(2, 0...255)
             let blue = try arguments.integer(3, 0...255)
             color = RGBAColor(red: UInt8(red), green: UInt8(green), blue: UInt8(blue))
             transparent = false
@@ -36,8 +41,9 @@ extension ThumborFilters {
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
             // The corners painted in the colour unless transparent (Pillow's paste arithmetic).
-            PipelineTransformer([try RoundCornerTransformer(radius: radius)]
-                                + (transparent ? [] : [try CanvasTransformer(color: color)]))
+            PipelineTransformer(
+                [try RoundCornerTransformer(radius: radius)]
+                    + (transparent ? [] : [try CanvasTransformer(color: color)]))
         }
 
         var description: String {

@@ -13,9 +13,10 @@ struct ThumborCurvePoint: Hashable, Sendable {
         var rest = Substring(text.dropFirst().dropLast())
         while !rest.isEmpty {
             guard rest.first == "(", let close = rest.firstIndex(of: ")") else { return nil }
-            let pair = rest[rest.index(after: rest.startIndex)..<close].split(separator: ",", omittingEmptySubsequences: false)
+            let pair = rest[rest.index(after: rest.startIndex)..<close].split(
+                separator: ",", omittingEmptySubsequences: false)
             guard pair.count == 2, let x = ThumborRequest.number(pair[0]), let y = ThumborRequest.number(pair[1]),
-                  x <= 255, y <= 255, x > (points.last?.x ?? -1)
+                x <= 255, y <= 255, x > (points.last?.x ?? -1)
             else { return nil }
             points.append(ThumborCurvePoint(x: x, y: y))
             rest = rest[rest.index(after: close)...]

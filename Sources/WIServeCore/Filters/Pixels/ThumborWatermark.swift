@@ -61,7 +61,9 @@ extension ThumborWatermark {
         let percent = digits.last == "p"
         if percent { digits = digits.dropLast() }
         guard let value = ThumborRequest.number(digits) else {
-            throw ServeError(.badRequest, "watermark() argument \(argument) must be pixels, a percentage (Np), center or repeat, got '\(text)'")
+            throw ServeError(
+                .badRequest,
+                "watermark() argument \(argument) must be pixels, a percentage (Np), center or repeat, got '\(text)'")
         }
         return percent ? .percent(value, fromEnd: fromEnd) : .pixels(value, fromEnd: fromEnd)
     }
@@ -70,7 +72,8 @@ extension ThumborWatermark {
     private static func ratio(_ text: String, argument: Int) throws(ServeError) -> Int? {
         if text == "none" { return nil }
         guard let value = ThumborRequest.number(Substring(text)), value <= 100 else {
-            throw ServeError(.badRequest, "watermark() argument \(argument) must be a percentage in 0...100 or none, got '\(text)'")
+            throw ServeError(
+                .badRequest, "watermark() argument \(argument) must be a percentage in 0...100 or none, got '\(text)'")
         }
         return value == 0 ? nil : value
     }

@@ -32,7 +32,8 @@ extension ThumborFilters {
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
-            amount = try arguments.integer(0, arguments.strict ? -1000...1000 : -10_000...10_000, clampedWhenLenient: true)
+            amount = try arguments.integer(
+                0, arguments.strict ? -1000...1000 : -10_000...10_000, clampedWhenLenient: true)
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
@@ -104,7 +105,8 @@ extension ThumborFilters {
         static let name = "curve"
         var all: [ThumborCurvePoint], red: [ThumborCurvePoint], green: [ThumborCurvePoint], blue: [ThumborCurvePoint]
 
-        init(all: [ThumborCurvePoint], red: [ThumborCurvePoint], green: [ThumborCurvePoint], blue: [ThumborCurvePoint]) {
+        init(all: [ThumborCurvePoint], red: [ThumborCurvePoint], green: [ThumborCurvePoint], blue: [ThumborCurvePoint])
+        {
             (self.all, self.red, self.green, self.blue) = (all, red, green, blue)
         }
 
@@ -113,8 +115,9 @@ extension ThumborFilters {
             var curves: [[ThumborCurvePoint]] = []
             for (index, argument) in arguments.values.enumerated() {
                 guard let points = ThumborCurvePoint.list(argument) else {
-                    throw arguments.failure("argument \(index + 1) must be points [(x,y),...] with x rising from 0 to 255 "
-                                            + "and y in 0...255, got '\(argument)'")
+                    throw arguments.failure(
+                        "argument \(index + 1) must be points [(x,y),...] with x rising from 0 to 255 "
+                            + "and y in 0...255, got '\(argument)'")
                 }
                 curves.append(points)
             }
@@ -122,8 +125,9 @@ extension ThumborFilters {
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
-            try ToneTablesTransformer.toneCurves(all: all.map { ($0.x, $0.y) }, red: red.map { ($0.x, $0.y) },
-                                                 green: green.map { ($0.x, $0.y) }, blue: blue.map { ($0.x, $0.y) })
+            try ToneTablesTransformer.toneCurves(
+                all: all.map { ($0.x, $0.y) }, red: red.map { ($0.x, $0.y) },
+                green: green.map { ($0.x, $0.y) }, blue: blue.map { ($0.x, $0.y) })
         }
 
         var description: String {

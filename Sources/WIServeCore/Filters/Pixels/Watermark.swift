@@ -18,8 +18,9 @@ extension ThumborFilters {
             guard let image = watermarks[mark.url] else {
                 throw ImageError(.invalidArgument, "the watermark \(mark.url) was not loaded")
             }
-            return try OverlayTransformer(image, identifier: mark.url, x: mark.x, y: mark.y, transparency: mark.transparency,
-                                          maximumWidthPercent: mark.widthRatio, maximumHeightPercent: mark.heightRatio)
+            return try OverlayTransformer(
+                image, identifier: mark.url, x: mark.x, y: mark.y, transparency: mark.transparency,
+                maximumWidthPercent: mark.widthRatio, maximumHeightPercent: mark.heightRatio)
         }
 
         var description: String { "watermark(\(String(reflecting: mark)))" }

@@ -6,12 +6,15 @@ enum ChannelMapping {
     /// `image` with `eight` applied to each RGBA8 pixel of 8-bit frames and `sixteen` to each RGBA16 pixel of
     /// 16-bit ones (`pixels` is the frame's packed samples, four per pixel; alpha is theirs to keep). The pool
     /// job's cancellation is checked between rows.
-    static func map(_ image: Image, eight: (UnsafeMutableBufferPointer<UInt8>) -> Void,
-                    sixteen: (UnsafeMutableBufferPointer<UInt16>) -> Void) throws(ImageError) -> Image {
+    static func map(
+        _ image: Image, eight: (UnsafeMutableBufferPointer<UInt8>) -> Void,
+        sixteen: (UnsafeMutableBufferPointer<UInt16>) -> Void
+    ) throws(ImageError) -> Image {
         try image.transformingFrames(outputSize: image.size) { (frame) throws(ImageError) -> PixelBuffer in
             let wide = frame.format == .rgba16 || frame.format == .premultipliedRGBA16
             let straight = try frame.converted(to: wide ? .rgba16 : .rgba8)
-            var output = try PixelBuffer(width: frame.width, height: frame.height, format: straight.format, zeroed: false)
+            var output = try PixelBuffer(
+                width: frame.width, height: frame.height, format: straight.format, zeroed: false)
             let rowBytes = frame.width * straight.format.bytesPerPixel
             try straight.withUnsafeBytes { (source) throws(ImageError) in
                 let target = output.storage.bytes
@@ -20,9 +23,13 @@ enum ChannelMapping {
                     let row = target + y * output.bytesPerRow
                     row.copyMemory(from: source.baseAddress! + y * straight.bytesPerRow, byteCount: rowBytes)
                     if wide {
-                        sixteen(UnsafeMutableBufferPointer(start: row.assumingMemoryBound(to: UInt16.self), count: frame.width * 4))
+                        sixteen(
+                            UnsafeMutableBufferPointer(
+                                start: row.assumingMemoryBound(to: UInt16.self), count: frame.width * 4))
                     } else {
-                        eight(UnsafeMutableBufferPointer(start: row.assumingMemoryBound(to: UInt8.self), count: frame.width * 4))
+                        eight(
+                            UnsafeMutableBufferPointer(
+                                start: row.assumingMemoryBound(to: UInt8.self), count: frame.width * 4))
                     }
                 }
             }

@@ -17,9 +17,11 @@ public struct GrayscaleTransformer: ImageTransformer, Hashable {
     }
 
     /// Each pixel of `pixels` (RGBA samples) to its luma: weights in 16-bit fixed point, rounded.
-    private static func gray<Sample: FixedWidthInteger & UnsignedInteger>(_ pixels: UnsafeMutableBufferPointer<Sample>) {
+    private static func gray<Sample: FixedWidthInteger & UnsignedInteger>(_ pixels: UnsafeMutableBufferPointer<Sample>)
+    {
         for index in stride(from: 0, to: pixels.count, by: 4) {
-            let red: Int = Int(pixels[index]) * 19_595, green: Int = Int(pixels[index + 1]) * 38_470
+            let red: Int = Int(pixels[index]) * 19_595
+            let green: Int = Int(pixels[index + 1]) * 38_470
             let blue: Int = Int(pixels[index + 2]) * 7_471
             let luma = Sample((red + green + blue + 0x8000) >> 16)
             (pixels[index], pixels[index + 1], pixels[index + 2]) = (luma, luma, luma)

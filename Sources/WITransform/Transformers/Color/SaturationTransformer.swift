@@ -27,12 +27,15 @@ public struct SaturationTransformer: ImageTransformer, Hashable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         let change = Float(change)
-        return try ChannelMapping.map(image, eight: { Self.saturate($0, change) }, sixteen: { Self.saturate($0, change) })
+        return try ChannelMapping.map(
+            image, eight: { Self.saturate($0, change) }, sixteen: { Self.saturate($0, change) })
     }
 
     /// Each pixel of `pixels` (RGBA samples) moved by `change` from its brightness.
-    private static func saturate<Sample: FixedWidthInteger & UnsignedInteger>(_ pixels: UnsafeMutableBufferPointer<Sample>,
-                                                                                _ change: Float) {
+    private static func saturate<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ pixels: UnsafeMutableBufferPointer<Sample>,
+        _ change: Float
+    ) {
         let maximum = Int(Sample.max)
         for index in stride(from: 0, to: pixels.count, by: 4) {
             let (red, green, blue) = (Int(pixels[index]), Int(pixels[index + 1]), Int(pixels[index + 2]))

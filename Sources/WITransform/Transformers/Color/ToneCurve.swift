@@ -6,14 +6,18 @@ enum ToneCurve {
     /// the last y.
     static func spline(_ points: [(x: Int, y: Int)]) -> [UInt8] {
         let count = points.count
-        var lower = [Double](repeating: 0, count: count), diagonal = lower, upper = lower, right = lower
+        var lower = [Double](repeating: 0, count: count)
+        var diagonal = lower
+        var upper = lower
+        var right = lower
         diagonal[0] = 1
         for i in 1..<max(1, count - 1) {
             let (previous, current, next) = (points[i - 1], points[i], points[i + 1])
             lower[i] = Double(current.x - previous.x) / 6
             diagonal[i] = Double(next.x - previous.x) / 3
             upper[i] = Double(next.x - current.x) / 6
-            right[i] = Double(next.y - current.y) / Double(next.x - current.x)
+            right[i] =
+                Double(next.y - current.y) / Double(next.x - current.x)
                 - Double(current.y - previous.y) / Double(current.x - previous.x)
         }
         diagonal[count - 1] = 1
@@ -35,8 +39,10 @@ enum ToneCurve {
             let (start, end) = (points[i], points[i + 1])
             let width = Double(end.x - start.x)
             for x in start.x..<end.x {
-                let b = Double(x - start.x) / width, a = 1 - b
-                let y = a * Double(start.y) + b * Double(end.y)
+                let b = Double(x - start.x) / width
+                let a = 1 - b
+                let y =
+                    a * Double(start.y) + b * Double(end.y)
                     + (width * width / 6) * ((a * a * a - a) * second[i] + (b * b * b - b) * second[i + 1])
                 table[x] = UInt8(min(max(y.rounded(), 0), 255))
             }

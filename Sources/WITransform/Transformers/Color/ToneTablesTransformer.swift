@@ -37,17 +37,20 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         let wide = [red, green, blue].map(Self.widened)
-        return try ChannelMapping.map(image, eight: { pixels in
-            for index in stride(from: 0, to: pixels.count, by: 4) {
-                pixels[index] = red[Int(pixels[index])]
-                pixels[index + 1] = green[Int(pixels[index + 1])]
-                pixels[index + 2] = blue[Int(pixels[index + 2])]
-            }
-        }, sixteen: { pixels in
-            for index in stride(from: 0, to: pixels.count, by: 4) {
-                for channel in 0..<3 { pixels[index + channel] = wide[channel][Int(pixels[index + channel])] }
-            }
-        })
+        return try ChannelMapping.map(
+            image,
+            eight: { pixels in
+                for index in stride(from: 0, to: pixels.count, by: 4) {
+                    pixels[index] = red[Int(pixels[index])]
+                    pixels[index + 1] = green[Int(pixels[index + 1])]
+                    pixels[index + 2] = blue[Int(pixels[index + 2])]
+                }
+            },
+            sixteen: { pixels in
+                for index in stride(from: 0, to: pixels.count, by: 4) {
+                    for channel in 0..<3 { pixels[index + channel] = wide[channel][Int(pixels[index + channel])] }
+                }
+            })
     }
 
     // MARK: Factories
@@ -74,8 +77,9 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
         for (value, name) in [(red, "red offset"), (green, "green offset"), (blue, "blue offset")] {
             try ArgumentCheck.within(value, -1000...1000, name)
         }
-        return ToneTablesTransformer(Self.table { $0 + 255 * red / 100 }, Self.table { $0 + 255 * green / 100 },
-                                     Self.table { $0 + 255 * blue / 100 }, name: "offsets,\(red),\(green),\(blue)")
+        return ToneTablesTransformer(
+            Self.table { $0 + 255 * red / 100 }, Self.table { $0 + 255 * green / 100 },
+            Self.table { $0 + 255 * blue / 100 }, name: "offsets,\(red),\(green),\(blue)")
     }
 
     /// Moves each channel that many percent of the way toward `color`'s (thumbor's `colorize(R,G,B,COLOR)`);
@@ -88,18 +92,22 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
         }
         func toward(_ target: UInt8, by percent: Int) -> [UInt8] {
             Self.table { value in
-                Int(((Double(value) * (100.0 - Double(percent)) + Double(target) * Double(percent)) / 100.0)
-                    .rounded(.towardZero))
+                Int(
+                    ((Double(value) * (100.0 - Double(percent)) + Double(target) * Double(percent)) / 100.0)
+                        .rounded(.towardZero))
             }
         }
-        return ToneTablesTransformer(toward(color.red, by: red), toward(color.green, by: green), toward(color.blue, by: blue),
-                                     name: "colorize,\(red),\(green),\(blue),\(color.red),\(color.green),\(color.blue)")
+        return ToneTablesTransformer(
+            toward(color.red, by: red), toward(color.green, by: green), toward(color.blue, by: blue),
+            name: "colorize,\(red),\(green),\(blue),\(color.red),\(color.green),\(color.blue)")
     }
 
     /// Tone curves: `all` for every channel, then each channel's own (thumbor's `curve(...)`), each a natural cubic
     /// spline through its points (`x` strictly rising, both in 0...255; an empty list is the identity).
-    public static func toneCurves(all: [(x: Int, y: Int)], red: [(x: Int, y: Int)] = [], green: [(x: Int, y: Int)] = [],
-                                  blue: [(x: Int, y: Int)] = []) throws(ImageError) -> ToneTablesTransformer {
+    public static func toneCurves(
+        all: [(x: Int, y: Int)], red: [(x: Int, y: Int)] = [], green: [(x: Int, y: Int)] = [],
+        blue: [(x: Int, y: Int)] = []
+    ) throws(ImageError) -> ToneTablesTransformer {
         let curves = [all, red, green, blue]
         for points in curves {
             var previous = -1
@@ -128,9 +136,11 @@ public struct ToneTablesTransformer: ImageTransformer, Hashable {
     /// entries, back to 16 bits.
     private static func widened(_ table: [UInt8]) -> [UInt16] {
         (0...65_535).map { value -> UInt16 in
-            let low = value / 257, fraction = value % 257
+            let low = value / 257
+            let fraction = value % 257
             guard fraction != 0, low < 255 else { return UInt16(table[low]) * 257 }
-            let from = Int(table[low]) * 257, to = Int(table[low + 1]) * 257
+            let from = Int(table[low]) * 257
+            let to = Int(table[low + 1]) * 257
             return UInt16(from + (to - from) * fraction / 257)
         }
     }

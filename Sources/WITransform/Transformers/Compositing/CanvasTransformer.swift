@@ -39,7 +39,8 @@ public struct CanvasTransformer: ImageTransformer, Hashable {
     }
 
     public var key: String {
-        TransformerKey.make("Canvas", [size.map { "\($0.width)x\($0.height)" } ?? "frame", color.hexString, blending.rawValue])
+        TransformerKey.make(
+            "Canvas", [size.map { "\($0.width)x\($0.height)" } ?? "frame", color.hexString, blending.rawValue])
     }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
@@ -49,9 +50,10 @@ public struct CanvasTransformer: ImageTransformer, Hashable {
             var output = try Compositor.filled(color, size: canvas)
             try source.withUnsafeBufferPointer { (source) throws(ImageError) in
                 try output.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
-                    try Compositor.merge(source, size: frame.size, into: target, size: canvas,
-                                     at: (canvas.width - frame.width) / 2, (canvas.height - frame.height) / 2,
-                                     blending: blending)
+                    try Compositor.merge(
+                        source, size: frame.size, into: target, size: canvas,
+                        at: (canvas.width - frame.width) / 2, (canvas.height - frame.height) / 2,
+                        blending: blending)
                 }
             }
             return try PixelBuffer(width: canvas.width, height: canvas.height, format: .rgba8, bytes: output)

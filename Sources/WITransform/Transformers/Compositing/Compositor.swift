@@ -9,13 +9,18 @@ enum Compositor {
     /// `source` (`sourceSize`, packed RGBA8) drawn over `target` (`targetSize`, packed RGBA8) with its top left
     /// corner at (`left`, `top`); the parts outside the target are skipped. Stops (`.cancelled`) every 16 rows
     /// when its pool job was cancelled.
-    static func merge(_ source: UnsafeBufferPointer<UInt8>, size sourceSize: PixelSize,
-                      into target: UnsafeMutableBufferPointer<UInt8>, size targetSize: PixelSize,
-                      at left: Int, _ top: Int, blending: CanvasTransformer.Blending) throws(ImageError) {
-        let startX = max(0, -left), startY = max(0, -top)
-        let originX = max(0, left), originY = max(0, top)
+    static func merge(
+        _ source: UnsafeBufferPointer<UInt8>, size sourceSize: PixelSize,
+        into target: UnsafeMutableBufferPointer<UInt8>, size targetSize: PixelSize,
+        at left: Int, _ top: Int, blending: CanvasTransformer.Blending
+    ) throws(ImageError) {
+        let startX = max(0, -left)
+        let startY = max(0, -top)
+        let originX = max(0, left)
+        let originY = max(0, top)
         guard startX < sourceSize.width, startY < sourceSize.height, originX < targetSize.width,
-              originY < targetSize.height else { return }
+            originY < targetSize.height
+        else { return }
         let columns = min(sourceSize.width - startX, targetSize.width - originX)
         let rows = min(sourceSize.height - startY, targetSize.height - originY)
         for row in 0..<rows {
@@ -58,8 +63,10 @@ enum Compositor {
     /// Straight-alpha source-over, rounded to nearest: the output alpha is the source's plus the target's share of
     /// what the source leaves (truncated), each colour the alpha-weighted mean.
     @inline(__always)
-    private static func sourceOver(_ source: UnsafeBufferPointer<UInt8>, at from: Int,
-                                   into target: UnsafeMutableBufferPointer<UInt8>, at to: Int) {
+    private static func sourceOver(
+        _ source: UnsafeBufferPointer<UInt8>, at from: Int,
+        into target: UnsafeMutableBufferPointer<UInt8>, at to: Int
+    ) {
         let alpha = Int(source[from + 3])
         if alpha == 255 {
             for channel in 0..<4 { target[to + channel] = source[from + channel] }
@@ -81,15 +88,19 @@ enum Compositor {
     /// thumbor's `_composite` for one pixel: the alphas turned into transparencies, the colours weighted by them,
     /// the result divided by the combined opacity, each channel clamped and truncated (double precision).
     @inline(__always)
-    private static func composite(_ source: UnsafeBufferPointer<UInt8>, at from: Int,
-                                  into target: UnsafeMutableBufferPointer<UInt8>, at to: Int) {
-        let over = Double(255 - Int(source[from + 3])), under = Double(255 - Int(target[to + 3]))
+    private static func composite(
+        _ source: UnsafeBufferPointer<UInt8>, at from: Int,
+        into target: UnsafeMutableBufferPointer<UInt8>, at to: Int
+    ) {
+        let over = Double(255 - Int(source[from + 3]))
+        let under = Double(255 - Int(target[to + 3]))
         var delta = (over / 255) * (under / 255)
         let alpha = 255 - 255 * delta
         delta = 1 - delta
         delta = delta <= 1e-12 ? 1 : 1 / delta
         for channel in 0..<3 {
-            let top = Double(source[from + channel]), bottom = Double(target[to + channel])
+            let top = Double(source[from + channel])
+            let bottom = Double(target[to + channel])
             let mixed = (1 - over / 255) * top + (1 - under / 255) * bottom * (over / 255)
             target[to + channel] = truncated(delta * mixed)
         }

@@ -56,15 +56,18 @@ public struct OverlayTransformer: ImageTransformer {
 
     /// Throws `.invalidArgument` unless `transparency` is in 0...100, the percentages in 1...100 and the pixel
     /// and percentage offsets 0 or more.
-    public init(_ overlay: Image, identifier: String, x: Position, y: Position, transparency: Int = 0,
-                maximumWidthPercent: Int? = nil, maximumHeightPercent: Int? = nil) throws(ImageError) {
+    public init(
+        _ overlay: Image, identifier: String, x: Position, y: Position, transparency: Int = 0,
+        maximumWidthPercent: Int? = nil, maximumHeightPercent: Int? = nil
+    ) throws(ImageError) {
         try ArgumentCheck.within(transparency, 0...100, "overlay transparency")
         for share in [maximumWidthPercent, maximumHeightPercent].compactMap({ $0 }) {
             try ArgumentCheck.within(share, 1...100, "overlay size percentage")
         }
         for position in [x, y] {
             switch position {
-            case .pixels(let value, _), .percent(let value, _): try ArgumentCheck.within(value, 0...Int.max, "overlay offset")
+            case .pixels(let value, _), .percent(let value, _):
+                try ArgumentCheck.within(value, 0...Int.max, "overlay offset")
             case .center, .tiled: break
             }
         }
@@ -84,9 +87,13 @@ public struct OverlayTransformer: ImageTransformer {
     }
 
     public var key: String {
-        TransformerKey.make("Overlay", [identifier, x.description, y.description, String(transparency),
-                                        maximumWidthPercent.map(String.init) ?? "none",
-                                        maximumHeightPercent.map(String.init) ?? "none"])
+        TransformerKey.make(
+            "Overlay",
+            [
+                identifier, x.description, y.description, String(transparency),
+                maximumWidthPercent.map(String.init) ?? "none",
+                maximumHeightPercent.map(String.init) ?? "none",
+            ])
     }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
@@ -98,8 +105,9 @@ public struct OverlayTransformer: ImageTransformer {
             try source.withUnsafeBufferPointer { (source) throws(ImageError) in
                 try target.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
                     for (left, top) in offsets {
-                        try Compositor.merge(source, size: sized.size, into: target, size: frame.size, at: left, top,
-                                         blending: .composite)
+                        try Compositor.merge(
+                            source, size: sized.size, into: target, size: frame.size, at: left, top,
+                            blending: .composite)
                     }
                 }
             }
@@ -112,23 +120,30 @@ public struct OverlayTransformer: ImageTransformer {
     /// `.pixelLimitExceeded` when that size passes `pixelLimit`.
     public func fitted(to size: PixelSize, pixelLimit: Int) throws(ImageError) -> PixelBuffer {
         guard maximumWidthPercent != nil || maximumHeightPercent != nil else { return pixels }
-        let overlayWidth = Double(pixels.width), overlayHeight = Double(pixels.height)
+        let overlayWidth = Double(pixels.width)
+        let overlayHeight = Double(pixels.height)
         var maxWidth = maximumWidthPercent.map { Double(size.width) * Double($0) / 100 }
         var maxHeight = maximumHeightPercent.map { Double(size.height) * Double($0) / 100 }
         if maxWidth == nil, let maxHeight { maxWidth = overlayWidth * maxHeight / overlayHeight }
         if maxHeight == nil, let maxWidth { maxHeight = overlayHeight * maxWidth / overlayWidth }
         guard let maxWidth, let maxHeight else { return pixels }
-        let width: Double, height: Double
+        let width: Double
+        let height: Double
         if overlayWidth / maxWidth >= overlayHeight / maxHeight {
-            (width, height) = (maxWidth.rounded(.toNearestOrEven),
-                               (overlayHeight * maxWidth / overlayWidth).rounded(.toNearestOrEven))
+            (width, height) = (
+                maxWidth.rounded(.toNearestOrEven),
+                (overlayHeight * maxWidth / overlayWidth).rounded(.toNearestOrEven)
+            )
         } else {
-            (width, height) = ((overlayWidth * maxHeight / overlayHeight).rounded(.toNearestOrEven),
-                               maxHeight.rounded(.toNearestOrEven))
+            (width, height) = (
+                (overlayWidth * maxHeight / overlayHeight).rounded(.toNearestOrEven),
+                maxHeight.rounded(.toNearestOrEven)
+            )
         }
         guard width * height <= Double(pixelLimit) else {
-            throw ImageError(.pixelLimitExceeded,
-                             "the overlay would be \(Int(width))x\(Int(height)), over the pixel limit of \(pixelLimit) pixels")
+            throw ImageError(
+                .pixelLimitExceeded,
+                "the overlay would be \(Int(width))x\(Int(height)), over the pixel limit of \(pixelLimit) pixels")
         }
         let target = PixelSize(width: max(1, Int(width)), height: max(1, Int(height)))
         guard target != pixels.size else { return pixels }
@@ -142,7 +157,8 @@ public struct OverlayTransformer: ImageTransformer {
         var across = tiles(length: image.width, overlay: overlay.width, x)
         var down = tiles(length: image.height, overlay: overlay.height, y)
         if case .tiled = x, case .tiled = y, across.count * down.count > 100 {
-            let columns = min(6, across.count), rows = min(6, down.count)
+            let columns = min(6, across.count)
+            let rows = min(6, down.count)
             across = (columns, image.width - columns * overlay.width)
             down = (rows, image.height - rows * overlay.height)
         }
@@ -160,14 +176,16 @@ public struct OverlayTransformer: ImageTransformer {
         return (length / overlay, length % overlay)
     }
 
-    private static func starts(_ tiles: (count: Int, spare: Int), _ position: Position, length: Int,
-                               overlay: Int) -> [Int] {
+    private static func starts(
+        _ tiles: (count: Int, spare: Int), _ position: Position, length: Int,
+        overlay: Int
+    ) -> [Int] {
         switch position {
         case .tiled:
             let space = floorDivision(tiles.spare, max(tiles.count, 2) - 1)
             return (0..<tiles.count).map { $0 * space + $0 * overlay }
         case .center:
-            return [(length - overlay) / 2]   // Python's int() of the half: toward zero, as Swift's division
+            return [(length - overlay) / 2]  // Python's int() of the half: toward zero, as Swift's division
         case .pixels(let value, let fromEnd):
             return [fromEnd ? length - overlay - value : value]
         case .percent(let value, let fromEnd):

@@ -41,10 +41,13 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
     public init(weights: [Double], columns: Int, normalize: Bool = true) throws(ImageError) {
         try ArgumentCheck.within(weights.count, 1...Self.maximumWeights, "kernel weight count")
         guard columns > 0, weights.count % columns == 0, columns % 2 == 1, (weights.count / columns) % 2 == 1 else {
-            throw ArgumentCheck.invalid("kernel", "have an odd number of columns and of rows",
-                                        "\(weights.count) weights in rows of \(columns)")
+            throw ArgumentCheck.invalid(
+                "kernel", "have an odd number of columns and of rows",
+                "\(weights.count) weights in rows of \(columns)")
         }
-        guard weights.allSatisfy(\.isFinite) else { throw ArgumentCheck.invalid("kernel weights", "be finite", "\(weights)") }
+        guard weights.allSatisfy(\.isFinite) else {
+            throw ArgumentCheck.invalid("kernel weights", "be finite", "\(weights)")
+        }
         var sum = 0.0
         for weight in weights { sum += weight }
         let kernel = Kernel(weights: normalize && sum != 0 ? weights.map { $0 / sum } : weights, columns: columns)
@@ -64,8 +67,9 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
         try ArgumentCheck.within(radius, 1...1000, "blur radius")
         try ArgumentCheck.within(sigma, 0...1e150, "blur sigma")
         let kernel = gaussianKernel(radius: radius, sigma: sigma)
-        return ConvolutionTransformer(passes: [Kernel(weights: kernel, columns: kernel.count), Kernel(weights: kernel, columns: 1)],
-                                      name: "gaussian,\(radius),\(TransformerKey.number(sigma))")
+        return ConvolutionTransformer(
+            passes: [Kernel(weights: kernel, columns: kernel.count), Kernel(weights: kernel, columns: 1)],
+            name: "gaussian,\(radius),\(TransformerKey.number(sigma))")
     }
 
     /// The normalized Gaussian weights of `gaussianBlur`.
@@ -76,7 +80,8 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
         weights.reserveCapacity(2 * radius + 1)
         for column in 0...(2 * radius) {
             let offset = column - radius
-            weights.append(pow(M_E, -(Double(offset * offset) / twoSigmaSquared)) / (twoSigmaSquared * Double.pi).squareRoot())
+            weights.append(
+                pow(M_E, -(Double(offset * offset) / twoSigmaSquared)) / (twoSigmaSquared * Double.pi).squareRoot())
         }
         var sum = 0.0
         for weight in weights { sum += weight }
@@ -86,15 +91,20 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
     public var key: String { "Convolution(\(name))" }
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
-        try FrameSamples.map(image, eight: { (samples, width, height, opaque) throws(ImageError) in
-            try run(samples, width: width, height: height, opaque: opaque)
-        }, sixteen: { (samples, width, height, opaque) throws(ImageError) in
-            try run(samples, width: width, height: height, opaque: opaque)
-        })
+        try FrameSamples.map(
+            image,
+            eight: { (samples, width, height, opaque) throws(ImageError) in
+                try run(samples, width: width, height: height, opaque: opaque)
+            },
+            sixteen: { (samples, width, height, opaque) throws(ImageError) in
+                try run(samples, width: width, height: height, opaque: opaque)
+            })
     }
 
-    private func run<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: [Sample], width: Int, height: Int,
-                                                                  opaque: Bool) throws(ImageError) -> [Sample] {
+    private func run<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ samples: [Sample], width: Int, height: Int,
+        opaque: Bool
+    ) throws(ImageError) -> [Sample] {
         var current = samples
         for pass in passes { current = try Self.convolve(current, width: width, height: height, with: pass) }
         // thumbor convolves RGB data when the image has no alpha: opaque stays opaque.
@@ -104,10 +114,15 @@ public struct ConvolutionTransformer: ImageTransformer, Hashable {
 
     /// `source` (packed RGBA, `width` x `height`) convolved with `kernel`, all four channels; throws `.cancelled`
     /// between rows once the pool job is cancelled.
-    static func convolve<Sample: FixedWidthInteger & UnsignedInteger>(_ source: [Sample], width: Int, height: Int,
-                                                                      with kernel: Kernel) throws(ImageError) -> [Sample] {
+    static func convolve<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ source: [Sample], width: Int, height: Int,
+        with kernel: Kernel
+    ) throws(ImageError) -> [Sample] {
         var output = [Sample](repeating: 0, count: source.count)
-        let rows = kernel.rows, columns = kernel.columns, middleX = columns / 2, middleY = rows / 2
+        let rows = kernel.rows
+        let columns = kernel.columns
+        let middleX = columns / 2
+        let middleY = rows / 2
         let maximum = Int(Sample.max)
         var cancelled = false
         source.withUnsafeBufferPointer { input in

@@ -6,12 +6,15 @@ enum FrameSamples {
     /// `image` with each 8-bit frame's samples replaced by `eight`'s result and each 16-bit frame's by
     /// `sixteen`'s (same count; the frame's width, height and whether it is opaque given), the output size checked
     /// against the pixel limit. A frame's pixels are copied once in and once out.
-    static func map(_ image: Image, eight: ([UInt8], Int, Int, Bool) throws(ImageError) -> [UInt8],
-                    sixteen: ([UInt16], Int, Int, Bool) throws(ImageError) -> [UInt16]) throws(ImageError) -> Image {
+    static func map(
+        _ image: Image, eight: ([UInt8], Int, Int, Bool) throws(ImageError) -> [UInt8],
+        sixteen: ([UInt16], Int, Int, Bool) throws(ImageError) -> [UInt16]
+    ) throws(ImageError) -> Image {
         try image.transformingFrames(outputSize: image.size) { (frame) throws(ImageError) -> PixelBuffer in
             let wide = frame.format == .rgba16 || frame.format == .premultipliedRGBA16
             let straight = try frame.converted(to: wide ? .rgba16 : .rgba8)
-            var output = wide
+            var output =
+                wide
                 ? try run(sixteen, on: straight, samples: UInt16.self)
                 : try run(eight, on: straight, samples: UInt8.self)
             if frame.format == .premultipliedRGBA8 || frame.format == .premultipliedRGBA16 {
@@ -26,13 +29,15 @@ enum FrameSamples {
     private static func run<Sample: FixedWidthInteger & UnsignedInteger>(
         _ body: ([Sample], Int, Int, Bool) throws(ImageError) -> [Sample], on pixels: PixelBuffer, samples: Sample.Type
     ) throws(ImageError) -> PixelBuffer {
-        let rowSamples = pixels.width * 4, rowBytes = rowSamples * MemoryLayout<Sample>.stride
+        let rowSamples = pixels.width * 4
+        let rowBytes = rowSamples * MemoryLayout<Sample>.stride
         var input = [Sample](repeating: 0, count: rowSamples * pixels.height)
         input.withUnsafeMutableBytes { target in
             pixels.withUnsafeBytes { source in
                 for y in 0..<pixels.height {
-                    (target.baseAddress! + y * rowBytes).copyMemory(from: source.baseAddress! + y * pixels.bytesPerRow,
-                                                                    byteCount: rowBytes)
+                    (target.baseAddress! + y * rowBytes).copyMemory(
+                        from: source.baseAddress! + y * pixels.bytesPerRow,
+                        byteCount: rowBytes)
                 }
             }
         }
@@ -40,8 +45,9 @@ enum FrameSamples {
         let output = try PixelBuffer(width: pixels.width, height: pixels.height, format: pixels.format, zeroed: false)
         result.withUnsafeBytes { source in
             for y in 0..<pixels.height {
-                (output.storage.bytes + y * output.bytesPerRow).copyMemory(from: source.baseAddress! + y * rowBytes,
-                                                                           byteCount: rowBytes)
+                (output.storage.bytes + y * output.bytesPerRow).copyMemory(
+                    from: source.baseAddress! + y * rowBytes,
+                    byteCount: rowBytes)
             }
         }
         return output

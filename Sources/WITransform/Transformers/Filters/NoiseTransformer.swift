@@ -30,19 +30,23 @@ public struct NoiseTransformer: ImageTransformer, Hashable {
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
         guard amount > 0 else { return image }
-        return try FrameSamples.map(image, eight: { (samples, _, _, _) throws(ImageError) in try noisy(samples) },
-                                    sixteen: { (samples, _, _, _) throws(ImageError) in try noisy(samples) })
+        return try FrameSamples.map(
+            image, eight: { (samples, _, _, _) throws(ImageError) in try noisy(samples) },
+            sixteen: { (samples, _, _, _) throws(ImageError) in try noisy(samples) })
     }
 
     /// The samples with noise; throws `.cancelled` every 65,536 pixels once the pool job is cancelled.
     private func noisy<Sample: FixedWidthInteger & UnsignedInteger>(_ input: [Sample]) throws(ImageError) -> [Sample] {
         var samples = input
-        let scale = Sample.max == 255 ? 1 : Int(Sample.max) / 255, maximum = Int(Sample.max)
+        let scale = Sample.max == 255 ? 1 : Int(Sample.max) / 255
+        let maximum = Int(Sample.max)
         var random = GlibcRandom(seed: seed)
         for index in stride(from: 0, to: samples.count, by: 4) {
             if index & 0x3FFFF == 0 { try WorkerPool.checkCancellation() }
             let offset = (Int(random.next() % UInt32(amount)) - amount / 2) * scale
-            for channel in 0..<3 { samples[index + channel] = Sample(min(max(Int(samples[index + channel]) + offset, 0), maximum)) }
+            for channel in 0..<3 {
+                samples[index + channel] = Sample(min(max(Int(samples[index + channel]) + offset, 0), maximum))
+            }
         }
         return samples
     }
@@ -62,7 +66,8 @@ package struct GlibcRandom {
         words[0] = Int32(bitPattern: seed == 0 ? 1 : seed)
         for i in 1..<31 {
             // 16807 x mod (2^31 - 1) without overflow (Schrage's method), as glibc computes it.
-            let high = words[i - 1] / 127_773, low = words[i - 1] % 127_773
+            let high = words[i - 1] / 127_773
+            let low = words[i - 1] % 127_773
             var word = 16_807 &* low &- 2_836 &* high
             if word < 0 { word &+= 2_147_483_647 }
             words[i] = word

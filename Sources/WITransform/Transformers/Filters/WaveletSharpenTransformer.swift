@@ -37,18 +37,22 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
     }
 
     public var key: String {
-        TransformerKey.make("WaveletSharpen", [TransformerKey.number(amount), TransformerKey.number(radius), "\(luminanceOnly)"])
+        TransformerKey.make(
+            "WaveletSharpen", [TransformerKey.number(amount), TransformerKey.number(radius), "\(luminanceOnly)"])
     }
 
     /// The hat filter's spacings: 2^0 ... 2^4.
     private static let levels = 5
 
     public func transform(_ image: Image) throws(ImageError) -> Image {
-        try FrameSamples.map(image, eight: { (samples, width, height, _) throws(ImageError) in
-            try sharpened(samples, width: width, height: height)
-        }, sixteen: { (samples, width, height, _) throws(ImageError) in
-            try sharpened(samples, width: width, height: height)
-        })
+        try FrameSamples.map(
+            image,
+            eight: { (samples, width, height, _) throws(ImageError) in
+                try sharpened(samples, width: width, height: height)
+            },
+            sixteen: { (samples, width, height, _) throws(ImageError) in
+                try sharpened(samples, width: width, height: height)
+            })
     }
 
     /// Packed RGBA samples sharpened (levels scaled to 0...255 first: exactly so for 8-bit samples).
@@ -61,7 +65,8 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
         var planes = [[Float]](repeating: [Float](repeating: 0, count: area), count: 3)
         for index in 0..<area {
             if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
-            var red = Float(samples[index * 4]) * toLevels, green = Float(samples[index * 4 + 1]) * toLevels
+            var red = Float(samples[index * 4]) * toLevels
+            var green = Float(samples[index * 4 + 1]) * toLevels
             var blue = Float(samples[index * 4 + 2]) * toLevels
             if luminanceOnly { (red, green, blue) = Self.ycbcr(red, green, blue) }
             planes[0][index] = red / 255
@@ -71,7 +76,9 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
         for channel in 0..<(luminanceOnly ? 1 : 3) { try sharpen(&planes[channel], width: width, height: height) }
         for index in 0..<area {
             if index & 0xFFFF == 0 { try WorkerPool.checkCancellation() }
-            var red = planes[0][index] * 255, green = planes[1][index] * 255, blue = planes[2][index] * 255
+            var red = planes[0][index] * 255
+            var green = planes[1][index] * 255
+            var blue = planes[2][index] * 255
             if luminanceOnly { (red, green, blue) = Self.rgb(red, green, blue) }
             samples[index * 4] = Self.sample(red, toLevels)
             samples[index * 4 + 1] = Self.sample(green, toLevels)
@@ -86,7 +93,8 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
         let area = width * height
         // `plane` ends up holding the sum; `smooth` holds each level's low-pass, `detail` the previous one (whose
         // difference to the new low-pass is that level's detail).
-        var previous = plane, smooth = [Float](repeating: 0, count: area)
+        var previous = plane
+        var smooth = [Float](repeating: 0, count: area)
         var line = [Float](repeating: 0, count: max(width, height))
         for level in 0..<Self.levels {
             let spacing = 1 << level
@@ -117,7 +125,9 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
 
     /// The [1 2 1] hat at `spacing` along one line of `count` samples `stride` apart from `start`: `2 x centre +
     /// left + right`, the neighbours mirrored about the line's ends.
-    private static func hat(_ source: [Float], start: Int, stride: Int, count: Int, spacing: Int, into line: inout [Float]) {
+    private static func hat(
+        _ source: [Float], start: Int, stride: Int, count: Int, spacing: Int, into line: inout [Float]
+    ) {
         func mirrored(_ position: Int) -> Int {
             guard count > 1 else { return 0 }
             let period = 2 * (count - 1)
@@ -126,7 +136,8 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
             return folded < count ? folded : period - folded
         }
         for index in 0..<count {
-            let before = index - spacing, after = index + spacing
+            let before = index - spacing
+            let after = index + spacing
             let centre = source[start + stride * index]
             let left = source[start + stride * (before >= 0 ? before : mirrored(before))]
             let right = source[start + stride * (after < count ? after : mirrored(after))]
@@ -136,20 +147,29 @@ public struct WaveletSharpenTransformer: ImageTransformer, Hashable {
 
     /// RGB to YCbCr (JPEG's), in double precision and kept as floats, as thumbor converts.
     private static func ycbcr(_ red: Float, _ green: Float, _ blue: Float) -> (Float, Float, Float) {
-        let r = Double(red), g = Double(green), b = Double(blue)
-        return (Float(0.2990 * r + 0.5870 * g + 0.1140 * b), Float(-0.1687 * r - 0.3313 * g + 0.5000 * b + 128.0),
-                Float(0.5000 * r - 0.4187 * g - 0.0813 * b + 128.0))
+        let r = Double(red)
+        let g = Double(green)
+        let b = Double(blue)
+        return (
+            Float(0.2990 * r + 0.5870 * g + 0.1140 * b), Float(-0.1687 * r - 0.3313 * g + 0.5000 * b + 128.0),
+            Float(0.5000 * r - 0.4187 * g - 0.0813 * b + 128.0)
+        )
     }
 
     private static func rgb(_ y: Float, _ cb: Float, _ cr: Float) -> (Float, Float, Float) {
-        let luma = Double(y), blueDifference = Double(cb) - 128.0, redDifference = Double(cr) - 128.0
-        return (Float(luma + 1.40200 * redDifference),
-                Float(luma - 0.34414 * blueDifference - 0.71414 * redDifference),
-                Float(luma + 1.77200 * blueDifference))
+        let luma = Double(y)
+        let blueDifference = Double(cb) - 128.0
+        let redDifference = Double(cr) - 128.0
+        return (
+            Float(luma + 1.40200 * redDifference),
+            Float(luma - 0.34414 * blueDifference - 0.71414 * redDifference),
+            Float(luma + 1.77200 * blueDifference)
+        )
     }
 
     /// A level of 0...255 as a sample: clamped, then truncated (8-bit); scaled back first for wider samples.
-    private static func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float, _ toLevels: Float) -> Sample {
+    private static func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float, _ toLevels: Float) -> Sample
+    {
         let level = value > 255 ? 255 : value < 0 ? 0 : value
         return toLevels == 1 ? Sample(level) : Sample(min(Float(Sample.max), level / toLevels))
     }
