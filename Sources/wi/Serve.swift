@@ -63,6 +63,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Memory (address space) of each decode worker, in bytes.") var maxRequestMemory = 2 << 30
     @Flag(help: "Answer in WebP when Accept allows it and the URL names no format.") var autoWebp = false
     @Flag(help: "Answer in AVIF when Accept allows it and the URL names no format.") var autoAvif = false
+    @Flag(
+        help:
+            "thumbor's AUTO_JPG: opaque stills in JPEG when Accept names */* or image/jpeg and the URL names no format."
+    )
+    var autoJpg = false
+    @Flag(help: "thumbor's AUTO_PNG: stills in PNG when Accept names image/png and the URL names no format.")
+    var autoPng = false
+    @Flag(help: "thumbor's AUTO_HEIF: stills in HEIF when Accept names image/heif and the URL names no format.")
+    var autoHeif = false
+    @Flag(help: "thumbor's AUTO_PNG_TO_JPG: an opaque PNG source in JPEG when the URL names no format.")
+    var autoPngToJpg = false
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
     var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
@@ -117,6 +128,10 @@ struct Serve: AsyncParsableCommand {
         if isolate != .none { configuration.workerCommand = [Self.executablePath(), "decode-worker"] }
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
+        configuration.autoJPG = autoJpg
+        configuration.autoPNG = autoPng
+        configuration.autoHEIF = autoHeif
+        configuration.autoPNGToJPG = autoPngToJpg
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
         configuration.maxAge = maxAge
@@ -165,6 +180,8 @@ struct Serve: AsyncParsableCommand {
             ("timeout", "\(timeout)"), ("header-timeout", "\(headerTimeout)"), ("idle-timeout", "\(idleTimeout)"),
             ("max-connections", "\(maxConnections)"), ("isolate", isolate.rawValue),
             ("max-request-memory", "\(maxRequestMemory)"), ("auto-webp", "\(autoWebp)"), ("auto-avif", "\(autoAvif)"),
+            ("auto-jpg", "\(autoJpg)"), ("auto-png", "\(autoPng)"), ("auto-heif", "\(autoHeif)"),
+            ("auto-png-to-jpg", "\(autoPngToJpg)"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"), ("max-age", "\(maxAge)"),
             ("origin-timeout", "\(originTimeout)"), ("origin-cache", originCache.rawValue),
             ("origin-max-stale", "\(originMaxStale)"), ("memory-cache-bytes", "\(memoryCacheBytes)"),

@@ -213,9 +213,15 @@ import WITestSupport
             let frames = try H.image(gif)
             #expect(frames.frameCount == source.frameCount && frames.frameCount > 1)
             #expect(frames.size == PixelSize(width: 10, height: 10))
-            let webp = try await client.execute(
+            // thumbor keeps an animated GIF a GIF under AUTO_WEBP, and says no Vary (ServeNegotiationTests).
+            let accepting = try await client.execute(
                 uri: "/unsafe/10x10/\(h.url("/anim.gif"))", method: .get,
                 headers: [.accept: "image/webp,*/*"])
+            #expect(accepting.headers[.contentType] == "image/gif" && accepting.headers[.vary] == nil)
+            #expect(try H.image(accepting).frameCount == source.frameCount)
+            // Asked for by name, an animated WebP keeps every frame.
+            let webp = try await client.execute(
+                uri: "/unsafe/10x10/filters:format(webp)/\(h.url("/anim.gif"))", method: .get)
             #expect(webp.headers[.contentType] == "image/webp")
             #expect(try H.image(webp).frameCount == source.frameCount)
         }
@@ -235,8 +241,11 @@ import WITestSupport
             #expect(plain.headers[.vary] == "Accept")
             let webp = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp,*/*;q=0.8"])
             #expect(webp.headers[.contentType] == "image/webp")
-            let avif = try await client.execute(
+            // thumbor's order: WebP before AVIF when both are on and accepted; AVIF when only it is accepted.
+            let both = try await client.execute(
                 uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"])
+            #expect(both.headers[.contentType] == "image/webp")
+            let avif = try await client.execute(uri: path, method: .get, headers: [.accept: "image/avif,*/*"])
             #expect(avif.headers[.contentType] == "image/avif")
             let refused = try await client.execute(uri: path, method: .get, headers: [.accept: "image/webp;q=0"])
             #expect(refused.headers[.contentType] == "image/jpeg")
@@ -245,6 +254,7 @@ import WITestSupport
                 uri: "/unsafe/100x100/filters:format(png)/\(h.url("/stripes.jpg"))",
                 method: .get, headers: [.accept: "image/avif,image/webp"])
             #expect(named.headers[.contentType] == "image/png")
+            #expect(named.headers[.vary] == nil)  // the URL named the format: Accept changes nothing
         }
         let plain = try await ServeHarness()
         try await plain.withServer(H.configuration()) { _, client in

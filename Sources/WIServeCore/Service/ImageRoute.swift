@@ -20,8 +20,8 @@ public struct ImageRoute: Sendable {
     public var source: URL
     /// What is done to the decoded image (its `key` joins the variant's key); nil: nothing.
     public var transformer: (any ImageTransformer)?
-    /// The answer's format; nil: as a thumbor URL without `format()` (the source's, or WebP/AVIF when the
-    /// configuration's auto-webp/auto-avif and the Accept header allow).
+    /// The answer's format; nil: as a thumbor URL without `format()` (the source's, or what the configuration's
+    /// auto conversions and the Accept header choose).
     public var format: ImageFormat?
     /// The encoder's quality, 1...100 (another value is a 400 answer).
     public var quality: Int
@@ -48,7 +48,7 @@ public struct ImageRoute: Sendable {
     func variantKey(accept: String?, configuration: ServeConfiguration) -> String {
         let negotiated = VariantCache.key(
             signedPath: source.absoluteString, requested: format, accept: accept,
-            autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+            negotiation: configuration.negotiation,
             keepMetadata: configuration.keepMetadata,
             keepCopyright: configuration.keepCopyright)
         return

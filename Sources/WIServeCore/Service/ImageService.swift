@@ -232,12 +232,13 @@ public final class ImageService: Sendable {
             let plan = try EncodePlan(request: request, configuration: configuration)
             let variantKey = VariantCache.key(
                 signedPath: request.signedPath, requested: plan.format, accept: input.accept,
-                autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+                negotiation: configuration.negotiation,
                 keepMetadata: configuration.keepMetadata,
                 keepCopyright: configuration.keepCopyright)
             return try await serve(
                 input, url: url, variantKey: variantKey, requestKey: "request " + request.signedPath,
-                maxAge: request.maxAge ?? configuration.maxAge
+                maxAge: request.maxAge ?? configuration.maxAge,
+                negotiated: plan.format == nil && configuration.negotiation.usesAccept
             ) { sourceKey in
                 var transformer = ThumborTransformer(request: request, pixelLimit: self.configuration.maxPixels)
                 transformer.memoryLimit = self.configuration.maxRequestMemory
@@ -274,7 +275,8 @@ public final class ImageService: Sendable {
             let key = route.variantKey(accept: input.accept, configuration: configuration)
             return try await serve(
                 input, url: source, variantKey: key, requestKey: key,
-                maxAge: route.maxAge ?? configuration.maxAge
+                maxAge: route.maxAge ?? configuration.maxAge,
+                negotiated: route.format == nil && configuration.negotiation.usesAccept
             ) { sourceKey in
                 let progress = TransformProgress()
                 let transformer = route.transformer.map {
@@ -304,9 +306,10 @@ public final class ImageService: Sendable {
 
     /// The flow both kinds of URL share: a stored answer whose source is still fresh is answered from its bytes (a
     /// 304 from its validators alone); a stale one, or none, is rendered by `render` within the deadline (a source
-    /// or request that failed moments ago fails again at once), stored, and answered.
+    /// or request that failed moments ago fails again at once), stored, and answered. `negotiated`: the answer's
+    /// format may depend on the Accept header (it then says `Vary: Accept`, unless it is an animated GIF).
     private func serve(
-        _ input: ServeRequest, url: URL, variantKey: String, requestKey: String, maxAge: Int,
+        _ input: ServeRequest, url: URL, variantKey: String, requestKey: String, maxAge: Int, negotiated: Bool,
         render: @escaping @Sendable (String) async throws -> (Data, ImageFormat, HTTPCacheInfo?)
     )
         async throws -> ServeResponse
@@ -317,10 +320,13 @@ public final class ImageService: Sendable {
                 isFresh(info), Self.isNotModified(input, info)
             {
                 return ServeResponse(
-                    status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
+                    status: 304, headers: validators(info, maxAge: maxAge, vary: negotiated), body: Data(),
+                    contentLength: 0)
             }
             if let (body, info) = await variants.variant(forKey: variantKey), isFresh(info) {
-                return answer(body: body, format: ImageFormat.detect(body), info: info, maxAge: maxAge, input: input)
+                return answer(
+                    body: body, format: ImageFormat.detect(body), info: info, maxAge: maxAge, negotiated: negotiated,
+                    input: input)
             }
         }
         let sourceKey = "source " + url.absoluteString
@@ -338,7 +344,7 @@ public final class ImageService: Sendable {
         }
         let info = variantInfo(body: body, key: variantKey, source: source)
         await parts.variants?.store(body, info: info, forKey: variantKey)
-        return answer(body: body, format: format, info: info, maxAge: maxAge, input: input)
+        return answer(body: body, format: format, info: info, maxAge: maxAge, negotiated: negotiated, input: input)
     }
 
     /// An error answer for any error: a `ServeError` as it is, a pipeline error mapped, anything else a 500
@@ -441,8 +447,7 @@ public final class ImageService: Sendable {
         }
         let image = result.image
         let format = OutputFormat.choose(
-            requested: plan.format, source: image, accept: accept,
-            autoWebP: configuration.autoWebP, autoAVIF: configuration.autoAVIF,
+            requested: plan.format, source: image, accept: accept, negotiation: configuration.negotiation,
             canEncode: parts.coders.canEncode(to:))
         guard parts.coders.canEncode(to: format) else {
             throw ServeError(.badRequest, "this build cannot encode \(format.identifier)")
@@ -547,24 +552,28 @@ public final class ImageService: Sendable {
     }
 
     /// 200 with validators, or 304 when the request's validators match; HEAD gets the head only.
-    private func answer(body: Data, format: ImageFormat, info: HTTPCacheInfo, maxAge: Int, input: ServeRequest)
-        -> ServeResponse
-    {
+    private func answer(
+        body: Data, format: ImageFormat, info: HTTPCacheInfo, maxAge: Int, negotiated: Bool, input: ServeRequest
+    ) -> ServeResponse {
+        // thumbor's rule: an animated GIF is answered as such whatever the Accept header, so it does not vary.
+        let vary = negotiated && !(format == .gif && OutputFormat.isAnimatedGIF(body))
         if Self.isNotModified(input, info) {
-            return ServeResponse(status: 304, headers: validators(info, maxAge: maxAge), body: Data(), contentLength: 0)
+            return ServeResponse(
+                status: 304, headers: validators(info, maxAge: maxAge, vary: vary), body: Data(), contentLength: 0)
         }
         return ServeResponse(
-            status: 200, headers: [("Content-Type", format.mimeType)] + validators(info, maxAge: maxAge),
+            status: 200, headers: [("Content-Type", format.mimeType)] + validators(info, maxAge: maxAge, vary: vary),
             body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
     }
 
     /// The header fields of a 200 and a 304: ETag, Last-Modified (the source's), Cache-Control (`maxAge` seconds:
-    /// the request's `max_age()`, else the server's), and Vary when the Accept header picks formats.
-    private func validators(_ info: HTTPCacheInfo, maxAge: Int) -> [(String, String)] {
+    /// the request's `max_age()`, else the server's), and `Vary: Accept` when `vary` (the Accept header picked the
+    /// format).
+    private func validators(_ info: HTTPCacheInfo, maxAge: Int, vary: Bool) -> [(String, String)] {
         var headers = [("ETag", info.etag ?? "")]
         if let lastModified = info.lastModified { headers.append(("Last-Modified", lastModified)) }
         headers.append(("Cache-Control", "public, max-age=\(maxAge)"))
-        if configuration.autoWebP || configuration.autoAVIF { headers.append(("Vary", "Accept")) }
+        if vary { headers.append(("Vary", "Accept")) }
         return headers
     }
 

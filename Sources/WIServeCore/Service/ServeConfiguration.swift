@@ -99,6 +99,22 @@ public struct ServeConfiguration: Sendable {
     public var autoWebP = false
     /// Answer in AVIF when the request's Accept allows it and the URL names no format (still images).
     public var autoAVIF = false
+    /// thumbor's AUTO_JPG: answer an opaque still image in JPEG when Accept names `*/*`, `image/jpg` or `image/jpeg`
+    /// and the URL names no format (after WebP and AVIF, as thumbor orders them).
+    public var autoJPG = false
+    /// thumbor's AUTO_PNG: answer a still image in PNG when Accept names `image/png` and the URL names no format.
+    public var autoPNG = false
+    /// thumbor's AUTO_HEIF: answer a still image in HEIF when Accept names `image/heif` and the URL names no format.
+    public var autoHEIF = false
+    /// thumbor's AUTO_PNG_TO_JPG: answer an opaque PNG source in JPEG when the URL names no format, whatever Accept.
+    public var autoPNGToJPG = false
+
+    /// The auto conversions above, as the format choice takes them.
+    var negotiation: OutputFormat.Negotiation {
+        OutputFormat.Negotiation(
+            webP: autoWebP, avif: autoAVIF, jpg: autoJPG, png: autoPNG, heif: autoHEIF,
+            pngToJPG: autoPNGToJPG)
+    }
     /// `Cache-Control: public, max-age=` of successful answers, in seconds (default 86400, thumbor's).
     public var maxAge = 86_400
     /// Keep the source's EXIF and XMP in answers (`--keep-metadata`). Default false: answers carry no GPS position,

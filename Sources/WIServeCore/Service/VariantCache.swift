@@ -26,7 +26,7 @@ package final class VariantCache: Sendable {
 
     /// The variant key of a request.
     static func key(
-        signedPath: String, requested: ImageFormat?, accept: String?, autoWebP: Bool, autoAVIF: Bool,
+        signedPath: String, requested: ImageFormat?, accept: String?, negotiation: OutputFormat.Negotiation,
         keepMetadata: Bool = false, keepCopyright: Bool = false
     ) -> String {
         // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them.
@@ -34,9 +34,8 @@ package final class VariantCache: Sendable {
         if let requested {
             key += requested.identifier
         } else {
-            key += "auto"
-            if autoAVIF, OutputFormat.accepts("image/avif", in: accept) { key += "+avif" }
-            if autoWebP, OutputFormat.accepts("image/webp", in: accept) { key += "+webp" }
+            key += "auto" + negotiation.acceptKey(accept)
+            if negotiation.pngToJPG { key += "+png2jpg" }
         }
         return key + " " + signedPath
     }
