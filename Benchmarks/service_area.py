@@ -130,7 +130,9 @@ def start_thumbor(servers, directory):
                 "ALLOW_UNSAFE_URL = True\n"
                 "STORAGE = 'thumbor.storages.no_storage'\n"
                 "RESULT_STORAGE = None\n"
-                "QUALITY = 80\n")
+                "QUALITY = 80\n"
+                # thumbor's default JPEG is progressive; `wi serve`'s is baseline: the same work on both sides.
+                "PROGRESSIVE_JPEG = False\n")
     executable = thumbor_executable()
     processes = str(os.cpu_count() or 1)
     return Server(f"thumbor {THUMBOR_VERSION} ({processes} processes)",

@@ -74,6 +74,10 @@ struct Serve: AsyncParsableCommand {
     var autoHeif = false
     @Flag(help: "thumbor's AUTO_PNG_TO_JPG: an opaque PNG source in JPEG when the URL names no format.")
     var autoPngToJpg = false
+    @Option(help: "thumbor's ACCESS_CONTROL_ALLOW_ORIGIN_HEADER: Access-Control-Allow-Origin of image answers.")
+    var accessControlAllowOrigin: String?
+    @Flag(help: "thumbor's PROGRESSIVE_JPEG: progressive JPEG answers (thumbor's default; ours is off, for speed).")
+    var progressiveJpeg = false
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
     var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
@@ -132,6 +136,8 @@ struct Serve: AsyncParsableCommand {
         configuration.autoPNG = autoPng
         configuration.autoHEIF = autoHeif
         configuration.autoPNGToJPG = autoPngToJpg
+        configuration.accessControlAllowOrigin = accessControlAllowOrigin
+        configuration.progressiveJPEG = progressiveJpeg
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
         configuration.maxAge = maxAge
@@ -182,6 +188,8 @@ struct Serve: AsyncParsableCommand {
             ("max-request-memory", "\(maxRequestMemory)"), ("auto-webp", "\(autoWebp)"), ("auto-avif", "\(autoAvif)"),
             ("auto-jpg", "\(autoJpg)"), ("auto-png", "\(autoPng)"), ("auto-heif", "\(autoHeif)"),
             ("auto-png-to-jpg", "\(autoPngToJpg)"),
+            ("access-control-allow-origin", accessControlAllowOrigin ?? "(none)"),
+            ("progressive-jpeg", "\(progressiveJpeg)"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"), ("max-age", "\(maxAge)"),
             ("origin-timeout", "\(originTimeout)"), ("origin-cache", originCache.rawValue),
             ("origin-max-stale", "\(originMaxStale)"), ("memory-cache-bytes", "\(memoryCacheBytes)"),

@@ -155,6 +155,28 @@ public struct HTTPCacheInfo: Sendable, Hashable {
 
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
+    /// `date` as an IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), whole seconds (rounded down).
+    package static func formatHTTPDate(_ date: Date) -> String {
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
+        let seconds = total - days * 86_400
+        // Civil date of a day count since 1970-01-01 (Howard Hinnant's civil_from_days).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let name = months[month - 1].prefix(1).uppercased() + months[month - 1].dropFirst()
+        return
+            "\(weekday), \(two(day)) \(name) \(year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
+    }
+
     /// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the form RFC 9110 requires senders to use; nil otherwise.
     package static func parseHTTPDate(_ text: String) -> Date? {
         let parts = text.split(separator: " ")

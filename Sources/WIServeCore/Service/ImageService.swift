@@ -46,8 +46,8 @@ public struct ServeRequest: Sendable {
 /// Thread safety: a value type; safe to send and share.
 public struct ServeResponse: Sendable {
     public var status: Int
-    /// Header fields in order (Content-Type, ETag, Last-Modified, Cache-Control, Vary, Retry-After), without
-    /// Content-Length, which is `contentLength`.
+    /// Header fields in order (Content-Type, ETag, Last-Modified, Cache-Control, Expires, Access-Control-Allow-Origin,
+    /// Vary, Retry-After), without Content-Length, which is `contentLength`.
     public var headers: [(String, String)]
     public var body: Data
     /// The length announced in Content-Length (the body's, or the GET body's for HEAD).
@@ -203,6 +203,9 @@ public final class ImageService: Sendable {
     package func release(_ request: ServeRequest) {
         request.slot?.finish()
     }
+
+    /// The JPEG encoder of `--progressive-jpeg` (libjpeg's standard progressive scan script).
+    static let progressiveJPEG = ImageCodersManager(coders: [JPEGCoder(progressive: true)])
 
     /// The prebuilt 503 (no body for HEAD).
     package func refused(_ request: ServeRequest) -> ServeResponse {
@@ -455,7 +458,7 @@ public final class ImageService: Sendable {
         let animated = image.isAnimated
         let metadata = plan.metadata(of: image, configuration: configuration)
         let output = metadata == image.metadata ? image : image.with(metadata: metadata)
-        let coders = parts.coders
+        let coders = format == .jpeg && configuration.progressiveJPEG ? Self.progressiveJPEG : parts.coders
         do {
             let data = try await parts.pool.runCancellable { () throws(ImageError) -> Data in
                 try plan.encodeFitting(format) { (quality) throws(ImageError) in
@@ -566,13 +569,20 @@ public final class ImageService: Sendable {
             body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
     }
 
-    /// The header fields of a 200 and a 304: ETag, Last-Modified (the source's), Cache-Control (`maxAge` seconds:
-    /// the request's `max_age()`, else the server's), and `Vary: Accept` when `vary` (the Accept header picked the
+    /// The header fields of a 200 and a 304: ETag, Last-Modified (the source's), Cache-Control and Expires (`maxAge`
+    /// seconds: the request's `max_age()`, else the server's; as thumbor spells them, and neither for 0),
+    /// Access-Control-Allow-Origin when configured, and `Vary: Accept` when `vary` (the Accept header picked the
     /// format).
     private func validators(_ info: HTTPCacheInfo, maxAge: Int, vary: Bool) -> [(String, String)] {
         var headers = [("ETag", info.etag ?? "")]
         if let lastModified = info.lastModified { headers.append(("Last-Modified", lastModified)) }
-        headers.append(("Cache-Control", "public, max-age=\(maxAge)"))
+        if maxAge > 0 {
+            headers.append(("Cache-Control", "max-age=\(maxAge),public"))
+            headers.append(("Expires", HTTPCacheInfo.formatHTTPDate(Date().addingTimeInterval(Double(maxAge)))))
+        }
+        if let origin = configuration.accessControlAllowOrigin {
+            headers.append(("Access-Control-Allow-Origin", origin))
+        }
         if vary { headers.append(("Vary", "Accept")) }
         return headers
     }

@@ -108,6 +108,12 @@ public struct ServeConfiguration: Sendable {
     public var autoHEIF = false
     /// thumbor's AUTO_PNG_TO_JPG: answer an opaque PNG source in JPEG when the URL names no format, whatever Accept.
     public var autoPNGToJPG = false
+    /// thumbor's ACCESS_CONTROL_ALLOW_ORIGIN_HEADER: the `Access-Control-Allow-Origin` value of image answers; nil:
+    /// none.
+    public var accessControlAllowOrigin: String?
+    /// thumbor's PROGRESSIVE_JPEG: encode JPEG answers progressive (thumbor's default is on; ours off, for speed:
+    /// docs/SERVE.md).
+    public var progressiveJPEG = false
 
     /// The auto conversions above, as the format choice takes them.
     var negotiation: OutputFormat.Negotiation {
@@ -115,7 +121,8 @@ public struct ServeConfiguration: Sendable {
             webP: autoWebP, avif: autoAVIF, jpg: autoJPG, png: autoPNG, heif: autoHEIF,
             pngToJPG: autoPNGToJPG)
     }
-    /// `Cache-Control: public, max-age=` of successful answers, in seconds (default 86400, thumbor's).
+    /// `Cache-Control: max-age=N,public` and `Expires` (now + N) of successful answers, in seconds (default 86400,
+    /// thumbor's MAX_AGE); 0: neither header, as thumbor.
     public var maxAge = 86_400
     /// Keep the source's EXIF and XMP in answers (`--keep-metadata`). Default false: answers carry no GPS position,
     /// camera serial or timestamps (thumbor and imgproxy strip by default too); the colour profile always stays,

@@ -1,5 +1,6 @@
 extension ThumborFilters {
-    /// `max_age(N)`: `Cache-Control: public, max-age=N` on this answer instead of the server's `--max-age`.
+    /// `max_age(N)`: `Cache-Control: max-age=N,public` and its `Expires` on this answer instead of the server's
+    /// `--max-age` (0: neither header).
     /// Lenient: above `maximum` is `maximum`.
     struct MaxAge: ThumborFilter {
         static let name = "max_age"
