@@ -122,7 +122,7 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         case .timedOut:
             throw ServeHTTPError(answer: service.timedOutInLine(input))
         case .admitted:
-            defer { service.release(input) }
+            defer { service.gate.release() }
             return try await AdmittedRequest.$current.withValue(input) { try await next(request, context) }
         }
     }

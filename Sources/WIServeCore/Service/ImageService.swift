@@ -24,9 +24,6 @@ public struct ServeRequest: Sendable {
     /// When the answer is due (the request's arrival plus the service's timeout, which
     /// `ImageService.respond(to:)` sets when it admits the request): the work stops there and the answer is 504.
     public var deadline: ContinuousClock.Instant
-    /// The request's slot in the service's gate, once admitted (the service's loaders give it back while they
-    /// wait for bytes).
-    package var slot: GateSlot?
 
     public init(
         method: String = "GET", path: String, accept: String? = nil, ifNoneMatch: String? = nil,
@@ -161,14 +158,14 @@ public final class ImageService: Sendable {
         case .refused: return refused(request)
         case .timedOut: return timedOutInLine(input)
         case .admitted:
-            defer { release(input) }
+            defer { gate.release() }
             return await body(input)
         }
     }
 
     /// What the gate decided for a request.
     package enum Admission {
-        /// Admitted: the caller answers, then calls `release(_:)` with the request.
+        /// Admitted: the caller answers, then calls `gate.release()`.
         case admitted
         /// The gate and its line are full (503).
         case refused
@@ -182,7 +179,6 @@ public final class ImageService: Sendable {
         request.deadline = min(request.deadline, ContinuousClock.now + .seconds(configuration.timeout))
         switch gate.tryAcquire() {
         case .admitted:
-            request.slot = GateSlot(admittedBy: gate)
             return .admitted
         case .refused:
             return .refused
@@ -194,14 +190,8 @@ public final class ImageService: Sendable {
                 gate.release()
                 return .timedOut
             }
-            request.slot = GateSlot(admittedBy: gate)
             return .admitted
         }
-    }
-
-    /// Ends an admitted request: gives back its slot (or its place among the requests waiting for bytes).
-    package func release(_ request: ServeRequest) {
-        request.slot?.finish()
     }
 
     /// The JPEG encoder of `--progressive-jpeg` (libjpeg's standard progressive scan script).
@@ -247,7 +237,7 @@ public final class ImageService: Sendable {
                 transformer.memoryLimit = self.configuration.maxRequestMemory
                 let progress = TransformProgress()
                 transformer.progress = progress
-                transformer.watermarks = try await self.watermarks(of: request, slot: input.slot)
+                transformer.watermarks = try await self.watermarks(of: request)
                 return try await self.render(
                     url: url, transformer: transformer, progress: progress, plan: plan,
                     input: input, failureKey: sourceKey)
@@ -424,7 +414,6 @@ public final class ImageService: Sendable {
         renders.add(1, ordering: .relaxed)
         let accept = input.accept
         var context = ImageContext()
-        context[.gateSlot] = input.slot
         if let transformer { context[.imageTransformer] = transformer }
         // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
@@ -492,7 +481,7 @@ public final class ImageService: Sendable {
     /// The images of `request`'s `watermark()` filters by URL, loaded at once through the pipeline (cached, shared
     /// between requests, under the same address policy and pixel limit as sources). A watermark that cannot be
     /// loaded fails the request as its source would, its reason naming the watermark.
-    private func watermarks(of request: ThumborRequest, slot: GateSlot?) async throws -> [String: Image] {
+    private func watermarks(of request: ThumborRequest) async throws -> [String: Image] {
         var addresses: Set<String> = []
         for filter in request.filters.of(ThumborFilters.Watermark.self) { addresses.insert(filter.mark.url) }
         guard !addresses.isEmpty else { return [:] }
@@ -509,7 +498,6 @@ public final class ImageService: Sendable {
                 decode.frameLimit = configuration.maxFrames
                 context[.decodeOptions] = decode
                 context[.httpCachePolicy] = configuration.originCachePolicy
-                context[.gateSlot] = slot
                 selectLoader(for: url, in: &context)
                 let manager = parts.manager
                 let strict = configuration.strict

@@ -131,11 +131,6 @@ package struct ImageServiceParts: Sendable {
             allowed = try curlLoader(exceptions: addresses)
         }
         singleFlights = [loader, allowed].compactMap { $0 as? RedisSingleFlightLoader }
-        if appManager == nil {
-            // A request waiting on its source gives its slot back (an app's manager loads with its own loader).
-            loader = SlotYieldingLoader(wrapping: loader)
-            allowed = allowed.map { SlotYieldingLoader(wrapping: $0) }
-        }
         allowedLoader = allowed
         if let folder = configuration.fileRoot {
             fileRoot = try FileRoot(folder)
