@@ -205,7 +205,7 @@ let package = Package(
         .executableTarget(
             name: "wi",
             dependencies: [
-                "WebImage", "WIServe", "WIIsolation", "CMalloc",
+                "WebImage", "WIServe", "WIServeCore", "WIIsolation", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

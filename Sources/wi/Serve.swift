@@ -96,10 +96,18 @@ struct Serve: AsyncParsableCommand {
     var cacheSize: Int64 = 10 << 30
     @Option(help: "A configuration file: one name = value per line, names as the flags without dashes.") var config:
         String?
+    @Option(
+        help:
+            "thumbor's configuration file (thumbor.conf): the settings wi serve implements, with thumbor's meaning, below --config and the environment."
+    )
+    var thumborConfig: String?
     @Flag(help: "Print the effective settings and where each came from, then exit.") var printConfig = false
 
     /// Where each setting came from (`ServeSettings`, set by `wi` before parsing), by flag name.
     nonisolated(unsafe) static var origins: [String: String] = [:]
+    /// The thumbor settings `wi serve` does not implement, one line logged at start (`ServeSettings`, set by `wi`
+    /// before parsing, like `origins`).
+    nonisolated(unsafe) static var thumborWarning: String?
 
     /// The configuration the flags describe.
     func serveConfiguration() -> ServeConfiguration {
@@ -194,12 +202,14 @@ struct Serve: AsyncParsableCommand {
             ("origin-timeout", "\(originTimeout)"), ("origin-cache", originCache.rawValue),
             ("origin-max-stale", "\(originMaxStale)"), ("memory-cache-bytes", "\(memoryCacheBytes)"),
             ("variant-memory-bytes", "\(variantMemoryBytes)"), ("cache-size", "\(cacheSize)"),
-            ("config", config ?? "(none)"), ("print-config", "\(printConfig)"),
+            ("config", config ?? "(none)"), ("thumbor-config", thumborConfig ?? "(none)"),
+            ("print-config", "\(printConfig)"),
         ]
     }
 
     func run() async throws {
         if printConfig {
+            if let warning = Self.thumborWarning { writeToStandardError("wi serve: warning: \(warning)\n") }
             // Every option ServeSettings finds, so a flag missing from effectiveValues() shows (and a test fails).
             let values = Dictionary(effectiveValues(), uniquingKeysWith: { first, _ in first })
             for setting in ServeSettings.settings {
@@ -214,6 +224,7 @@ struct Serve: AsyncParsableCommand {
             logger = Logger(label: "wi.serve") { label in StreamLogHandler.standardOutput(label: label) }
             logger.logLevel = .info
         }
+        if let warning = Self.thumborWarning { logger.warning("\(warning)") }
         // Allocations from 128 KiB (pixel buffers, frames) are mapped on their own and given back to the system
         // when freed: glibc's default keeps freed arenas, and issue 34 measured 0.7-1 GB resident after a few
         // animated sources, never returned (docs/PERFORMANCE.md, "Memory given back").

@@ -3,10 +3,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import WIServeCore
 
 /// Where `wi serve`'s settings come from, in this order of precedence: flags, the environment (`WI_SERVE_<FLAG>`,
 /// upper case, dashes as underscores), a configuration file (`--config FILE` or `WI_SERVE_CONFIG`: one
-/// `flag-name = value` per line, `#` comments, a list option on several lines), then the defaults.
+/// `flag-name = value` per line, `#` comments, a list option on several lines), thumbor's configuration file
+/// (`--thumbor-config FILE`, `WI_SERVE_THUMBOR_CONFIG` or `thumbor-config` in the file: the settings
+/// `ThumborSettings` maps, with thumbor's meaning), then the defaults.
 ///
 /// The layers become one argument list that ArgumentParser parses as usual (the environment's and the file's
 /// settings first, the command line's last, each single-valued option taking its last value; a list given on a
@@ -38,26 +41,40 @@ struct ServeSettings {
     private(set) var origins: [String: String] = [:]
     /// The arguments ArgumentParser parses.
     private(set) var arguments: [String] = []
+    /// The thumbor settings `wi serve` does not implement, in one line to log at start (nil: none).
+    private(set) var thumborWarning: String?
 
-    /// Layers `commandLine` (the arguments after `serve`) over `environment` and the configuration file.
+    /// Layers `commandLine` (the arguments after `serve`) over `environment` and the configuration files.
     /// Throws a one-line reason for a file that cannot be read or a line that is not `name = value` of a known
-    /// option.
+    /// option, and one line per refused line of thumbor's file.
     init(commandLine: [String], environment: [String: String]) throws {
         let given = Self.names(in: commandLine)
         var file: [(Setting, String, String)] = []
         if let path = Self.value(of: "config", in: commandLine) ?? environment["WI_SERVE_CONFIG"] {
             file = try Self.read(path)
         }
+        var thumbor: ThumborSettings?
+        if let path = Self.value(of: "thumbor-config", in: commandLine) ?? environment["WI_SERVE_THUMBOR_CONFIG"]
+            ?? file.last(where: { $0.0.name == "thumbor-config" })?.1 {
+            do {
+                thumbor = try ThumborSettings(ThumborConfigFile(path: path), home: environment["HOME"])
+            } catch {
+                throw ServeSettingsError(error.description)
+            }
+            thumborWarning = thumbor?.warning
+        }
         var layered: [String] = []
         for setting in Self.settings where setting.name != "config" && !given.contains(setting.name) {
+            let lines = file.filter { $0.0 == setting }
             if let text = environment[setting.environmentName] {
                 layered += Self.arguments(for: setting, values: setting.isList ? Self.list(text) : [text])
                 origins[setting.name] = "environment \(setting.environmentName)"
-            } else {
-                let lines = file.filter { $0.0 == setting }
-                guard !lines.isEmpty else { continue }
+            } else if !lines.isEmpty {
                 layered += Self.arguments(for: setting, values: lines.map(\.1))
                 origins[setting.name] = lines.map(\.2).joined(separator: ", ")
+            } else if let thumbor, let mapped = thumbor.settings.first(where: { $0.flag == setting.name }) {
+                layered += Self.arguments(for: setting, values: mapped.values)
+                origins[setting.name] = thumbor.origin(of: mapped)
             }
         }
         for name in given { origins[name] = "flag" }

@@ -53,8 +53,10 @@ struct WI: AsyncParsableCommand {
                         environment: ProcessInfo.processInfo.environment)
                     arguments = ["serve"] + settings.arguments
                     Serve.origins = settings.origins
+                    Serve.thumborWarning = settings.thumborWarning
                 } catch let error as ServeSettingsError {
-                    writeToStandardError("wi serve: \(error.description)\n")
+                    // One line per problem (thumbor's file names each refused line).
+                    for line in error.description.split(separator: "\n") { writeToStandardError("wi serve: \(line)\n") }
                     Glibc.exit(2)
                 }
             }

@@ -9,7 +9,7 @@ import WITestSupport
     let wi = CommandRunner.productPath("wi")
 
     /// The `--print-config` lines as name: (value, origin).
-    func settings(_ output: String) -> [String: (String, String)] {
+    static func settings(_ output: String) -> [String: (String, String)] {
         var found: [String: (String, String)] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "#", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
@@ -20,6 +20,8 @@ import WITestSupport
         }
         return found
     }
+
+    func settings(_ output: String) -> [String: (String, String)] { Self.settings(output) }
 
     @Test func flagsOverTheEnvironmentOverTheFileOverTheDefaults() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wi-serve-\(UUID().uuidString).conf")
