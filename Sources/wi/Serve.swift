@@ -81,6 +81,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
     var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
+    @Option(help: "Encoder quality when the URL has no quality() (thumbor's QUALITY).") var quality = 80
+    @Option(help: "WebP answers' quality when the URL has no quality() (default: --quality).") var webpQuality: Int?
+    @Option(help: "AVIF answers' quality when the URL has no quality() (default: --quality).") var avifQuality: Int?
     @Option(help: "Cache-Control max-age of answers, in seconds.") var maxAge = 86_400
     @Option(help: "Seconds the origin may take to send a source (within --timeout).") var originTimeout: Double = 10
     @Option(
@@ -148,6 +151,9 @@ struct Serve: AsyncParsableCommand {
         configuration.progressiveJPEG = progressiveJpeg
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
+        configuration.quality = quality
+        configuration.webpQuality = webpQuality
+        configuration.avifQuality = avifQuality
         configuration.maxAge = maxAge
         configuration.originTimeout = originTimeout
         configuration.originCachePolicy =
@@ -198,7 +204,9 @@ struct Serve: AsyncParsableCommand {
             ("auto-png-to-jpg", "\(autoPngToJpg)"),
             ("access-control-allow-origin", accessControlAllowOrigin ?? "(none)"),
             ("progressive-jpeg", "\(progressiveJpeg)"),
-            ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"), ("max-age", "\(maxAge)"),
+            ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"),
+            ("quality", "\(quality)"), ("webp-quality", webpQuality.map(String.init) ?? "(--quality)"),
+            ("avif-quality", avifQuality.map(String.init) ?? "(--quality)"), ("max-age", "\(maxAge)"),
             ("origin-timeout", "\(originTimeout)"), ("origin-cache", originCache.rawValue),
             ("origin-max-stale", "\(originMaxStale)"), ("memory-cache-bytes", "\(memoryCacheBytes)"),
             ("variant-memory-bytes", "\(variantMemoryBytes)"), ("cache-size", "\(cacheSize)"),

@@ -28,6 +28,8 @@ EDITS = [
     ("AUTO_AVIF", "True", True),
     ("MAX_AGE", "24 * 60 * 60", 86400),
     ("MAX_PIXELS", "20e6", 20e6),
+    ("QUALITY", "90", 90),
+    ("WEBP_QUALITY", "85", 85),
     ("PRESERVE_EXIF_INFO", "True", True),
     ("PRESERVE_EXIF_COPYRIGHT_INFO", "True", True),
     ("RESPECT_ORIENTATION", "True", True),

@@ -36,4 +36,23 @@ import WebImage
         #expect(try fitting(try plan("max_bytes(100)"), .png).qualities == [80])
         #expect(try fitting(try plan("quality(50)"), .jpeg).qualities == [50])
     }
+
+    /// `--quality`, `--webp-quality`, `--avif-quality` (thumbor's QUALITY, WEBP_QUALITY, AVIF_QUALITY): the
+    /// defaults when the URL has no `quality()`, the start of `max_bytes()`'s search.
+    @Test func theServersDefaultQualitiesApplyWhenTheURLNamesNone() throws {
+        var configuration = ServeConfiguration()
+        configuration.quality = 90
+        configuration.webpQuality = 70
+        let plan = try EncodePlan(request: ThumborRequest.parse(path: "/unsafe/filters:max_bytes(100000)/example.com/a.jpg"),
+                                  configuration: configuration)
+        #expect([ImageFormat.jpeg, .webp, .avif, .png].map { plan.quality(for: $0) } == [90, 70, 90, 90])
+        #expect(plan.encodeOptions(for: .webp, animated: false).quality == 0.7)
+        #expect(try fitting(plan, .webp).qualities == [70])
+        let named = try EncodePlan(request: ThumborRequest.parse(path: "/unsafe/filters:quality(40)/example.com/a.jpg"),
+                                   configuration: configuration)
+        #expect([ImageFormat.jpeg, .webp].map { named.quality(for: $0) } == [40, 40])
+        configuration.avifQuality = 55
+        #expect(configuration.qualityKey == "q90/70/55")
+        #expect(ServeConfiguration().qualityKey == "")
+    }
 }

@@ -121,6 +121,11 @@ import WebImage
             VariantCache.key(
                 signedPath: "a.png", requested: nil, accept: nil, negotiation: OutputFormat.Negotiation(),
                 keepCopyright: true) == "v2 copyright auto a.png")
+        // Other default qualities make other variants; thumbor's defaults keep the keys stored before them.
+        #expect(
+            VariantCache.key(
+                signedPath: "a.png", requested: .jpeg, accept: nil, negotiation: OutputFormat.Negotiation(),
+                qualities: "q90/=/=") == "v2 q90/=/= jpeg a.png")
     }
 }
 

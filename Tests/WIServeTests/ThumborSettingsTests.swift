@@ -43,6 +43,10 @@ import Testing
             ("LOADER = 'thumbor.loaders.file_loader_http_fallback'", "file-root", ["/home/thumbor"]),
             ("ALLOWED_SOURCES = ['a.example', 'B.example']", "allow-source", ["a.example", "B.example"]),
             ("ALLOWED_SOURCES = []", "allow-source", []),
+            ("QUALITY = 90", "quality", ["90"]),
+            ("QUALITY = 80", "quality", ["80"]),
+            ("WEBP_QUALITY = 85", "webp-quality", ["85"]),
+            ("AVIF_QUALITY = 50.0", "avif-quality", ["50"]),
         ]
         for (text, flag, values) in cases {
             let found = try settings(text, home: "/home/thumbor").settings
@@ -64,8 +68,8 @@ import Testing
             RESPECT_ORIENTATION = True
             HEALTHCHECK_ROUTE = r'/healthcheck/?'
             MAX_AGE_TEMP_IMAGE = 0
-            QUALITY = 80
             WEBP_QUALITY = None
+            AVIF_QUALITY = None
             DETECTORS = []
             OPTIMIZERS = []
             ALLOW_ANIMATED_GIFS = True
@@ -95,7 +99,7 @@ import Testing
             RESPECT_ORIENTATION = False
             LOADER = 'thumbor_aws.loader'
             DETECTORS = ['thumbor.detectors.face_detector']
-            QUALITY = 90
+            WEBP_QUALITY = 100
             ENGINE_THREADPOOL_SIZE = 4
             UPLOAD_ENABLED = True
             """)
@@ -106,7 +110,7 @@ import Testing
             + "RESPECT_ORIENTATION (thumbor leaves EXIF-rotated images unrotated; wi serve turns them upright); "
             + "LOADER (sources are fetched over HTTP(S), or from --file-root, not by thumbor_aws.loader); "
             + "DETECTORS (smart/ crops by the attention crop, not by these detectors); "
-            + "QUALITY (answers are encoded at quality 80 unless quality() says otherwise); "
+            + "WEBP_QUALITY (thumbor encodes WebP losslessly at 100; here it is lossy at quality 100); "
             + "UPLOAD_ENABLED (there is no /image upload endpoint)")
     }
 

@@ -17,7 +17,7 @@ import WITestSupport
         return file
     }
 
-    /// thumbor-config/thumbor.conf (make-thumbor-conf.py: thumbor's generated file, 17 settings uncommented).
+    /// thumbor-config/thumbor.conf (make-thumbor-conf.py: thumbor's generated file, 19 settings uncommented).
     @Test func thumborsOwnGeneratedFileAppliesEverySupportedSetting() throws {
         let path = Fixtures.url("thumbor-config/thumbor.conf").path
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
@@ -40,6 +40,9 @@ import WITestSupport
             ("auto-avif", "true", try origin("AUTO_AVIF")),
             ("max-age", "86400", try origin("MAX_AGE")),
             ("max-pixels", "20000000", try origin("MAX_PIXELS")),
+            ("quality", "90", try origin("QUALITY")),
+            ("webp-quality", "85", try origin("WEBP_QUALITY")),
+            ("avif-quality", "(--quality)", "default"),
             ("keep-metadata", "true", try origin("PRESERVE_EXIF_INFO")),
             ("keep-copyright", "true", try origin("PRESERVE_EXIF_COPYRIGHT_INFO")),
             ("file-root", "/srv/images", try origin("LOADER", "FILE_LOADER_ROOT_PATH")),

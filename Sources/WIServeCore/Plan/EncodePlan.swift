@@ -9,8 +9,13 @@ import WICore
 /// `format()`, `fill()` (the background of formats without alpha), `strip_exif()`, `strip_icc()`, `max_bytes()`.
 struct EncodePlan: Sendable {
     var format: ImageFormat?
-    /// thumbor's default quality is 80.
-    var quality = 80
+    /// The URL's `quality()` (an app route's quality); nil: the server's default for the format.
+    var quality: Int?
+    /// The server's defaults (`--quality`, `--webp-quality`, `--avif-quality`: thumbor's QUALITY, WEBP_QUALITY and
+    /// AVIF_QUALITY; 80 for every format unless set).
+    var defaultQuality = 80
+    var defaultWebPQuality: Int?
+    var defaultAVIFQuality: Int?
     var background: RGBAColor?
     var stripEXIF = false
     var stripICC = false
@@ -29,6 +34,9 @@ struct EncodePlan: Sendable {
     }
 
     init(request: ThumborRequest, configuration: ServeConfiguration) throws(ServeError) {
+        defaultQuality = configuration.quality
+        defaultWebPQuality = configuration.webpQuality
+        defaultAVIFQuality = configuration.avifQuality
         for filter in request.filters { filter.plan(&self) }
         if case .pixels(let width) = request.width, case .pixels(let height) = request.height {
             let (area, overflow) = width.multipliedReportingOverflow(by: height)
@@ -59,12 +67,21 @@ struct EncodePlan: Sendable {
         return metadata
     }
 
+    /// The quality `format` is encoded at, as thumbor's handler picks it: the URL's, else WEBP_QUALITY for WebP and
+    /// AVIF_QUALITY for AVIF when set, else QUALITY.
+    func quality(for format: ImageFormat) -> Int {
+        if let quality { return quality }
+        if format == .webp, let defaultWebPQuality { return defaultWebPQuality }
+        if format == .avif, let defaultAVIFQuality { return defaultAVIFQuality }
+        return defaultQuality
+    }
+
     /// The encode options for `format`: quality 0...1 (`quality`, else the plan's), the background, one frame for
     /// formats that cannot animate.
     func encodeOptions(for format: ImageFormat, animated: Bool, quality: Int? = nil) -> EncodeOptions {
         let animates: Set<ImageFormat> = [.gif, .webp, .png]
         return EncodeOptions(
-            quality: Double(quality ?? self.quality) / 100, backgroundColor: background,
+            quality: Double(quality ?? self.quality(for: format)) / 100, backgroundColor: background,
             firstFrameOnly: animated && !animates.contains(format))
     }
 
@@ -72,9 +89,10 @@ struct EncodePlan: Sendable {
     /// fits it: the quality times 0.75 (truncated) until the bytes fit, or the first encoding when the quality would
     /// fall under 10.
     func encodeFitting(_ format: ImageFormat, _ encode: (Int) throws(ImageError) -> Data) throws(ImageError) -> Data {
-        let first = try encode(quality)
+        let start = quality(for: format)
+        let first = try encode(start)
         guard let maxBytes, format == .jpeg || format == .webp, first.count > maxBytes else { return first }
-        var step = quality
+        var step = start
         while true {
             step = Int(Double(step) * 0.75)
             guard step >= 10 else { return first }

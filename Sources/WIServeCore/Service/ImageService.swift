@@ -227,7 +227,8 @@ public final class ImageService: Sendable {
                 signedPath: request.signedPath, requested: plan.format, accept: input.accept,
                 negotiation: configuration.negotiation,
                 keepMetadata: configuration.keepMetadata,
-                keepCopyright: configuration.keepCopyright)
+                keepCopyright: configuration.keepCopyright,
+                qualities: configuration.qualityKey)
             return try await serve(
                 input, url: url, variantKey: variantKey, requestKey: "request " + request.signedPath,
                 maxAge: request.maxAge ?? configuration.maxAge,

@@ -121,6 +121,12 @@ public struct ServeConfiguration: Sendable {
             webP: autoWebP, avif: autoAVIF, jpg: autoJPG, png: autoPNG, heif: autoHEIF,
             pngToJPG: autoPNGToJPG)
     }
+    /// The encoder's quality when the URL names none with `quality()` (`--quality`, default 80: thumbor's QUALITY).
+    public var quality = 80
+    /// WebP answers' quality when the URL names none (`--webp-quality`, thumbor's WEBP_QUALITY); nil: `quality`.
+    public var webpQuality: Int?
+    /// AVIF answers' quality when the URL names none (`--avif-quality`, thumbor's AVIF_QUALITY); nil: `quality`.
+    public var avifQuality: Int?
     /// `Cache-Control: max-age=N,public` and `Expires` (now + N) of successful answers, in seconds (default 86400,
     /// thumbor's MAX_AGE); 0: neither header, as thumbor.
     public var maxAge = 86_400
@@ -163,6 +169,9 @@ public struct ServeConfiguration: Sendable {
         try check(concurrency, 1...4096, "concurrency")
         try check(queue, 0...1_000_000, "queue")
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
+        try check(quality, 0...100, "quality")
+        if let webpQuality { try check(webpQuality, 0...100, "webp-quality") }
+        if let avifQuality { try check(avifQuality, 0...100, "avif-quality") }
         try check(variantMemoryBytes, 0...(1 << 40), "variant-memory-bytes")
         try check(maxConnections, 1...1_000_000, "max-connections")
         guard failureTTL.isFinite, failureTTL >= 0, failureTTL <= 86_400 else {
@@ -193,6 +202,14 @@ public struct ServeConfiguration: Sendable {
         if let redisURL, RedisAddress(redisURL) == nil {
             throw ImageError(.invalidArgument, "redis must be redis://host[:port][/db], got \(redisURL)")
         }
+    }
+
+    /// What the default qualities add to a thumbor request's variant key: nothing for thumbor's defaults (80 for
+    /// every format), so that the keys stored before the settings existed still match.
+    var qualityKey: String {
+        guard quality != 80 || webpQuality != nil || avifQuality != nil else { return "" }
+        func text(_ value: Int?) -> String { value.map(String.init) ?? "=" }
+        return "q\(quality)/\(text(webpQuality))/\(text(avifQuality))"
     }
 
     private func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String) throws(ImageError) {

@@ -27,10 +27,11 @@ package final class VariantCache: Sendable {
     /// The variant key of a request.
     static func key(
         signedPath: String, requested: ImageFormat?, accept: String?, negotiation: OutputFormat.Negotiation,
-        keepMetadata: Bool = false, keepCopyright: Bool = false
+        keepMetadata: Bool = false, keepCopyright: Bool = false, qualities: String = ""
     ) -> String {
         // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them.
         var key = keepMetadata ? "v2 meta " : keepCopyright ? "v2 copyright " : "v2 "
+        if !qualities.isEmpty { key += qualities + " " }
         if let requested {
             key += requested.identifier
         } else {

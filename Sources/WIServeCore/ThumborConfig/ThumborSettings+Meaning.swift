@@ -66,9 +66,14 @@ extension ThumborSettings {
         case "MAX_AGE_TEMP_IMAGE":
             return .same   // for images whose smart detection failed; the attention crop never fails
         case "QUALITY":
-            return same(when: value == .int(80), else: "answers are encoded at quality 80 unless quality() says otherwise")
+            let quality = try integer(setting)
+            return flag("quality", ["\(quality)"])
         case "WEBP_QUALITY", "AVIF_QUALITY":
-            return same(when: value == .none, else: "WebP and AVIF answers are encoded at quality 80 unless quality() says otherwise")
+            if value == .none { return .same }
+            let quality = try integer(setting)
+            let name = setting.name == "WEBP_QUALITY" ? "webp-quality" : "avif-quality"
+            guard quality == 100, setting.name == "WEBP_QUALITY" else { return flag(name, ["\(quality)"]) }
+            return .flagDiffering(name, ["100"], source, "thumbor encodes WebP losslessly at 100; here it is lossy at quality 100")
         case "ENGINE":
             return same(when: value == .string("thumbor.engines.pil"), else: "images are decoded and transformed by wi serve's own coders, not \(value)")
         case "GIF_ENGINE":
