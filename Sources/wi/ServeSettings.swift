@@ -55,7 +55,8 @@ struct ServeSettings {
         }
         var thumbor: ThumborSettings?
         if let path = Self.value(of: "thumbor-config", in: commandLine) ?? environment["WI_SERVE_THUMBOR_CONFIG"]
-            ?? file.last(where: { $0.0.name == "thumbor-config" })?.1 {
+            ?? file.last(where: { $0.0.name == "thumbor-config" })?.1
+        {
             do {
                 thumbor = try ThumborSettings(ThumborConfigFile(path: path), home: environment["HOME"])
             } catch {

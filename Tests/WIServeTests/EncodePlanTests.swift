@@ -43,13 +43,15 @@ import WebImage
         var configuration = ServeConfiguration()
         configuration.quality = 90
         configuration.webpQuality = 70
-        let plan = try EncodePlan(request: ThumborRequest.parse(path: "/unsafe/filters:max_bytes(100000)/example.com/a.jpg"),
-                                  configuration: configuration)
+        let plan = try EncodePlan(
+            request: ThumborRequest.parse(path: "/unsafe/filters:max_bytes(100000)/example.com/a.jpg"),
+            configuration: configuration)
         #expect([ImageFormat.jpeg, .webp, .avif, .png].map { plan.quality(for: $0) } == [90, 70, 90, 90])
         #expect(plan.encodeOptions(for: .webp, animated: false).quality == 0.7)
         #expect(try fitting(plan, .webp).qualities == [70])
-        let named = try EncodePlan(request: ThumborRequest.parse(path: "/unsafe/filters:quality(40)/example.com/a.jpg"),
-                                   configuration: configuration)
+        let named = try EncodePlan(
+            request: ThumborRequest.parse(path: "/unsafe/filters:quality(40)/example.com/a.jpg"),
+            configuration: configuration)
         #expect([ImageFormat.jpeg, .webp].map { named.quality(for: $0) } == [40, 40])
         configuration.avifQuality = 55
         #expect(configuration.qualityKey == "q90/70/55")

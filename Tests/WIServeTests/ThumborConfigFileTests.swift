@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test func everyLiteralKind() throws {
-        let values = try values(#"""
+        let values = try values(
+            #"""
             # thumbor.conf
             import re
             from os import path
@@ -68,15 +69,18 @@ import Testing
             "TRUE": .bool(true), "FALSE": .bool(false), "NOTHING": ThumborConfigValue.none,
             "LIST": .list([.int(1), .string("two"), .none]), "TUPLE": .tuple([.int(1), .int(2)]),
             "SINGLETON": .tuple([.string("a")]), "EMPTY_TUPLE": .tuple([]), "PARENTHESES": .int(3),
-            "DICT": .dict([.init(key: .string("level"), value: .string("DEBUG")),
-                           .init(key: .string("handlers"), value: .list([.string("console")]))]),
+            "DICT": .dict([
+                .init(key: .string("level"), value: .string("DEBUG")),
+                .init(key: .string("handlers"), value: .list([.string("console")])),
+            ]),
             "PATTERN": .pattern(#"https://cdn\.example\.com/"#), "A": .int(1), "B": .string("two"),
         ]
         #expect(values == expected)
     }
 
     @Test func arithmeticAsPythonComputesIt() throws {
-        let values = try values("""
+        let values = try values(
+            """
             DAY = 24 * 60 * 60
             HALF = 7 / 2
             FLOOR = -7 // 2
@@ -107,23 +111,25 @@ import Testing
     }
 
     @Test func continuationLinesAndLineNumbers() throws {
-        let file = try ThumborConfigFile(text: """
-            FILTERS = [
-                'thumbor.filters.quality',  # a comment inside the list
-                'thumbor.filters.blur',
-            ]
-            TOTAL = 1 + \\
-                2
-            MAX_AGE = 10
-            MAX_AGE = 20
+        let file = try ThumborConfigFile(
+            text: """
+                FILTERS = [
+                    'thumbor.filters.quality',  # a comment inside the list
+                    'thumbor.filters.blur',
+                ]
+                TOTAL = 1 + \\
+                    2
+                MAX_AGE = 10
+                MAX_AGE = 20
 
-            KEY = '''a
-            b'''
-            AFTER = 1
-            """, path: "thumbor.conf")
+                KEY = '''a
+                b'''
+                AFTER = 1
+                """, path: "thumbor.conf")
         #expect(file.assignments.map(\.name) == ["FILTERS", "TOTAL", "MAX_AGE", "MAX_AGE", "KEY", "AFTER"])
         #expect(file.assignments.map(\.line) == [1, 5, 7, 8, 10, 12])
-        #expect(file.last("FILTERS")?.value == .list([.string("thumbor.filters.quality"), .string("thumbor.filters.blur")]))
+        #expect(
+            file.last("FILTERS")?.value == .list([.string("thumbor.filters.quality"), .string("thumbor.filters.blur")]))
         #expect(file.last("TOTAL")?.value == .int(3))
         // A name assigned twice keeps its last value, as in Python.
         #expect(file.last("MAX_AGE") == ThumborConfigFile.Assignment(name: "MAX_AGE", value: .int(20), line: 8))
@@ -132,7 +138,8 @@ import Testing
 
     @Test func everyRefusedLineIsNamedWithItsNumber() {
         let literals = ThumborConfigParser.literalsOnly
-        let found = problems("""
+        let found = problems(
+            """
             import os
             SECURITY_KEY = os.environ.get('KEY', 'x')
             MAX_AGE = 60
@@ -147,18 +154,22 @@ import Testing
             PATTERN = re.compile(r'a', re.I)
             OK = 1
             """)
-        #expect(found == [
-            .init(line: 2, "'SECURITY_KEY = os.environ.get('KEY', 'x')' is not a literal: \(literals)"),
-            .init(line: 4, "'if True:' is not an assignment: a thumbor configuration sets NAME = value"),
-            .init(line: 5, "an indented line (inside an if, for, def or with block) is not read: write each setting as NAME = value at the start of its line"),
-            .init(line: 6, "'print('x')' is not an assignment: a thumbor configuration sets NAME = value"),
-            .init(line: 7, "f-strings are expressions: \(literals)"),
-            .init(line: 8, "'010' is not a number wi serve reads (malformed, or beyond 64 bits)"),
-            .init(line: 9, "sets ({a, b}) are not read: \(literals)"),
-            .init(line: 10, "division by zero"),
-            .init(line: 11, "str * int is not read: only numbers are combined, and strings joined with +"),
-            .init(line: 12, "re.compile() with flags is not read: write the pattern alone"),
-        ])
+        #expect(
+            found == [
+                .init(line: 2, "'SECURITY_KEY = os.environ.get('KEY', 'x')' is not a literal: \(literals)"),
+                .init(line: 4, "'if True:' is not an assignment: a thumbor configuration sets NAME = value"),
+                .init(
+                    line: 5,
+                    "an indented line (inside an if, for, def or with block) is not read: write each setting as NAME = value at the start of its line"
+                ),
+                .init(line: 6, "'print('x')' is not an assignment: a thumbor configuration sets NAME = value"),
+                .init(line: 7, "f-strings are expressions: \(literals)"),
+                .init(line: 8, "'010' is not a number wi serve reads (malformed, or beyond 64 bits)"),
+                .init(line: 9, "sets ({a, b}) are not read: \(literals)"),
+                .init(line: 10, "division by zero"),
+                .init(line: 11, "str * int is not read: only numbers are combined, and strings joined with +"),
+                .init(line: 12, "re.compile() with flags is not read: write the pattern alone"),
+            ])
     }
 
     @Test func anUnclosedStringOrBracketStopsTheReadingAtItsLine() throws {
@@ -167,19 +178,26 @@ import Testing
         #expect(problems("K = '''open\n") == [.init(line: 1, "a string that is never closed")])
         #expect(problems("K = 'bad \\x4'\n") == [.init(line: 1, "a bad \\x escape in a string")])
         #expect(problems("MAX_AGE =\n") == [.init(line: 1, "MAX_AGE = has no value")])
-        #expect(problems("L = [1 2]\n") == [.init(line: 1, "'L = [1 2]' is not a literal: \(ThumborConfigParser.literalsOnly)")])
+        #expect(
+            problems("L = [1 2]\n") == [
+                .init(line: 1, "'L = [1 2]' is not a literal: \(ThumborConfigParser.literalsOnly)")
+            ])
         // The error's description names the file and each line.
         do {
             _ = try ThumborConfigFile(text: "A = b\n\nC = d\n", path: "/etc/thumbor.conf")
             Issue.record("accepted")
         } catch {
-            #expect(error.description == """
-                /etc/thumbor.conf:1: 'A = b' is not a literal: \(ThumborConfigParser.literalsOnly)
-                /etc/thumbor.conf:3: 'C = d' is not a literal: \(ThumborConfigParser.literalsOnly)
-                """)
+            #expect(
+                error.description == """
+                    /etc/thumbor.conf:1: 'A = b' is not a literal: \(ThumborConfigParser.literalsOnly)
+                    /etc/thumbor.conf:3: 'C = d' is not a literal: \(ThumborConfigParser.literalsOnly)
+                    """)
         }
-        #expect(throws: ThumborConfigError(path: "/nonexistent/thumbor.conf",
-                                           problems: [.init(line: 0, "cannot read the thumbor configuration file")])) {
+        #expect(
+            throws: ThumborConfigError(
+                path: "/nonexistent/thumbor.conf",
+                problems: [.init(line: 0, "cannot read the thumbor configuration file")])
+        ) {
             try ThumborConfigFile(path: "/nonexistent/thumbor.conf")
         }
     }

@@ -16,8 +16,9 @@ enum ThumborAllowedSources {
         switch entry {
         case .string(let text) where !looksLikeRegex(text):
             guard !text.isEmpty, text.allSatisfy(isHostCharacter) else {
-                throw Refusal("'\(text)' is compared with the source's host name whole, and no host name is "
-                    + "written so: thumbor never matches it (write the host alone, e.g. 'images.example.com')")
+                throw Refusal(
+                    "'\(text)' is compared with the source's host name whole, and no host name is "
+                        + "written so: thumbor never matches it (write the host alone, e.g. 'images.example.com')")
             }
             return [text]
         case .string(let text):
@@ -36,15 +37,19 @@ enum ThumborAllowedSources {
                 let open = prefix.hasSuffix("*")
                 if open { prefix.removeLast() }
                 guard let scheme = ["https://", "http://"].first(where: { prefix.hasPrefix($0) }) else {
-                    throw Refusal("\(entry) is matched from the start of the source URL (http://... or https://...), "
-                        + "so only a pattern that starts with one converts: '\(glob)' does not")
+                    throw Refusal(
+                        "\(entry) is matched from the start of the source URL (http://... or https://...), "
+                            + "so only a pattern that starts with one converts: '\(glob)' does not")
                 }
                 guard prefix.count > scheme.count else {
-                    throw Refusal("\(entry) allows every \(scheme) source: leave ALLOWED_SOURCES empty to allow every source")
+                    throw Refusal(
+                        "\(entry) allows every \(scheme) source: leave ALLOWED_SOURCES empty to allow every source")
                 }
                 guard !prefix.contains("*") else {
-                    throw Refusal("\(entry): a wildcard inside a URL ('\(glob)') has no equivalent; wi serve's URL "
-                        + "patterns are prefixes (for every host of a domain write a host pattern: '.*\\.example\\.com')")
+                    throw Refusal(
+                        "\(entry): a wildcard inside a URL ('\(glob)') has no equivalent; wi serve's URL "
+                            + "patterns are prefixes (for every host of a domain write a host pattern: '.*\\.example\\.com')"
+                    )
                 }
                 guard !parser.anchoredAtEnd || open else {
                     throw Refusal("\(entry) ends with $ (the whole URL); wi serve's URL patterns are prefixes")
@@ -69,8 +74,9 @@ enum ThumborAllowedSources {
     }
 
     private static func isHostCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "-"
-            || character == "_")
+        character.isASCII
+            && (character.isLetter || character.isNumber || character == "." || character == "-"
+                || character == "_")
     }
 
     /// `a**b` as `a*b`.
@@ -110,8 +116,9 @@ private struct RegexGlob {
     }
 
     private func refusal(_ what: String) -> Refusal {
-        Refusal("\(entry): \(what) has no equivalent in wi serve's patterns (a host with * for any characters, "
-            + "or a URL prefix)")
+        Refusal(
+            "\(entry): \(what) has no equivalent in wi serve's patterns (a host with * for any characters, "
+                + "or a URL prefix)")
     }
 
     private var next: Character? { index < characters.count ? characters[index] : nil }
@@ -157,7 +164,8 @@ private struct RegexGlob {
                     index += 1
                     pieces = ["*"]
                 } else if next == "+", index + 2 < characters.count, characters[index + 1] == "\\",
-                          characters[index + 2] == "." {
+                    characters[index + 2] == "."
+                {
                     index += 1
                     pieces = ["*"]
                 } else {

@@ -3,12 +3,16 @@
 enum ThumborConfigArithmetic {
     typealias Problem = ThumborConfigError.Problem
 
-    static func apply(_ operation: String, _ left: ThumborConfigValue, _ right: ThumborConfigValue,
-                      line: Int) throws(Problem) -> ThumborConfigValue {
+    static func apply(
+        _ operation: String, _ left: ThumborConfigValue, _ right: ThumborConfigValue,
+        line: Int
+    ) throws(Problem) -> ThumborConfigValue {
         if case .string(let a) = left, case .string(let b) = right, operation == "+" { return .string(a + b) }
         guard let a = number(left), let b = number(right) else {
-            throw Problem(line: line, "\(left.typeName) \(operation) \(right.typeName) is not read: only numbers are "
-                + "combined, and strings joined with +")
+            throw Problem(
+                line: line,
+                "\(left.typeName) \(operation) \(right.typeName) is not read: only numbers are "
+                    + "combined, and strings joined with +")
         }
         switch (a, b) {
         case (.int(let x), .int(let y)):
@@ -35,7 +39,9 @@ enum ThumborConfigArithmetic {
         }
     }
 
-    private static func integer(_ operation: String, _ x: Int, _ y: Int, line: Int) throws(Problem) -> ThumborConfigValue {
+    private static func integer(_ operation: String, _ x: Int, _ y: Int, line: Int) throws(Problem)
+        -> ThumborConfigValue
+    {
         let tooLarge = Problem(line: line, "the result is beyond 64 bits")
         let zero = Problem(line: line, "division by zero")
         switch operation {
@@ -57,7 +63,8 @@ enum ThumborConfigArithmetic {
         case "//", "%":
             guard y != 0 else { throw zero }
             guard !(x == .min && y == -1) else { throw tooLarge }
-            var quotient = x / y, remainder = x % y
+            var quotient = x / y
+            var remainder = x % y
             // Python floors: the remainder takes the divisor's sign.
             if remainder != 0, (remainder < 0) != (y < 0) {
                 quotient -= 1
@@ -77,7 +84,9 @@ enum ThumborConfigArithmetic {
         }
     }
 
-    private static func real(_ operation: String, _ x: Double, _ y: Double, line: Int) throws(Problem) -> ThumborConfigValue {
+    private static func real(_ operation: String, _ x: Double, _ y: Double, line: Int) throws(Problem)
+        -> ThumborConfigValue
+    {
         let value: Double
         switch operation {
         case "+": value = x + y
@@ -100,7 +109,9 @@ enum ThumborConfigArithmetic {
     /// `x` to the power `y` by repeated squaring (FoundationEssentials has no `pow`).
     private static func power(_ x: Double, _ y: Double) -> Double {
         if y == y.rounded(), abs(y) <= 1_024 {
-            var result = 1.0, base = x, exponent = Int(abs(y))
+            var result = 1.0
+            var base = x
+            var exponent = Int(abs(y))
             while exponent > 0 {
                 if exponent & 1 == 1 { result *= base }
                 base *= base

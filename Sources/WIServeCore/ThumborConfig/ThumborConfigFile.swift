@@ -36,7 +36,8 @@ package struct ThumborConfigFile: Sendable {
     /// Reads and parses the file at `path`.
     package init(path: String) throws(ThumborConfigError) {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ThumborConfigError(path: path, problems: [.init(line: 0, "cannot read the thumbor configuration file")])
+            throw ThumborConfigError(
+                path: path, problems: [.init(line: 0, "cannot read the thumbor configuration file")])
         }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw ThumborConfigError(path: path, problems: [.init(line: 0, "the file is not UTF-8 text")])

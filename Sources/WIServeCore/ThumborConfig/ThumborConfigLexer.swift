@@ -80,12 +80,15 @@ struct ThumborConfigLexer {
                 while index < scalars.count, Self.isNameContinue(scalars[index]) { index += 1 }
                 let name = String(String.UnicodeScalarView(scalars[start..<index]))
                 if index < scalars.count, scalars[index] == "'" || scalars[index] == "\"",
-                   ["r", "u", "b", "br", "rb", "f", "fr", "rf"].contains(name.lowercased()) {
+                    ["r", "u", "b", "br", "rb", "f", "fr", "rf"].contains(name.lowercased())
+                {
                     lexString(prefix: name.lowercased())
                 } else {
                     append(.name(name))
                 }
-            case _ where Self.isDigit(scalar) || (scalar == "." && index + 1 < scalars.count && Self.isDigit(scalars[index + 1])):
+            case _
+            where Self.isDigit(scalar)
+                || (scalar == "." && index + 1 < scalars.count && Self.isDigit(scalars[index + 1])):
                 lexNumber()
             default:
                 lexSymbol(scalar)
@@ -151,7 +154,8 @@ struct ThumborConfigLexer {
             if Self.isNameContinue(scalar) || scalar == "." {
                 index += 1
             } else if scalar == "+" || scalar == "-", scalars[index - 1] == "e" || scalars[index - 1] == "E",
-                      !Self.isRadixLiteral(scalars[start..<index]) {
+                !Self.isRadixLiteral(scalars[start..<index])
+            {
                 index += 1
             } else {
                 break
@@ -205,7 +209,10 @@ struct ThumborConfigLexer {
                 if raw {
                     value.append(scalar)
                     value.append(scalars[index + 1])
-                    if scalars[index + 1] == "\n" { line += 1; lineStarts.append(index + 2) }
+                    if scalars[index + 1] == "\n" {
+                        line += 1
+                        lineStarts.append(index + 2)
+                    }
                     index += 2
                 } else if let escaped = escape(isBytes: prefix.contains("b")) {
                     value.append(contentsOf: escaped)
@@ -255,8 +262,8 @@ struct ThumborConfigLexer {
             guard scalar == "x" || !isBytes else { return String.UnicodeScalarView(["\\", scalar]) }
             let digits = scalar == "x" ? 2 : scalar == "u" ? 4 : 8
             guard index + digits <= scalars.count,
-                  let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + digits])), radix: 16),
-                  let decoded = Unicode.Scalar(value)
+                let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + digits])), radix: 16),
+                let decoded = Unicode.Scalar(value)
             else {
                 problem = .init(line: escapeLine, "a bad \\\(scalar) escape in a string")
                 return nil

@@ -12,7 +12,8 @@ struct ThumborConfigParser {
     private var position = 0
 
     /// What wi serve reads, said in each refusal of a value.
-    static let literalsOnly = "wi serve reads literal values only (numbers, strings, True, False, None, lists, "
+    static let literalsOnly =
+        "wi serve reads literal values only (numbers, strings, True, False, None, lists, "
         + "tuples, dicts, arithmetic on them, re.compile(r'...'))"
 
     private init(_ statement: ThumborConfigLexer.Statement) {
@@ -29,14 +30,18 @@ struct ThumborConfigParser {
         let tokens = statement.tokens
         if case .name(let first) = tokens[0].token, first == "import" || first == "from" { return nil }
         guard !statement.indented else {
-            throw Problem(line: statement.line, "an indented line (inside an if, for, def or with block) is not read: "
-                + "write each setting as NAME = value at the start of its line")
+            throw Problem(
+                line: statement.line,
+                "an indented line (inside an if, for, def or with block) is not read: "
+                    + "write each setting as NAME = value at the start of its line")
         }
         guard tokens.count >= 2, case .name(let name) = tokens[0].token, tokens[1].token == .symbol("="),
-              !Self.keywords.contains(name)
+            !Self.keywords.contains(name)
         else {
-            throw Problem(line: statement.line, "'\(Self.shortened(statement.text))' is not an assignment: "
-                + "a thumbor configuration sets NAME = value")
+            throw Problem(
+                line: statement.line,
+                "'\(Self.shortened(statement.text))' is not an assignment: "
+                    + "a thumbor configuration sets NAME = value")
         }
         position = 2
         guard position < tokens.count else { throw Problem(line: statement.line, "\(name) = has no value") }
@@ -87,7 +92,8 @@ struct ThumborConfigParser {
             let operatorLine = line
             position += 1
             let right = try term()
-            value = try ThumborConfigArithmetic.apply(operation == .symbol("+") ? "+" : "-", value, right, line: operatorLine)
+            value = try ThumborConfigArithmetic.apply(
+                operation == .symbol("+") ? "+" : "-", value, right, line: operatorLine)
         }
         return value
     }
@@ -132,7 +138,9 @@ struct ThumborConfigParser {
             var text = first
             // Adjacent literals join, as in Python ('a' 'b' is 'ab'); str and bytes do not mix.
             while case .string(let more, let moreBytes) = next {
-                guard moreBytes == isBytes else { throw Problem(line: line, "a str and a bytes literal cannot be joined") }
+                guard moreBytes == isBytes else {
+                    throw Problem(line: line, "a str and a bytes literal cannot be joined")
+                }
                 text += more
                 position += 1
             }

@@ -74,7 +74,8 @@ extension ThumborConfigValue: CustomStringConvertible {
         case .float(let value): "\(value)"
         case .string(let value): Self.quoted(value)
         case .list(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
-        case .tuple(let items): items.count == 1 ? "(\(items[0]),)" : "(" + items.map(\.description).joined(separator: ", ") + ")"
+        case .tuple(let items):
+            items.count == 1 ? "(\(items[0]),)" : "(" + items.map(\.description).joined(separator: ", ") + ")"
         case .dict(let entries): "{" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
         case .pattern(let text): "re.compile(\(Self.quoted(text)))"
         }

@@ -100,7 +100,9 @@ package struct ThumborSettings: Sendable {
             text += " Ignored, answers the same: " + ignored.joined(separator: ", ") + "."
         }
         if !differences.isEmpty {
-            text += " Answers differ from thumbor's: " + differences.map { "\($0.name) (\($0.reason))" }.joined(separator: "; ")
+            text +=
+                " Answers differ from thumbor's: "
+                + differences.map { "\($0.name) (\($0.reason))" }.joined(separator: "; ")
         }
         return text
     }
