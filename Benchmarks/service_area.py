@@ -140,8 +140,8 @@ def start_thumbor(servers, directory):
                                 "--processes", processes], servers, directory)
 
 
-def start_wi(wi, servers, directory):
-    return Server("wi serve", lambda port: [wi, "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-cache",
+def start_wi(wi, servers, directory, name="wi serve"):
+    return Server(name, lambda port: [wi, "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-cache",
                                             "--allow-unsafe", "--allow-host", "127.0.0.1"], servers, directory)
 
 
@@ -232,14 +232,23 @@ def rows(python, servers, data, scratch):
         started.append(ours)
         reference = start_thumbor(servers, os.path.join(scratch, "service-thumbor"))
         started.append(reference)
+        # WI_SERVE_BEFORE=/path/to/an/older/wi: that build too, in the same rotation, for before/after rows (a
+        # change to the service shows its cost in one run; the older `wi` is built from a worktree of that commit).
+        before = None
+        if os.environ.get("WI_SERVE_BEFORE"):
+            label = os.environ.get("WI_SERVE_BEFORE_LABEL", "before")
+            before = start_wi(os.environ["WI_SERVE_BEFORE"], servers, os.path.join(scratch, "service-wi-before"),
+                              name=f"wi serve ({label})")
+            started.append(before)
         out = []
         for turn, (ext, fmt) in enumerate(FORMATS):
             paths_file = os.path.join(scratch, f"service-{ext}.txt")
             with open(paths_file, "w") as f:
                 f.write("\n".join(request_path(nginx.port, i, ext) for i in range(1, PICTURES + 1)) + "\n")
-            sizes = {s.name: check_output(python, s, nginx.port, ext, fmt) for s in (ours, reference)}
+            contenders = [ours, reference] + ([before] if before else [])
+            sizes = {s.name: check_output(python, s, nginx.port, ext, fmt) for s in contenders}
             results = {}
-            for server in ((ours, reference) if turn % 2 == 0 else (reference, ours)):
+            for server in (contenders if turn % 2 == 0 else list(reversed(contenders))):
                 log(f"compare: Service {fmt}: {server.name}, 2 connections, {seconds} s after {warmup} s warm-up")
                 results[server.name] = measure(server, paths_file, 2, seconds, warmup)
                 all_ok(results[server.name], f"{server.name} {fmt}")
@@ -251,6 +260,15 @@ def rows(python, servers, data, scratch):
                         "reference": reference.name, "ours": 1 / o["rps"], "ref": 1 / r["rps"], "ratio": ratio,
                         "spread": [ratio, ratio], "ours_text": describe(o), "ref_text": describe(r),
                         "goal": ">= 2x thumbor's requests/s (ratio <= 0.5)", "met": ratio <= 0.5})
+            if before:
+                b = results[before.name]
+                change = b["rps"] / o["rps"]   # time per request, now / before
+                out.append({"area": "Service", "kind": "service",
+                            "workload": f"the same {fmt} requests, this build against {before.name}",
+                            "reference": before.name, "ours": 1 / o["rps"], "ref": 1 / b["rps"], "ratio": change,
+                            "spread": [change, change], "ours_text": describe(o), "ref_text": describe(b),
+                            "goal": "no slower than before (ratio <= 1.05, the run-to-run noise)",
+                            "met": change <= 1.05})
         load_seconds = min(seconds, 30)
         paths_file = os.path.join(scratch, "service-jpg.txt")
         results = {}
