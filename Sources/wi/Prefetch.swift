@@ -17,7 +17,7 @@ struct Prefetch: AsyncParsableCommand {
         discussion: """
             FILE has one URL (or path) per line; blank lines and lines starting with # are skipped. On a terminal a \
             progress bar shows counts, rate and ETA; otherwise one line per URL (a JSON object with --json, fields as \
-            wi fetch). Exit code 0 when all loaded, 1 when any failed.
+            wi fetch, and the summary last as an object too). Exit code 0 when all loaded, 1 when any failed.
 
             Example:
               wi prefetch --from urls.txt --concurrency 8
@@ -28,7 +28,7 @@ struct Prefetch: AsyncParsableCommand {
     @Option(help: "Loads at once.") var concurrency: Int = 3
     @Option(name: .customLong("cache-dir"), help: "The disk cache folder (default $XDG_CACHE_HOME/wi or ~/.cache/wi).")
     var cacheDirectory: String?
-    @Flag(help: "Print one JSON object per URL.") var json = false
+    @Flag(help: "Print one JSON object per URL, and the summary as one.") var json = false
 
     func validate() throws {
         guard (1...1024).contains(concurrency) else {
@@ -69,7 +69,7 @@ struct Prefetch: AsyncParsableCommand {
                 display.record(event)
             }
         }
-        print(summary.text)
+        print(json ? summary.jsonLine : summary.text)
         if summary.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -23,6 +23,18 @@ final class PrefetchDisplay: Sendable {
                 "prefetched \(loaded + fromMemory + fromDisk + failed): \(loaded) loaded, \(fromMemory) from memory, "
                 + "\(fromDisk) from disk, \(failed) failed, \(bytes) bytes in " + decimal(seconds, places: 2) + " s"
         }
+
+        /// The summary as the last line of a `--json` stream: a JSON object too, so every line parses (the counts
+        /// as `text` has them, snake_case as the URL lines; `ms` the whole run).
+        var jsonLine: String {
+            let milliseconds =
+                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+            return JSONValue.object([
+                ("prefetched", .int(loaded + fromMemory + fromDisk + failed)), ("loaded", .int(loaded)),
+                ("from_memory", .int(fromMemory)), ("from_disk", .int(fromDisk)), ("failed", .int(failed)),
+                ("bytes", .int(bytes)), ("ms", .int(Int(milliseconds))),
+            ]).serialized
+        }
     }
 
     private let state = Mutex(Summary())

@@ -240,6 +240,15 @@ import WITestSupport
         #expect(first.stdout.contains("prefetched 3: 2 loaded, 0 from memory, 0 from disk, 1 failed"))
         let second = try CommandRunner.run(
             wi, ["prefetch", "--from", list.path, "--cache-dir", directory.path, "--json"])
-        #expect(second.stdout.contains("prefetched 3: 0 loaded, 0 from memory, 2 from disk, 1 failed"))
+        // A JSON-lines stream stays JSON to its end: three URL objects, then the summary as an object.
+        let objects = try second.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(objects.count == 4)
+        #expect(objects.prefix(3).allSatisfy { $0["url"] is String })
+        let summary = try #require(objects.last)
+        #expect(summary["prefetched"] as? Int == 3 && summary["loaded"] as? Int == 0)
+        #expect(summary["from_memory"] as? Int == 0 && summary["from_disk"] as? Int == 2)
+        #expect(summary["failed"] as? Int == 1 && summary["url"] == nil)
     }
 }
