@@ -79,6 +79,8 @@ public struct SVGCoder: ImageCoder {
             throw ImageError(.documentTooLarge, "the gzip-compressed SVG document inflates to over \(limit) bytes")
         case .failure(.malformed(let reason)):
             throw ImageError(.badImageData, "gzip-compressed SVG: \(reason)")
+        case .failure(.cancelled):
+            throw ImageError(.cancelled, "the request was cancelled while its SVG document inflated")
         }
     }
 }

@@ -1,6 +1,11 @@
 import Foundation
+import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import WICore
+import WITestSupport
 
 /// WICore's gzip reader (what `.svgz` sniffing and decoding use), against members Python's gzip module wrote.
 @Suite struct GzipTests {
@@ -73,5 +78,33 @@ import Testing
             copy[bit / 8] ^= 1 << UInt8(bit % 8)
             _ = try? Self.inflate(copy)
         }
+    }
+
+    /// A cancelled pool job stops inflating within 64 KiB of output: 16 MiB of zeros (the bombs fixture), its job
+    /// cancelled once it runs and before it inflates, ends `.cancelled` (uncancelled, it would inflate it all).
+    @Test func aCancelledJobStopsInflating() async throws {
+        let bomb = [UInt8](Fixtures.data("bombs/zeros-16MiB.gz"))
+        let pool = WorkerPool(name: "gzip-test", threads: 1)
+        let started = Atomic<Bool>(false)
+        let proceed = Atomic<Bool>(false)
+        let job = Task {
+            await pool.cancellableResult { () throws(ImageError) -> Int in
+                started.store(true, ordering: .sequentiallyConsistent)
+                while !proceed.load(ordering: .sequentiallyConsistent) { sched_yield() }
+                do throws(Gzip.Failure) {
+                    return try Self.inflate(bomb, limit: 16 << 20).count
+                } catch {
+                    throw ImageError(error == .cancelled ? .cancelled : .badImageData, "\(error)")
+                }
+            }
+        }
+        while !started.load(ordering: .sequentiallyConsistent) { await Task.yield() }
+        job.cancel()
+        proceed.store(true, ordering: .sequentiallyConsistent)
+        let result = await job.value
+        #expect(throws: ImageError.self) { try result.get() }
+        #expect((try? result.get()) == nil)
+        if case .failure(let error) = result { #expect(error.code == .cancelled) }
+        pool.shutdown()
     }
 }

@@ -10,6 +10,8 @@ package enum Gzip {
         case malformed(String)
         /// The member inflates to more than the limit given (nothing past the limit was kept).
         case exceedsLimit(Int)
+        /// The pool job inflating it was cancelled (`WorkerPool.isCancelled`, looked at every 64 KiB of output).
+        case cancelled
     }
 
     /// Whether the bytes start with gzip's magic and the deflate method (`1F 8B 08`).
@@ -60,6 +62,11 @@ private struct Inflater {
         self.capacity = max(0, capacity)
         output.reserveCapacity(min(self.capacity, max(4096, bytes.count * 4)))
     }
+
+    /// Output bytes between two looks at the pool job's cancellation.
+    static let cancellationInterval = 1 << 16
+    /// The output size at which `compressed` next looks at the cancellation.
+    private var nextCancellationCheck = Inflater.cancellationInterval
 
     /// Inflates blocks until the last one ends (true) or the output reaches the capacity with more to come (false).
     mutating func run() throws(Gzip.Failure) -> Bool {
@@ -121,6 +128,11 @@ private struct Inflater {
 
     private mutating func compressed(literals: Huffman, distances: Huffman) throws(Gzip.Failure) -> Bool {
         while true {
+            if output.count >= nextCancellationCheck {
+                // About a millisecond of inflating between looks: a cancelled request stops here, not at the limit.
+                nextCancellationCheck = output.count + Self.cancellationInterval
+                if WorkerPool.isCancelled { throw .cancelled }
+            }
             let symbol = try literals.decode(&input)
             if symbol < 256 {
                 guard output.count < capacity else { return false }
