@@ -24,10 +24,10 @@ test: deps
 	@Scripts/build-checked
 	FONTCONFIG_FILE=$(CURDIR)/Tests/Fixtures/fontconfig/fonts.conf $(SWIFT) test --skip-build --no-parallel
 
-## Builds the DocC catalogs of WICore, WITransform, WIServeCore and WIServe with every warning an error (a missing
-## symbol or a broken link fails it); their Swift blocks are compiled by `make test` (DocumentationTests). The
-## archives land in .build/plugins/Swift-DocC/outputs.
-DOC_TARGETS = WICore WITransform WIServeCore WIServe
+## Builds the DocC catalogs of WICore, WICoderSupport, WITransform, WIServeCore and WIServe with every warning an
+## error (a missing symbol or a broken link fails it); their Swift blocks are compiled by `make test`
+## (DocumentationTests). The archives land in .build/plugins/Swift-DocC/outputs.
+DOC_TARGETS = WICore WICoderSupport WITransform WIServeCore WIServe
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 

@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WICore", targets: ["WICore"]),
+        .library(name: "WICoderSupport", targets: ["WICoderSupport"]),
         .library(name: "WICacheMemory", targets: ["WICacheMemory"]),
         .library(name: "WICacheDisk", targets: ["WICacheDisk"]),
         .library(name: "WILoaderCurl", targets: ["WILoaderCurl"]),
@@ -109,6 +110,9 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
+        // What coder authors use beyond `ImageCoder`: EXIF and XMP readers, the animation frame compositor and the
+        // composited animation decoder. Apps that only load images never import it (decision 0083).
+        .target(name: "WICoderSupport", dependencies: ["WICore"]),
         // An ImageManager as a swift-service-lifecycle `Service` (shut down on graceful shutdown).
         .target(
             name: "WIServiceLifecycle",
@@ -132,11 +136,11 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
-        .target(name: "WICoderPNG", dependencies: ["WICore", "CPNGShim"]),
-        .target(name: "WICoderJPEG", dependencies: ["WICore", "CJPEG", "CJPEGShim"]),
-        .target(name: "WICoderWebP", dependencies: ["WICore", "CWebP"]),
-        .target(name: "WICoderHEIC", dependencies: ["WICore", "CHeifShim"]),
-        .target(name: "WICoderGIF", dependencies: ["WICore", "CGIF"]),
+        .target(name: "WICoderPNG", dependencies: ["WICore", "WICoderSupport", "CPNGShim"]),
+        .target(name: "WICoderJPEG", dependencies: ["WICore", "WICoderSupport", "CJPEG", "CJPEGShim"]),
+        .target(name: "WICoderWebP", dependencies: ["WICore", "WICoderSupport", "CWebP"]),
+        .target(name: "WICoderHEIC", dependencies: ["WICore", "WICoderSupport", "CHeifShim"]),
+        .target(name: "WICoderGIF", dependencies: ["WICore", "WICoderSupport", "CGIF"]),
         // The vector coders' shared cairo canvas (not a product: an implementation detail of the two).
         .target(name: "WICairo", dependencies: ["WICore", "CCairoShim"]),
         .target(name: "WICoderSVG", dependencies: ["WICore", "WICairo", "CRsvgShim"]),
@@ -151,7 +155,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "WICore", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
+                "WICore", "WICoderSupport", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
                 "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WICoderJXL",
                 "WICoderTIFF", "WITransform",
                 "WICacheRedis",
@@ -262,6 +266,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "WIHashTests", dependencies: ["WIHash"]),
+        .testTarget(name: "WICoderSupportTests", dependencies: ["WICoderSupport", "WITestSupport"]),
         .testTarget(name: "WICacheDiskTests", dependencies: ["WICacheDisk", "WITestSupport", "wi-disk-stress"]),
         .testTarget(name: "WICacheMemoryTests", dependencies: ["WICacheMemory", "WITestSupport"]),
         .testTarget(
@@ -271,10 +276,11 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
-        .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WITestSupport"]),
-        .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WITestSupport"]),
-        .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WITestSupport"]),
-        .testTarget(name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WITestSupport"]),
+        .testTarget(name: "WICoderPNGTests", dependencies: ["WICoderPNG", "WICoderSupport", "WITestSupport"]),
+        .testTarget(name: "WICoderJPEGTests", dependencies: ["WICoderJPEG", "WICoderSupport", "WITestSupport"]),
+        .testTarget(name: "WICoderWebPTests", dependencies: ["WICoderWebP", "WICoderSupport", "WITestSupport"]),
+        .testTarget(
+            name: "WICoderHEICTests", dependencies: ["WICoderHEIC", "WICoderPNG", "WICoderSupport", "WITestSupport"]),
         .testTarget(name: "WICoderGIFTests", dependencies: ["WICoderGIF", "WITestSupport"]),
         .testTarget(
             name: "WICoderSVGTests", dependencies: ["WICoderSVG", "WICoderPNG", "WITestSupport", "WITestServer"]),

@@ -37,7 +37,7 @@ let package = Package(
         fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
         fuzzTarget("fuzz-tiff", ["WICoderTIFF"]),
         fuzzTarget("fuzz-sniffer", []),
-        fuzzTarget("fuzz-exif", []),
+        fuzzTarget("fuzz-exif", ["WICoderSupport"]),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),
     ],
     swiftLanguageModes: [.v6]

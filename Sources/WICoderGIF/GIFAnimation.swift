@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Synchronization
 import WICore
+import WICoderSupport
 
 /// A read GIF structure turned into what the compositor plays: the canvas, each frame's clipped rectangle,
 /// disposal, blend and duration, and the loop count. Also the frame source that decodes the frames with giflib.

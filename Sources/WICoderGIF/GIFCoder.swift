@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 
 /// GIF decoding and encoding on giflib: animations composited as browsers show them, incremental decoding frame
 /// by frame, lazy frame production, and encoding with a palette per frame.

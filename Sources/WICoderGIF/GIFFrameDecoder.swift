@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 private import CGIF
 
 /// Decodes one GIF frame's pixels with giflib, record by record.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 
 /// Decodes a GIF as it arrives, frame by frame.
 ///

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 internal import CHeifShim
 
 /// One encode of an image to HEIC (x265) or AVIF (aom): 8-bit RGB(A), quality or lossless, an optional embedded

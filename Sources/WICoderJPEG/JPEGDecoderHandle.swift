@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 internal import CJPEGShim
 
 /// Owns one libjpeg decoder (through CJPEGShim) and turns its state into images.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 internal import CJPEGShim
 
 /// One encode: pixels prepared once, then written at one quality or searched down to a file size.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 
 /// Decodes APNG frames with libpng: each frame becomes a standalone PNG stream (signature, IHDR with the frame's
 /// size, the file's PLTE and tRNS, one IDAT holding the frame's IDAT or fdAT data, IEND; CRCs computed) that goes

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 
 /// The animation chunks of an APNG (acTL, fcTL, fdAT), read in Swift because Debian's libpng has no APNG support.
 ///

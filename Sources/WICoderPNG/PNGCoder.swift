@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 internal import CPNGShim
 
 /// PNG decoding and encoding on libpng, with libdeflate for the image data of one-shot decodes and of encodes.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 internal import CPNGShim
 
 /// Owns one libpng progressive decoder (through CPNGShim) and turns its state into images.

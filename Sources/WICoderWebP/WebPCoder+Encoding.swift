@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WICore
+import WICoderSupport
 
 extension WebPCoder {
     public func canEncode(to format: ImageFormat) -> Bool { format == .webp }

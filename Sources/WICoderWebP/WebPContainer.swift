@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import WICore
+import WICoderSupport
 internal import CWebP
 
 /// A parsed WebP file: owns a copy of its bytes and libwebp's demuxer over them, and answers what the RIFF

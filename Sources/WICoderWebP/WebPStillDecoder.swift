@@ -1,4 +1,5 @@
 import WICore
+import WICoderSupport
 internal import CWebP
 
 /// One-shot decode of a still WebP (lossy, lossless, with alpha, VP8X) straight into our pixel buffer, scaled by

@@ -4,12 +4,6 @@
 @available(*, deprecated, renamed: "ImageCoding.AnimatedFrameBuffer")
 public typealias AnimatedFrameBuffer = ImageCoding.AnimatedFrameBuffer
 
-@available(*, deprecated, renamed: "ImageCoding.AnimationFrameInfo")
-public typealias AnimationFrameInfo = ImageCoding.AnimationFrameInfo
-
-@available(*, deprecated, renamed: "ImageCoding.AnimationFrameSource")
-public typealias AnimationFrameSource = ImageCoding.AnimationFrameSource
-
 @available(*, deprecated, renamed: "ImageCoding.AreaAverageResampler")
 public typealias AreaAverageResampler = ImageCoding.AreaAverageResampler
 
@@ -31,17 +25,8 @@ public typealias BlockRequestModifier = ImageLoading.BlockRequestModifier
 @available(*, deprecated, renamed: "ImageLoading.BlockResponseModifier")
 public typealias BlockResponseModifier = ImageLoading.BlockResponseModifier
 
-@available(*, deprecated, renamed: "ImageCoding.CompositedAnimationDecoder")
-public typealias CompositedAnimationDecoder = ImageCoding.CompositedAnimationDecoder
-
-@available(*, deprecated, renamed: "ImageCoding.ExifReader")
-public typealias ExifReader = ImageCoding.ExifReader
-
 @available(*, deprecated, renamed: "ImageLoading.FinishedOperation")
 public typealias FinishedLoadOperation = ImageLoading.FinishedOperation
-
-@available(*, deprecated, renamed: "ImageCoding.FrameCompositor")
-public typealias FrameCompositor = ImageCoding.FrameCompositor
 
 @available(*, deprecated, renamed: "ImageResult.HTTPCacheOutcome")
 public typealias HTTPCacheOutcome = ImageResult.HTTPCacheOutcome

@@ -5,8 +5,9 @@
 /// Thread safety: a namespace; each nested type states its own.
 public enum ImageLoading {}
 
-/// What coder authors use beyond `ImageCoder`: EXIF reading, animation compositing and frame buffers, size rules,
-/// the dependency-free resampler. Apps that only load images need none of it.
+/// What coder authors use beyond `ImageCoder`: here the frame buffer of animations, size rules and the dependency-free
+/// resampler, which WICore itself uses; the EXIF and XMP readers and the animation compositor live in the
+/// WICoderSupport target, in extensions of this namespace. Apps that only load images need none of it.
 ///
 /// Thread safety: a namespace; each nested type states its own.
 public enum ImageCoding {}

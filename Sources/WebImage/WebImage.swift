@@ -1,5 +1,6 @@
 // The umbrella: one import for WICore and every plugin, and ready-made registries for apps that want everything.
 @_exported import WICore
+@_exported import WICoderSupport
 @_exported import WICacheDisk
 @_exported import WICacheMemory
 @_exported import WICacheRedis

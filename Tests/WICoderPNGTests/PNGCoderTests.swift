@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WICore
+import WICoderSupport
 import WICoderPNG
 import WITestSupport
 

@@ -7,8 +7,6 @@ import WICore
 enum DeprecatedNames {
     static let pairs: [(Any.Type, Any.Type)] = [
         (AnimatedFrameBuffer.self, ImageCoding.AnimatedFrameBuffer.self),
-        (AnimationFrameInfo.self, ImageCoding.AnimationFrameInfo.self),
-        ((any AnimationFrameSource).self, (any ImageCoding.AnimationFrameSource).self),
         (AreaAverageResampler.self, ImageCoding.AreaAverageResampler.self),
         (BlockCacheKeyFilter.self, CacheKeys.BlockKeyFilter.self),
         (BlockCacheSerializer.self, CacheKeys.BlockSerializer.self),
@@ -16,10 +14,7 @@ enum DeprecatedNames {
         (BlockOptionsProcessor.self, ImageManager.BlockOptionsProcessor.self),
         (BlockRequestModifier.self, ImageLoading.BlockRequestModifier.self),
         (BlockResponseModifier.self, ImageLoading.BlockResponseModifier.self),
-        (CompositedAnimationDecoder.self, ImageCoding.CompositedAnimationDecoder.self),
-        (ExifReader.self, ImageCoding.ExifReader.self),
         (FinishedLoadOperation.self, ImageLoading.FinishedOperation.self),
-        (FrameCompositor.self, ImageCoding.FrameCompositor.self),
         (HTTPCacheOutcome.self, ImageResult.HTTPCacheOutcome.self),
         (HTTPCacheStatistics.self, ImageManager.HTTPCacheStatistics.self),
         ((any ImageCallbackExecutor).self, (any ImageManager.CallbackExecutor).self),

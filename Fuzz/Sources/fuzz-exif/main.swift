@@ -1,5 +1,6 @@
 import FuzzSupport
 import WICore
+import WICoderSupport
 
 // Fuzzes the EXIF reader (orientation, and rewriting it).
 FuzzInput.runFuzzer { bytes, count in

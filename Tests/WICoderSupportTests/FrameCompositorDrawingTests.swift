@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WICore
+import WICoderSupport
 import WITestSupport
 
 /// Frames that write one opaque grey level per frame straight onto the canvas, counting both ways of producing them.

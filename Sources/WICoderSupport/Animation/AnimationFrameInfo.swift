@@ -1,3 +1,5 @@
+import WICore
+
 extension ImageCoding {
     /// Where one animation frame draws on the canvas and what happens to it afterwards: the common model of GIF
     /// frames and APNG `fcTL` chunks that `ImageCoding.FrameCompositor` plays.

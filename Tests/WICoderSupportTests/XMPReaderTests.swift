@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WICore
+import WICoderSupport
 
 /// `tiff:Orientation` in XMP packets: the attribute and element forms editors write, what is not it, and rewriting.
 @Suite struct XMPReaderTests {

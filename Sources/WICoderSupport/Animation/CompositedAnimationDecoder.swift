@@ -1,4 +1,5 @@
 import Synchronization
+import WICore
 
 extension ImageCoding {
     /// An `AnimatedImageDecoder` that produces frames on demand from an `ImageCoding.AnimationFrameSource` and a

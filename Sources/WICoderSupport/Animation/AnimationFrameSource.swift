@@ -1,3 +1,5 @@
+import WICore
+
 extension ImageCoding {
     /// Decodes the frames of one animated file, each on its own (not composited): what an animated coder gives
     /// `ImageCoding.CompositedAnimationDecoder`.

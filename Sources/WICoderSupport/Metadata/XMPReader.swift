@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
+import WICore
+
 extension ImageCoding {
     /// Reads and rewrites the orientation an XMP packet carries (`tiff:Orientation`), for files whose EXIF has none:
     /// some editors write it only there (SDWebImage's TestJFIF.jpg: an EXIF block with an empty IFD0, the XMP

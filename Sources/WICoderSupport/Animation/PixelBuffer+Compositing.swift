@@ -6,6 +6,8 @@ import Musl
 import Darwin
 #endif
 
+import WICore
+
 extension PixelBuffer {
     /// Draws RGBA8 straight-alpha `pixels` (the rectangle's size) into this RGBA8 canvas at `rect`.
     ///

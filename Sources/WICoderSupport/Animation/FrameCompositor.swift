@@ -1,3 +1,5 @@
+import WICore
+
 extension ImageCoding {
     /// Plays an animation's frames onto a canvas: disposal (none, background, previous) and blending (source, over),
     /// producing full-canvas, straight-alpha RGBA8 frames in any order.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WICore
+import WICoderSupport
 
 @Suite struct ExifReaderTests {
     /// A minimal TIFF structure with one IFD0 entry: orientation (0x0112, SHORT, 1) = value.

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WICore
+import WICoderSupport
 
 /// `frameCount` 8x8 frames on a 100x100 canvas, frame i at ((i * 7) % 92, (i * 13) % 92), disposal none, opaque red
 /// of value i % 256; counts every frame it produces, and fails with `.badImageData` for `failing`.

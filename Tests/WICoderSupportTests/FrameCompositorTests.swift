@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WICore
+import WICoderSupport
 import WITestSupport
 
 /// Frames of one colour each, counting how often each is decoded.
