@@ -5,8 +5,8 @@ import WITestSupport
 @testable import WIServe
 @testable import WIServeCore
 
-/// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `noise` (seeded), `saturation`, `grayscale`, `sharpen` and
-/// `convolution` against thumbor 7.8's own (its extension modules and its Pillow engine, run by
+/// `brightness`, `contrast`, `rgb`, `colorize`, `curve`, `noise` (seeded), `saturation`, `grayscale`, `equalize`,
+/// `sharpen` and `convolution` against thumbor 7.8's own (its extension modules and its Pillow engine, run by
 /// Tests/Fixtures/serve-color/make_reference.py on ServeBlurTests' pattern): every byte equal.
 @Suite struct ServeColorFilterTests {
     /// (filter as written in a URL, expected RGBA8 bytes) from the reference table.
@@ -26,7 +26,7 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 30)
+        #expect(cases.count == 31)
         for (text, expected) in cases {
             let output: PixelBuffer
             let source: PixelBuffer

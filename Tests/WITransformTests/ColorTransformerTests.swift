@@ -21,6 +21,7 @@ import WITransform
         case "rgb": return try ToneTablesTransformer.channelOffsets(red: int(0), green: int(1), blue: int(2))
         case "saturation": return try SaturationTransformer(change: try #require(Double(arguments[0])))
         case "grayscale": return GrayscaleTransformer()
+        case "equalize": return EqualizeTransformer()
         case "colorize":
             let hex = try #require(UInt32(arguments[3], radix: 16))
             let color = RGBAColor(red: UInt8(hex >> 16 & 0xFF), green: UInt8(hex >> 8 & 0xFF), blue: UInt8(hex & 0xFF))
@@ -40,7 +41,7 @@ import WITransform
             #expect(output.packedBytes() == (try ThumborReference.bytes(hex: fields[1])), "\(fields[0])")
             checked += 1
         }
-        #expect(checked == 17)  // the table's brightness, contrast, rgb, colorize, saturation and grayscale rows
+        #expect(checked == 18)  // the table's brightness, contrast, rgb, colorize, saturation, grayscale, equalize rows
     }
 
     @Test func keysNameTheOperationAndItsArguments() throws {
@@ -49,6 +50,8 @@ import WITransform
         #expect(try ToneTablesTransformer.channelOffsets(red: 1, green: 2, blue: 3).key == "ToneTables(offsets,1,2,3)")
         #expect(try SaturationTransformer(change: 0.5).key == "Saturation(0.5)")
         #expect(GrayscaleTransformer().key == "Grayscale()")
+        #expect(
+            EqualizeTransformer().key == "Equalize()" && (.equalize as EqualizeTransformer) == EqualizeTransformer())
         let curve = try ToneTablesTransformer.toneCurves(all: [(0, 0), (128, 160), (255, 255)])
         #expect(curve.key.hasPrefix("ToneTables(curves,"))
         #expect(curve == (try ToneTablesTransformer.toneCurves(all: [(0, 0), (128, 160), (255, 255)])))
@@ -120,5 +123,23 @@ import WITransform
         #expect(try output.frame(at: 0).pixels.packedBytes() == [60, 60, 60, 255, 60, 60, 60, 255])
         #expect(try output.frame(at: 1).pixels.packedBytes() == [23, 23, 23, 255, 23, 23, 23, 255])
         #expect(try output.frame(at: 1).duration == 0.2)
+    }
+
+    /// Equalize on a 4-pixel frame, worked by hand with thumbor's formula: red's levels 10, 10, 50, 200 (cumulative
+    /// 2, 3, 4; its minimum 2 at the lowest level any channel has) give 0, 0, 127.5 -> 127, 255; green is one level
+    /// (every pixel at the lowest level: thumbor's 0 / 0) and becomes 0; blue has no pixel at level 10, so its
+    /// minimum stays 0 (thumbor's loop stops at the first level where any channel has one): 20, 30, 40, 40 give
+    /// 1/4, 2/4, 4/4 of 255 -> 63, 127, 255. Alpha is kept; 16-bit frames use 65535 and stay 16-bit.
+    @Test func equalizeSpreadsEachChannelAsThumborDoes() throws {
+        let bytes: [UInt8] = [10, 10, 20, 255, 10, 10, 30, 128, 50, 10, 40, 255, 200, 10, 40, 0]
+        let source = try PixelBuffer(width: 2, height: 2, format: .rgba8, bytes: bytes)
+        let output = try EqualizeTransformer().transform(Image(pixels: source)).pixels
+        #expect(output.packedBytes() == [0, 0, 63, 255, 0, 0, 127, 128, 127, 0, 255, 255, 255, 0, 255, 0])
+        let wide = try source.converted(to: .rgba16)
+        let spread = try EqualizeTransformer().transform(Image(pixels: wide)).pixels
+        #expect(spread.format == .rgba16)
+        let samples = spread.packedBytes().withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        #expect(samples.enumerated().filter { $0.offset % 4 == 0 }.map(\.element) == [0, 0, 32_767, 65_535])
+        #expect(samples.enumerated().filter { $0.offset % 4 == 2 }.map(\.element) == [16_383, 32_767, 65_535, 65_535])
     }
 }

@@ -7,7 +7,8 @@ enum ThumborFilters {
         Quality.self, Format.self, AutoJPG.self, StripEXIF.self, StripICC.self, MaxBytes.self, MaxAge.self,
         NoUpscale.self, Upscale.self, Proportion.self, Stretch.self, Focal.self, Fill.self,
         Blur.self, Rotate.self, RoundCorner.self, Brightness.self, Contrast.self, RGB.self, Colorize.self, Curve.self,
-        Saturation.self, Grayscale.self, Noise.self, Sharpen.self, Convolution.self, BackgroundColor.self,
+        Saturation.self, Grayscale.self, Equalize.self, Noise.self, Sharpen.self, Convolution.self,
+        BackgroundColor.self,
         Watermark.self,
     ]
 

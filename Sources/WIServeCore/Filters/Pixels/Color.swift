@@ -34,6 +34,18 @@ extension ThumborFilters {
         var description: String { "grayscale" }
     }
 
+    /// `equalize()`: each colour channel's histogram spread over 0...255 (WITransform's `EqualizeTransformer`,
+    /// thumbor's arithmetic byte for byte).
+    struct Equalize: ThumborArgumentlessFilter {
+        static let name = "equalize"
+
+        func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
+            EqualizeTransformer()
+        }
+
+        var description: String { "equalize" }
+    }
+
     /// `background_color(COLOR)`: the image merged over a canvas of COLOR of its own size (thumbor's `_composite`),
     /// so transparent areas take the colour in every output format.
     struct BackgroundColor: ThumborFilter {

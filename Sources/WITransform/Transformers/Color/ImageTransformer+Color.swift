@@ -23,3 +23,8 @@ extension ImageTransformer where Self == GrayscaleTransformer {
     /// `GrayscaleTransformer()`: `context[.imageTransformer] = .grayscale`.
     public static var grayscale: Self { GrayscaleTransformer() }
 }
+
+extension ImageTransformer where Self == EqualizeTransformer {
+    /// `EqualizeTransformer()`: `context[.imageTransformer] = .equalize`.
+    public static var equalize: Self { EqualizeTransformer() }
+}
