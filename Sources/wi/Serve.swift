@@ -78,6 +78,11 @@ struct Serve: AsyncParsableCommand {
     var accessControlAllowOrigin: String?
     @Flag(help: "thumbor's PROGRESSIVE_JPEG: progressive JPEG answers (thumbor's default; ours is off, for speed).")
     var progressiveJpeg = false
+    @Flag(help: "thumbor's ENABLE_ETAGS = False: no ETag on answers, If-None-Match passed over.") var noEtags = false
+    @Option(help: "thumbor's MAX_WIDTH: requested widths capped, wider sources shrunk first (0: none).")
+    var maxWidth = 0
+    @Option(help: "thumbor's MAX_HEIGHT: requested heights capped, taller sources shrunk first (0: none).")
+    var maxHeight = 0
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
     var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
@@ -149,6 +154,9 @@ struct Serve: AsyncParsableCommand {
         configuration.autoPNGToJPG = autoPngToJpg
         configuration.accessControlAllowOrigin = accessControlAllowOrigin
         configuration.progressiveJPEG = progressiveJpeg
+        configuration.etags = !noEtags
+        configuration.maxWidth = maxWidth
+        configuration.maxHeight = maxHeight
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
         configuration.quality = quality
@@ -203,7 +211,8 @@ struct Serve: AsyncParsableCommand {
             ("auto-jpg", "\(autoJpg)"), ("auto-png", "\(autoPng)"), ("auto-heif", "\(autoHeif)"),
             ("auto-png-to-jpg", "\(autoPngToJpg)"),
             ("access-control-allow-origin", accessControlAllowOrigin ?? "(none)"),
-            ("progressive-jpeg", "\(progressiveJpeg)"),
+            ("progressive-jpeg", "\(progressiveJpeg)"), ("no-etags", "\(noEtags)"), ("max-width", "\(maxWidth)"),
+            ("max-height", "\(maxHeight)"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"),
             ("quality", "\(quality)"), ("webp-quality", webpQuality.map(String.init) ?? "(--quality)"),
             ("avif-quality", avifQuality.map(String.init) ?? "(--quality)"), ("max-age", "\(maxAge)"),

@@ -34,3 +34,45 @@ import WITestSupport
             "\(mismatches.count) sizes differ from thumbor's:\n\(mismatches.prefix(40).joined(separator: "\n"))")
     }
 }
+
+/// thumbor's MAX_WIDTH and MAX_HEIGHT (`--max-width`, `--max-height`): output sizes against thumbor 7.8's for 200
+/// cases (five pairs of maximums, four sources, ten paths with sizes past and within them, fit-in, a manual crop,
+/// a flip and `orig`), answered by a real thumbor server (Tests/Fixtures/serve-max-size/make_reference.py).
+extension ServeGeometryTests {
+    @Test func sizesUnderMaximumsMatchThumbor() throws {
+        let text = try String(
+            contentsOf: Fixtures.url("serve-max-size/thumbor-max-size-reference.tsv"), encoding: .utf8)
+        // Split keeping empty fields: the first path of each source is empty (the source's own size).
+        let rows = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        #expect(rows.count == 200)
+        var mismatches: [String] = []
+        for fields in rows {
+            let source = fields[2].split(separator: "x").compactMap { Int($0) }
+            let image = Image(pixels: try PixelBuffer(width: source[0], height: source[1], format: .rgba8))
+            let request = try ThumborRequest.parse(path: "/unsafe/\(fields[3])example.com/a.png")
+            var transformer = ThumborTransformer(request: request, pixelLimit: 50_000_000)
+            (transformer.maxWidth, transformer.maxHeight) = (try #require(Int(fields[0])), try #require(Int(fields[1])))
+            let output = try transformer.transform(image)
+            let expected = "\(fields[4])x\(fields[5])"
+            if "\(output.width)x\(output.height)" != expected {
+                mismatches.append(
+                    "max \(fields[0])x\(fields[1]) \(fields[2]) \(fields[3]): \(output.width)x\(output.height), "
+                        + "thumbor \(expected)")
+            }
+        }
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) sizes differ from thumbor's:\n\(mismatches.prefix(40).joined(separator: "\n"))")
+    }
+
+    /// The maximums join the transformer's key only when set, so the keys of services without them stay.
+    @Test func theKeyNamesTheMaximumsOnlyWhenSet() throws {
+        let request = try ThumborRequest.parse(path: "/unsafe/300x200/example.com/a.png")
+        var transformer = ThumborTransformer(request: request, pixelLimit: 50_000_000)
+        #expect(transformer.key == "Thumbor(fill=300x200;align=center,middle)")
+        transformer.maxWidth = 150
+        #expect(transformer.key == "Thumbor(fill=300x200;align=center,middle;max=150x0)")
+    }
+}

@@ -94,6 +94,23 @@ import WITestSupport
         }
     }
 
+    /// thumbor's ENABLE_ETAGS = False (`--no-etags`): no ETag, and an If-None-Match that would match is passed
+    /// over (200 with the body); with ETags on (the default) the same request is a 304.
+    @Test func etagsOffSendNoneAndPassOverIfNoneMatch() async throws {
+        for etags in [true, false] {
+            let h = try await ServeHarness()
+            try await h.withServer(H.configuration { $0.etags = etags }) { _, client in
+                let uri = "/unsafe/40x20/\(h.url("/stripes.jpg"))"
+                let first = try await client.execute(uri: uri, method: .get)
+                #expect(first.status.code == 200)
+                #expect((first.headers[.eTag] != nil) == etags)
+                let again = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "*"])
+                #expect(again.status.code == (etags ? 304 : 200))
+                #expect(H.data(again).count == (etags ? 0 : H.data(first).count))
+            }
+        }
+    }
+
     @Test func theDefaultJPEGIsBaseline() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in

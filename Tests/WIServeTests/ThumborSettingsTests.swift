@@ -30,6 +30,9 @@ import Testing
             ("AUTO_HEIF = True", "auto-heif", ["true"]),
             ("AUTO_PNG_TO_JPG = False", "auto-png-to-jpg", ["false"]),
             ("PROGRESSIVE_JPEG = True", "progressive-jpeg", ["true"]),
+            ("ENABLE_ETAGS = False", "no-etags", ["true"]),
+            ("MAX_WIDTH = 150", "max-width", ["150"]),
+            ("MAX_HEIGHT = 1.5e2", "max-height", ["150"]),
             ("ACCESS_CONTROL_ALLOW_ORIGIN_HEADER = '*'", "access-control-allow-origin", ["*"]),
             ("PRESERVE_EXIF_INFO = True", "keep-metadata", ["true"]),
             ("PRESERVE_EXIF_COPYRIGHT_INFO = False", "keep-copyright", ["false"]),
@@ -88,6 +91,8 @@ import Testing
             ALLOW_ANIMATED_GIFS = True
             ACCESS_CONTROL_ALLOW_ORIGIN_HEADER = False
             MAX_WIDTH = 0
+            MAX_HEIGHT = None
+            ENABLE_ETAGS = True
             HTTP_LOADER_VALIDATE_CERTS = None
             HTTP_LOADER_FOLLOW_REDIRECTS = True
             SECURITY_KEY = None

@@ -20,6 +20,10 @@ struct ThumborTransformer: ImageTransformer {
     var progress: TransformProgress?
     /// The images of the request's `watermark()` filters, by URL (loaded before the transform runs).
     var watermarks: [String: Image] = [:]
+    /// thumbor's MAX_WIDTH and MAX_HEIGHT (`--max-width`, `--max-height`; 0: none): a larger requested side is
+    /// capped, and a source past them is shrunk first (`normalized(_:crop:)`).
+    var maxWidth = 0
+    var maxHeight = 0
 
     var key: String {
         var parts: [String] = []
@@ -36,6 +40,7 @@ struct ThumborTransformer: ImageTransformer {
         }
         parts.append("align=\(request.horizontalAlignment.rawValue),\(request.verticalAlignment.rawValue)")
         if request.smart { parts.append("smart") }
+        if maxWidth > 0 || maxHeight > 0 { parts.append("max=\(maxWidth)x\(maxHeight)") }
         for filter in request.filters where filter.role.changesPixels { parts.append(filter.description) }
         return "Thumbor(\(parts.joined(separator: ";")))"
     }
@@ -50,17 +55,18 @@ struct ThumborTransformer: ImageTransformer {
     func transform(_ loaded: Image) throws(ImageError) -> Image {
         progress?.started.store(true, ordering: .relaxed)
         // trim first: the manual crop's corners then count from the trimmed image's (thumbor's order).
-        var image = loaded
         var request = request
+        let normal = try normalized(loaded, request: &request)
+        var image = normal
         if let trim = request.trim,
             // Past 510 (the farthest two colours can be) every tolerance keeps the same: clamped, not refused.
             let kept = try TrimTransformer(
                 corner: trim.bottomRight ? .bottomRight : .topLeft,
                 tolerance: min(trim.tolerance, 510)
             )
-            .window(in: try loaded.frame(at: 0).pixels)
+            .window(in: try normal.frame(at: 0).pixels)
         {
-            image = try CropTransformer(kept).transform(loaded)
+            image = try CropTransformer(kept).transform(normal)
             if var crop = request.crop {
                 crop = ThumborRequest.CropBox(
                     left: crop.left - kept.x, top: crop.top - kept.y,
@@ -69,7 +75,7 @@ struct ThumborTransformer: ImageTransformer {
             }
         }
         let fills = request.filters.contains(ThumborFilters.Fill.self)
-        let geometry = ThumborGeometry.make(for: request, source: image.size, loaded: loaded.size, fill: fills)
+        let geometry = ThumborGeometry.make(for: request, source: image.size, loaded: normal.size, fill: fills)
         try checkLimit(geometry.canvas ?? geometry.scaled)
         try checkMemory(frames: image.frameCount, source: image.size, output: geometry.canvas ?? geometry.scaled)
         var steps: [any ImageTransformer] = []
@@ -92,6 +98,37 @@ struct ThumborTransformer: ImageTransformer {
             pixelLimit: pixelLimit)
         for filter in request.filters { result = try filter.apply(to: result, in: &context) }
         return result
+    }
+
+    /// thumbor's MAX_WIDTH and MAX_HEIGHT: a requested side past its maximum becomes the maximum (thumbor's
+    /// handler), and a source past them is shrunk before anything else (its engine's `normalize`, rule and all:
+    /// the side whose excess over its maximum is larger decides, only when that side has a maximum; equal excesses
+    /// change nothing; the other side proportional, rounded half to even), a manual crop scaled with it (floor).
+    private func normalized(_ loaded: Image, request: inout ThumborRequest) throws(ImageError) -> Image {
+        guard maxWidth > 0 || maxHeight > 0 else { return loaded }
+        if maxWidth > 0, case .pixels(let width) = request.width, width > maxWidth { request.width = .pixels(maxWidth) }
+        if maxHeight > 0, case .pixels(let height) = request.height, height > maxHeight {
+            request.height = .pixels(maxHeight)
+        }
+        let (width, height) = (loaded.width, loaded.height)
+        guard width > maxWidth || height > maxHeight else { return loaded }
+        let (widthExcess, heightExcess) = (width - maxWidth, height - maxHeight)
+        let size: PixelSize
+        if maxWidth > 0, widthExcess > heightExcess {
+            let proportional = (Double(maxWidth) * Double(height) / Double(width)).rounded(.toNearestOrEven)
+            size = PixelSize(width: maxWidth, height: max(1, Int(proportional)))
+        } else if maxHeight > 0, heightExcess > widthExcess {
+            let proportional = (Double(maxHeight) * Double(width) / Double(height)).rounded(.toNearestOrEven)
+            size = PixelSize(width: max(1, Int(proportional)), height: maxHeight)
+        } else {
+            return loaded
+        }
+        if let crop = request.crop {
+            request.crop = ThumborRequest.CropBox(
+                left: crop.left * size.width / width, top: crop.top * size.height / height,
+                right: crop.right * size.width / width, bottom: crop.bottom * size.height / height)
+        }
+        return try ResizeTransformer(width: size.width, height: size.height, mode: .fill).transform(loaded)
     }
 
     /// Refuses (413) a transform whose estimated peak memory passes `memoryLimit`, before any of it runs: every

@@ -236,6 +236,9 @@ public final class ImageService: Sendable {
             ) { sourceKey in
                 var transformer = ThumborTransformer(request: request, pixelLimit: self.configuration.maxPixels)
                 transformer.memoryLimit = self.configuration.maxRequestMemory
+                (transformer.maxWidth, transformer.maxHeight) = (
+                    self.configuration.maxWidth, self.configuration.maxHeight
+                )
                 let progress = TransformProgress()
                 transformer.progress = progress
                 transformer.watermarks = try await self.watermarks(of: request)
@@ -311,7 +314,7 @@ public final class ImageService: Sendable {
         if let variants = parts.variants {
             if input.ifNoneMatch != nil || input.ifModifiedSince != nil,
                 let info = await variants.info(forKey: variantKey),
-                isFresh(info), Self.isNotModified(input, info)
+                isFresh(info), isNotModified(input, info)
             {
                 return ServeResponse(
                     status: 304, headers: validators(info, maxAge: maxAge, vary: negotiated), body: Data(),
@@ -549,7 +552,7 @@ public final class ImageService: Sendable {
     ) -> ServeResponse {
         // thumbor's rule: an animated GIF is answered as such whatever the Accept header, so it does not vary.
         let vary = negotiated && !(format == .gif && OutputFormat.isAnimatedGIF(body))
-        if Self.isNotModified(input, info) {
+        if isNotModified(input, info) {
             return ServeResponse(
                 status: 304, headers: validators(info, maxAge: maxAge, vary: vary), body: Data(), contentLength: 0)
         }
@@ -563,7 +566,7 @@ public final class ImageService: Sendable {
     /// Access-Control-Allow-Origin when configured, and `Vary: Accept` when `vary` (the Accept header picked the
     /// format).
     private func validators(_ info: HTTPCacheInfo, maxAge: Int, vary: Bool) -> [(String, String)] {
-        var headers = [("ETag", info.etag ?? "")]
+        var headers = configuration.etags ? [("ETag", info.etag ?? "")] : []
         if let lastModified = info.lastModified { headers.append(("Last-Modified", lastModified)) }
         if maxAge > 0 {
             headers.append(("Cache-Control", "max-age=\(maxAge),public"))
@@ -600,10 +603,13 @@ public final class ImageService: Sendable {
         configuration.originCachePolicy == .ignore || info.isFresh(at: Date())
     }
 
-    /// Whether the request's validators match: If-None-Match against the ETag, else If-Modified-Since against
-    /// Last-Modified (an HTTP date at or after it).
-    static func isNotModified(_ input: ServeRequest, _ info: HTTPCacheInfo) -> Bool {
-        if let match = input.ifNoneMatch { return info.etag.map { matches(match, etag: $0) } ?? false }
+    /// Whether the request's validators match: If-None-Match against the ETag (unless ETags are off, as thumbor's
+    /// ENABLE_ETAGS = False: then it is passed over), else If-Modified-Since against Last-Modified (an HTTP date at
+    /// or after it).
+    private func isNotModified(_ input: ServeRequest, _ info: HTTPCacheInfo) -> Bool {
+        if configuration.etags, let match = input.ifNoneMatch {
+            return info.etag.map { Self.matches(match, etag: $0) } ?? false
+        }
         guard let since = input.ifModifiedSince.flatMap(HTTPCacheInfo.parseHTTPDate),
             let modified = info.lastModified.flatMap(HTTPCacheInfo.parseHTTPDate)
         else { return false }

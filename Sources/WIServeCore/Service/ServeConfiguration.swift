@@ -114,6 +114,13 @@ public struct ServeConfiguration: Sendable {
     /// thumbor's PROGRESSIVE_JPEG: encode JPEG answers progressive (thumbor's default is on; ours off, for speed:
     /// docs/SERVE.md).
     public var progressiveJPEG = false
+    /// thumbor's ENABLE_ETAGS: answers carry an ETag and a matching `If-None-Match` gets a 304 (default); false:
+    /// neither (`--no-etags`; Last-Modified and `If-Modified-Since` still work).
+    public var etags = true
+    /// thumbor's MAX_WIDTH and MAX_HEIGHT (0: none): a requested width or height past them is capped, and a source
+    /// past them is shrunk before anything else, by thumbor's rule (docs/SERVE.md).
+    public var maxWidth = 0
+    public var maxHeight = 0
 
     /// The auto conversions above, as the format choice takes them.
     var negotiation: OutputFormat.Negotiation {
@@ -166,6 +173,8 @@ public struct ServeConfiguration: Sendable {
         try check(Int(clamping: maxSourceBytes), 1...(1 << 40), "max-source-bytes")
         try check(maxFrames, 1...1_000_000, "max-frames")
         try check(maxFilters, 0...1_000, "max-filters")
+        try check(maxWidth, 0...ImageCoding.Geometry.maximumSide, "max-width")
+        try check(maxHeight, 0...ImageCoding.Geometry.maximumSide, "max-height")
         try check(concurrency, 1...4096, "concurrency")
         try check(queue, 0...1_000_000, "queue")
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")

@@ -124,8 +124,10 @@ extension ThumborSettings {
             if value == .none { return flag("access-control-allow-origin", ["None"]) }
             return try flag("access-control-allow-origin", [string(setting)])
         case "MAX_WIDTH", "MAX_HEIGHT":
-            return same(
-                when: !value.isTrue, else: "answers are not capped at that size (--max-pixels limits their area)")
+            if !value.isTrue { return .same }  // 0 or None: no maximum, as thumbor
+            let side = try integer(setting)
+            return flag(setting.name == "MAX_WIDTH" ? "max-width" : "max-height", ["\(side)"])
+        case "ENABLE_ETAGS": return value.isTrue ? .same : flag("no-etags", ["true"])
         case "USE_BLACKLIST":
             return same(when: !value.isTrue, else: "there is no /blacklist")
         case "UPLOAD_ENABLED":
