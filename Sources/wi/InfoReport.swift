@@ -62,31 +62,13 @@ enum JSONValue {
 
     var serialized: String {
         switch self {
-        case .string(let text): return Self.quote(text)
+        case .string(let text): return text.jsonQuoted
         case .int(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
         case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
         case .object(let fields):
-            return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.serialized }.joined(separator: ",") + "}"
+            return "{" + fields.map { $0.0.jsonQuoted + ":" + $0.1.serialized }.joined(separator: ",") + "}"
         }
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

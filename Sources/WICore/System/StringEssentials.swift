@@ -44,3 +44,25 @@ private func hexValue(_ byte: UInt8) -> UInt8? {
     default: nil
     }
 }
+
+extension StringProtocol {
+    /// The text as a JSON string literal: quotes, backslashes and control characters escaped, every other
+    /// character as it is (`wi info --json`, thumbor's `meta/`).
+    package var jsonQuoted: String {
+        var out = "\""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -52,12 +52,23 @@ struct ThumborTransformer: ImageTransformer {
         }
     }
 
-    func transform(_ loaded: Image) throws(ImageError) -> Image {
-        progress?.started.store(true, ordering: .relaxed)
-        // trim first: the manual crop's corners then count from the trimmed image's (thumbor's order).
+    /// The source as the geometry sees it: shrunk to the maximums, trimmed, with the request's crop in its
+    /// coordinates, and the geometry decided on it.
+    struct Prepared {
+        var image: Image
+        var request: ThumborRequest
+        /// The window `trim` kept of the (shrunk) source, when it cut anything.
+        var trimmed: PixelRect?
+        var geometry: ThumborGeometry
+    }
+
+    /// The steps before the pixels change size: the maximums (`normalized`), then `trim` (the manual crop's
+    /// corners then count from the trimmed image's, thumbor's order), then the geometry.
+    func prepare(_ loaded: Image) throws(ImageError) -> Prepared {
         var request = request
         let normal = try normalized(loaded, request: &request)
         var image = normal
+        var trimmed: PixelRect?
         if let trim = request.trim,
             // Past 510 (the farthest two colours can be) every tolerance keeps the same: clamped, not refused.
             let kept = try TrimTransformer(
@@ -67,6 +78,7 @@ struct ThumborTransformer: ImageTransformer {
             .window(in: try normal.frame(at: 0).pixels)
         {
             image = try CropTransformer(kept).transform(normal)
+            trimmed = kept
             if var crop = request.crop {
                 crop = ThumborRequest.CropBox(
                     left: crop.left - kept.x, top: crop.top - kept.y,
@@ -76,6 +88,13 @@ struct ThumborTransformer: ImageTransformer {
         }
         let fills = request.filters.contains(ThumborFilters.Fill.self)
         let geometry = ThumborGeometry.make(for: request, source: image.size, loaded: normal.size, fill: fills)
+        return Prepared(image: image, request: request, trimmed: trimmed, geometry: geometry)
+    }
+
+    func transform(_ loaded: Image) throws(ImageError) -> Image {
+        progress?.started.store(true, ordering: .relaxed)
+        let prepared = try prepare(loaded)
+        let (image, request, geometry) = (prepared.image, prepared.request, prepared.geometry)
         try checkLimit(geometry.canvas ?? geometry.scaled)
         try checkMemory(frames: image.frameCount, source: image.size, output: geometry.canvas ?? geometry.scaled)
         var steps: [any ImageTransformer] = []

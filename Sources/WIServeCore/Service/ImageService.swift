@@ -222,6 +222,7 @@ public final class ImageService: Sendable {
                     .badRequest, "\(request.filters.count) filters exceed the limit of \(configuration.maxFilters)")
             }
             let url = try sourceURL(request)
+            if request.meta { return try await meta(request, url: url, input: input) }
             let plan = try EncodePlan(request: request, configuration: configuration)
             let variantKey = VariantCache.key(
                 signedPath: request.signedPath, requested: plan.format, accept: input.accept,
@@ -234,11 +235,7 @@ public final class ImageService: Sendable {
                 maxAge: request.maxAge ?? configuration.maxAge,
                 negotiated: plan.format == nil && configuration.negotiation.usesAccept
             ) { sourceKey in
-                var transformer = ThumborTransformer(request: request, pixelLimit: self.configuration.maxPixels)
-                transformer.memoryLimit = self.configuration.maxRequestMemory
-                (transformer.maxWidth, transformer.maxHeight) = (
-                    self.configuration.maxWidth, self.configuration.maxHeight
-                )
+                var transformer = self.makeTransformer(request)
                 let progress = TransformProgress()
                 transformer.progress = progress
                 transformer.watermarks = try await self.watermarks(of: request)
@@ -417,30 +414,8 @@ public final class ImageService: Sendable {
     ) async throws -> (Data, ImageFormat, HTTPCacheInfo?) {
         renders.add(1, ordering: .relaxed)
         let accept = input.accept
-        var context = ImageContext()
-        if let transformer { context[.imageTransformer] = transformer }
-        // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
-        var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
-        decode.frameLimit = configuration.maxFrames
-        decode.thumbnailPixelSize = plan.decodeBox
-        context[.decodeOptions] = decode
-        context[.httpCachePolicy] = configuration.originCachePolicy
-        if let box = plan.decodeBox { context[.thumbnailPixelSize] = box }
-        selectLoader(for: url, in: &context)
-        let result: ImageResult
-        do {
-            result = try await parts.manager.loadImage(
-                with: url, options: [.retryFailed, .transformAnimatedImage],
-                context: context)
-        } catch {
-            let failure = ServeError(error, strict: configuration.strict)
-            // The source's failures only: a transform that was refused (its output or memory) says nothing of
-            // other variants of the source.
-            if error.code != .cancelled, !progress.started.load(ordering: .relaxed) {
-                failures.record(failure, for: failureKey)
-            }
-            throw failure
-        }
+        let result = try await load(
+            url: url, transformer: transformer, progress: progress, decodeBox: plan.decodeBox, failureKey: failureKey)
         let image = result.image
         let format = OutputFormat.choose(
             requested: plan.format, source: image, accept: accept, negotiation: configuration.negotiation,
@@ -466,6 +441,75 @@ public final class ImageService: Sendable {
         } catch {
             throw ServeError(error, strict: configuration.strict)
         }
+    }
+
+    /// Loads `url` through the pipeline, with `transformer`, decoded within `decodeBox` if given. A load that fails
+    /// before the transform started is remembered under `failureKey`.
+    private func load(
+        url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, decodeBox: PixelSize?,
+        failureKey: String
+    ) async throws -> ImageResult {
+        var context = ImageContext()
+        if let transformer { context[.imageTransformer] = transformer }
+        // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
+        var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
+        decode.frameLimit = configuration.maxFrames
+        decode.thumbnailPixelSize = decodeBox
+        context[.decodeOptions] = decode
+        context[.httpCachePolicy] = configuration.originCachePolicy
+        if let decodeBox { context[.thumbnailPixelSize] = decodeBox }
+        selectLoader(for: url, in: &context)
+        do {
+            return try await parts.manager.loadImage(
+                with: url, options: [.retryFailed, .transformAnimatedImage],
+                context: context)
+        } catch {
+            let failure = ServeError(error, strict: configuration.strict)
+            // The source's failures only: a transform that was refused (its output or memory) says nothing of
+            // other variants of the source.
+            if error.code != .cancelled, !progress.started.load(ordering: .relaxed) {
+                failures.record(failure, for: failureKey)
+            }
+            throw failure
+        }
+    }
+
+    /// thumbor's `meta/`: the source loaded whole (not decoded smaller), transformed as its image URL would be, and
+    /// described as thumbor's JSON engine describes it (`ThumborMeta`); `application/json`, or `text/javascript`
+    /// with `?callback=`. Not stored: it is rare, and costs what the image costs, within the same deadline.
+    private func meta(_ request: ThumborRequest, url: URL, input: ServeRequest) async throws -> ServeResponse {
+        let sourceKey = "source " + url.absoluteString
+        if let failure = failures.failure(for: sourceKey) { throw failure }
+        var made = makeTransformer(request)
+        made.watermarks = try await watermarks(of: request)
+        let transformer = made
+        let progress = TransformProgress()
+        let meta = try await withDeadline(input.deadline) {
+            try await CancelledWork.$isAwaited.withValue(true) {
+                let source = try await self.load(
+                    url: url, transformer: nil, progress: progress, decodeBox: nil, failureKey: sourceKey)
+                return try await self.parts.pool.runCancellable { () throws(ImageError) -> ThumborMeta in
+                    let final = try transformer.transform(source.image)
+                    return try ThumborMeta(
+                        url: request.imagePath, transformer: transformer, loaded: source.image, final: final)
+                }
+            }
+        }
+        var text = meta.json
+        if let callback = request.metaCallback { text = "\(callback)(\(text));" }
+        let body = Data(text.utf8)
+        return ServeResponse(
+            status: 200,
+            headers: [("Content-Type", request.metaCallback == nil ? "application/json" : "text/javascript")],
+            body: input.method == "HEAD" ? Data() : body, contentLength: body.count)
+    }
+
+    /// The thumbor transformer of `request`, with the service's limits.
+    private func makeTransformer(_ request: ThumborRequest) -> ThumborTransformer {
+        var transformer = ThumborTransformer(request: request, pixelLimit: configuration.maxPixels)
+        transformer.memoryLimit = configuration.maxRequestMemory
+        (transformer.maxWidth, transformer.maxHeight) = (configuration.maxWidth, configuration.maxHeight)
+        return transformer
     }
 
     /// The loader for URLs on the hosts `--allow-host` names (they may reach private addresses); others keep the

@@ -35,6 +35,10 @@ struct ThumborRequest: Sendable {
     var signature: String
     /// The path after `/SIGNATURE/`, as sent (what the signature covers).
     var signedPath: String
+    /// `meta/`: answer thumbor's JSON of the source and the operations instead of the image (`ThumborMeta`).
+    var meta = false
+    /// `meta/`'s `?callback=NAME` (thumbor's JSONP form): the JSON wrapped in a call of NAME.
+    var metaCallback: String?
     var trim: Trim?
     var crop: CropBox?
     /// `fit-in/` or one of its variants: fit inside the box (never enlarging unless `upscale()`).
@@ -77,6 +81,14 @@ struct ThumborRequest: Sendable {
         guard !signature.isEmpty else { throw ServeError(.notFound, "no such route") }
         var request = ThumborRequest(signature: signature, signedPath: String(signed), imageURL: "")
         var remaining = signed
+        if remaining.hasPrefix("meta/") {
+            request.meta = true
+            remaining = remaining.dropFirst("meta/".count)
+            if let callback = try Self.callback(in: &remaining) {
+                request.metaCallback = callback
+                request.signedPath = "meta/" + remaining
+            }
+        }
         if let end = remaining.firstIndex(of: "/"), let trim = try Self.trim(remaining[..<end]) {
             request.trim = trim
             remaining = remaining[remaining.index(after: end)...]
@@ -137,6 +149,23 @@ struct ThumborRequest: Sendable {
             return 7
         }
         return nil
+    }
+
+    /// The `callback` parameter of `path`'s query, taken out of it (the rest of the query stays the source's), or
+    /// nil. A name that is no JavaScript identifier path (letters, digits, `_`, `$`, `.`) is a 400: it is written
+    /// into a script answer.
+    private static func callback(in path: inout Substring) throws(ServeError) -> String? {
+        guard let question = path.lastIndex(of: "?") else { return nil }
+        var items = path[path.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
+        guard let index = items.firstIndex(where: { $0.hasPrefix("callback=") }) else { return nil }
+        let name = String(items[index].dropFirst("callback=".count))
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
+        guard !name.isEmpty, name.count <= 128, name.allSatisfy(allowed.contains), name.first?.isNumber == false else {
+            throw ServeError(.badRequest, "callback must be a JavaScript name, got '\(name)'")
+        }
+        items.remove(at: index)
+        path = Substring(path[..<question] + (items.isEmpty ? "" : "?" + items.joined(separator: "&")))
+        return name
     }
 
     /// `trim`, `trim:top-left` or `trim:bottom-right`, each with an optional `:TOLERANCE`; nil when the segment is
