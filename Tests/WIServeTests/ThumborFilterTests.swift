@@ -158,10 +158,10 @@ import WICore
 
     /// Every filter is in the one table under its thumbor name, once.
     @Test func theTableNamesEveryFilterOnce() {
-        #expect(ThumborFilters.all.count == 29 && ThumborFilters.byName.count == 29)
+        #expect(ThumborFilters.all.count == 30 && ThumborFilters.byName.count == 30)
         #expect(
             ThumborFilters.byName["round_corner"].map(ObjectIdentifier.init) == ObjectIdentifier(F.RoundCorner.self))
-        #expect(Set(ThumborFilters.all.map { $0.name }).count == 29)
+        #expect(Set(ThumborFilters.all.map { $0.name }).count == 30)
     }
 
     /// A filter's part of the transformer's key is the spelling the earlier enum of filters printed, so the
@@ -268,5 +268,38 @@ import WICore
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {
         #expect(throws: ServeError(.badRequest, reason)) { try parse(text) }
+    }
+}
+
+extension ThumborFilterTests {
+    /// `cover()`: an animated GIF becomes its first frame, before the geometry (so the crop and resize see the
+    /// still); an animated WebP and a GIF without `cover()` keep every frame.
+    @Test func coverKeepsTheFirstFrameOfAnAnimatedGIF() throws {
+        let colors: [RGBAColor] = [
+            RGBAColor(red: 255, green: 0, blue: 0), RGBAColor(red: 0, green: 255, blue: 0),
+            RGBAColor(red: 0, green: 0, blue: 255),
+        ]
+        func animation(_ format: ImageFormat) throws -> Image {
+            let frames = try colors.map { color in
+                var pixels = try PixelBuffer(width: 40, height: 20, format: .rgba8)
+                try pixels.withUnsafeMutableBytes { bytes in
+                    for index in stride(from: 0, to: bytes.count, by: 4) {
+                        (bytes[index], bytes[index + 1], bytes[index + 2], bytes[index + 3]) =
+                            (color.red, color.green, color.blue, 255)
+                    }
+                }
+                return ImageFrame(pixels: pixels, duration: 0.1)
+            }
+            return Image(frames: frames, format: format)
+        }
+        func transformed(_ path: String, _ source: Image) throws -> Image {
+            let request = try ThumborRequest.parse(path: "/unsafe/\(path)example.com/a.gif")
+            return try ThumborTransformer(request: request, pixelLimit: 50_000_000).transform(source)
+        }
+        let still = try transformed("20x10/filters:cover()/", try animation(.gif))
+        #expect(still.frameCount == 1 && still.size == PixelSize(width: 20, height: 10) && still.format == .gif)
+        #expect(still.pixels.color(x: 5, y: 5) == colors[0])
+        #expect(try transformed("20x10/filters:cover()/", try animation(.webp)).frameCount == 3)
+        #expect(try transformed("20x10/", try animation(.gif)).frameCount == 3)
     }
 }

@@ -62,11 +62,13 @@ struct ThumborTransformer: ImageTransformer {
         var geometry: ThumborGeometry
     }
 
-    /// The steps before the pixels change size: the maximums (`normalized`), then `trim` (the manual crop's
+    /// The steps before the pixels change size: `cover()`'s first frame, the maximums (`normalized`), then `trim` (the manual crop's
     /// corners then count from the trimmed image's, thumbor's order), then the geometry.
     func prepare(_ loaded: Image) throws(ImageError) -> Prepared {
         var request = request
-        let normal = try normalized(loaded, request: &request)
+        let covered =
+            request.filters.contains(ThumborFilters.Cover.self) ? try ThumborFilters.Cover.cover(of: loaded) : loaded
+        let normal = try normalized(covered, request: &request)
         var image = normal
         var trimmed: PixelRect?
         if let trim = request.trim,
