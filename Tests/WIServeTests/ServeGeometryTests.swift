@@ -76,3 +76,28 @@ extension ServeGeometryTests {
         #expect(transformer.key == "Thumbor(fill=300x200;align=center,middle;max=150x0)")
     }
 }
+
+/// `extract_focal()` as thumbor 7.8 answers it (Tests/Fixtures/serve-extract-focal/make_reference.py): the nested
+/// thumbor URL is the source as written, and the window is the alignment's.
+extension ServeGeometryTests {
+    @Test func extractFocalChangesNothingAsInThumbor() throws {
+        let text = try String(
+            contentsOf: Fixtures.url("serve-extract-focal/thumbor-extract-focal-reference.tsv"), encoding: .utf8)
+        let rows = ServeBlurTests.rows(text)
+        #expect(rows.count == 3)
+        var bytes: [UInt8] = []
+        for y in 0..<200 { for x in 0..<400 { bytes += [UInt8(x % 256), UInt8(y), UInt8(x / 256), 255] } }
+        let source = Image(pixels: try PixelBuffer(width: 400, height: 200, format: .rgba8, bytes: bytes))
+        for fields in rows {
+            let request = try ThumborRequest.parse(path: "/unsafe/\(fields[0])src.png")
+            #expect(request.imagePath.hasPrefix("thumbor.example/unsafe/") && request.imagePath.hasSuffix("/src.png"))
+            guard fields[1] == "200" else { continue }
+            let output = try ThumborTransformer(request: request, pixelLimit: 50_000_000).transform(source).pixels
+            #expect("\(output.width)x\(output.height)" == "\(fields[2])x\(fields[3])")
+            let corner = output.color(x: 0, y: 0)
+            #expect(Int(corner.blue) * 256 + Int(corner.red) == Int(fields[4]) && Int(corner.green) == Int(fields[5]))
+        }
+        let parsed = try ThumborFilters.parseList("extract_focal()", strict: true)
+        #expect(parsed.first is ThumborFilters.ExtractFocal)
+    }
+}

@@ -158,10 +158,10 @@ import WICore
 
     /// Every filter is in the one table under its thumbor name, once.
     @Test func theTableNamesEveryFilterOnce() {
-        #expect(ThumborFilters.all.count == 30 && ThumborFilters.byName.count == 30)
+        #expect(ThumborFilters.all.count == 31 && ThumborFilters.byName.count == 31)
         #expect(
             ThumborFilters.byName["round_corner"].map(ObjectIdentifier.init) == ObjectIdentifier(F.RoundCorner.self))
-        #expect(Set(ThumborFilters.all.map { $0.name }).count == 30)
+        #expect(Set(ThumborFilters.all.map { $0.name }).count == 31)
     }
 
     /// A filter's part of the transformer's key is the spelling the earlier enum of filters printed, so the

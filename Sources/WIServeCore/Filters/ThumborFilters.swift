@@ -5,7 +5,8 @@ enum ThumborFilters {
     /// Every filter, one line each: the one list a new filter joins (its type lives in a file of its own here).
     static let all: [any ThumborFilter.Type] = [
         Quality.self, Format.self, AutoJPG.self, StripEXIF.self, StripICC.self, MaxBytes.self, MaxAge.self,
-        NoUpscale.self, Upscale.self, Proportion.self, Stretch.self, Focal.self, Fill.self, Cover.self,
+        NoUpscale.self, Upscale.self, Proportion.self, Stretch.self, Focal.self, ExtractFocal.self, Fill.self,
+        Cover.self,
         Blur.self, Rotate.self, RoundCorner.self, Brightness.self, Contrast.self, RGB.self, Colorize.self, Curve.self,
         Saturation.self, Grayscale.self, Equalize.self, Noise.self, Sharpen.self, Convolution.self,
         BackgroundColor.self,
