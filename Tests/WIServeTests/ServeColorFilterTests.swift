@@ -26,7 +26,7 @@ import WITestSupport
 
     @Test func matchesThumborByteForByte() throws {
         let cases = try Self.cases()
-        #expect(cases.count == 31)
+        #expect(cases.count == 36)
         for (text, expected) in cases {
             let output: PixelBuffer
             let source: PixelBuffer

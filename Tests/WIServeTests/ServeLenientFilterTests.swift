@@ -56,7 +56,7 @@ import WITestSupport
 
     @Test func filtersAsThumborSkipsAndClampsThem() async throws {
         let rows = try Self.rows()
-        #expect(rows.count(where: { $0.0 == "unsafe" }) == 37 && rows.count(where: { $0.0 == "pattern" }) == 22)
+        #expect(rows.count(where: { $0.0 == "unsafe" }) == 37 && rows.count(where: { $0.0 == "pattern" }) == 23)
         let h = try await ServeHarness()
         let pattern = try H.coders.encode(
             Image(pixels: try ThumborReference.pattern(width: 24, height: 16)), as: .png,

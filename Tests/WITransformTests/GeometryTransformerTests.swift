@@ -142,3 +142,36 @@ import WITransform
         #expect(output.pixels.color(x: 0, y: 0).alpha == 0)
     }
 }
+
+/// `CornerFillTransformer` beyond thumbor's table (ServeColorFilterTests holds its bytes): the key, a zero radius,
+/// refused radii, straight output from a premultiplied frame, and every frame filled.
+extension GeometryTransformerTests {
+    @Test func cornerFillKeysRefusalsAndFrames() throws {
+        let red = RGBAColor(red: 255, green: 0, blue: 0)
+        #expect(
+            try CornerFillTransformer(horizontalRadius: 8, verticalRadius: 4, color: red).key
+                == "CornerFill(8,4,#ff0000ff,opaque)")
+        #expect(
+            try CornerFillTransformer(horizontalRadius: 3, verticalRadius: 3, color: red, transparent: true).key
+                == "CornerFill(3,3,#ff0000ff,transparent)")
+        #expect(throws: ImageError.self) {
+            try CornerFillTransformer(horizontalRadius: -1, verticalRadius: 4, color: red)
+        }
+        let white = try PixelBuffer(width: 8, height: 6, format: .rgba8, bytes: [UInt8](repeating: 255, count: 192))
+        let unchanged = try CornerFillTransformer(horizontalRadius: 0, verticalRadius: 3, color: red)
+            .transform(Image(pixels: white))
+        #expect(unchanged.pixels.packedBytes() == white.packedBytes())
+        let frames = [ImageFrame(pixels: white, duration: 0.1), ImageFrame(pixels: white, duration: 0.2)]
+        let filled = try CornerFillTransformer(horizontalRadius: 3, verticalRadius: 3, color: red)
+            .transform(Image(frames: frames, format: .gif))
+        #expect(filled.frameCount == 2)
+        for index in 0..<2 {
+            let pixels = try filled.frame(at: index).pixels
+            #expect(pixels.color(x: 0, y: 0) == red && pixels.color(x: 4, y: 3) == .white)
+        }
+        let premultiplied = try white.converted(to: .premultipliedRGBA8)
+        let straight = try CornerFillTransformer(horizontalRadius: 3, verticalRadius: 3, color: red)
+            .transform(Image(pixels: premultiplied)).pixels
+        #expect(straight.format == .rgba8 && straight.color(x: 0, y: 0) == red)
+    }
+}

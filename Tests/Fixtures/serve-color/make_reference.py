@@ -3,8 +3,9 @@
 
 Run with thumbor from PyPI installed (`pip install thumbor==7.8.0`, which brings Pillow):
     python3 make_reference.py > thumbor-color-reference.tsv
-brightness, contrast, rgb, colorize, curve, noise (with a seed), saturation, sharpen, equalize and convolution call
-thumbor's extension modules (thumbor.ext.filters._brightness and so on) on the RGBA bytes, as its filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
+brightness, contrast, rgb, colorize, curve, noise (with a seed), saturation, sharpen, equalize, round_corner and
+convolution call thumbor's extension modules (thumbor.ext.filters._brightness and so on) on the RGBA bytes, as its
+filters do with `image_data_as_rgb()`; grayscale is what thumbor's PIL engine does,
 `Image.convert("LA")`, written back out as RGBA (L, L, L, A) so both sides compare the same bytes.
 Each line: the filter as a URL writes it, then the RGBA8 result as hex (rows top to bottom): 24x16, or 48x40
 for sharpen (the same pattern, larger).
@@ -16,7 +17,7 @@ from PIL import Image
 import ast
 
 from thumbor.ext.filters import (_brightness, _colorize, _contrast, _convolution, _curve, _equalize, _noise, _rgb,
-                                 _saturation, _sharpen)
+                                 _round_corner, _saturation, _sharpen)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "serve-blur"))
 from make_reference import HEIGHT, WIDTH, pattern  # noqa: E402  (the blur reference's pattern)
@@ -85,6 +86,14 @@ CASES = [
     ("convolution(1;0;-1,1,false)", lambda: convolution("1;0;-1", 1, False)),
     ("convolution(-1;-1;-1;-1;8;-1;-1;-1;-1,3,true)", lambda: convolution("-1;-1;-1;-1;8;-1;-1;-1;-1", 3, True)),
     ("equalize()", lambda: _equalize.apply("RGBA", fresh())),
+    # round_corner as thumbor's filter calls it: anti-aliasing on, the radii, the colour, the size, transparent.
+    ("round_corner(5,255,0,0)", lambda: _round_corner.apply(1, "RGBA", 5, 5, 255, 0, 0, WIDTH, HEIGHT, fresh(), False)),
+    ("round_corner(8|3,0,0,255)", lambda: _round_corner.apply(1, "RGBA", 8, 3, 0, 0, 255, WIDTH, HEIGHT, fresh(), False)),
+    ("round_corner(3|7,200,100,0,1)",
+     lambda: _round_corner.apply(1, "RGBA", 3, 7, 200, 100, 0, WIDTH, HEIGHT, fresh(), True)),
+    ("round_corner(6,10,20,30,true)",
+     lambda: _round_corner.apply(1, "RGBA", 6, 6, 10, 20, 30, WIDTH, HEIGHT, fresh(), True)),
+    ("round_corner(40,1,2,3)", lambda: _round_corner.apply(1, "RGBA", 40, 40, 1, 2, 3, WIDTH, HEIGHT, fresh(), False)),
     ("convolution(0.5;1.5;0.25;2;1;2;0.25;1.5;0.5;1;1;1;1;1;1,3)", lambda: convolution("0.5;1.5;0.25;2;1;2;0.25;1.5;0.5;1;1;1;1;1;1", 3, True)),
 ]
 

@@ -2,29 +2,34 @@ import WICore
 import WITransform
 
 extension ThumborFilters {
-    /// `round_corner(R,r,g,b)` or `round_corner(R,r,g,b,1)`: corners of radius R painted in the colour, or left
-    /// transparent when the fifth argument is 1 / true.
+    /// `round_corner(A[|B],r,g,b[,transparent])`: the outside of elliptical corners (horizontal radius A,
+    /// vertical B, else A) painted in the colour, or made transparent; thumbor's own arithmetic byte for byte
+    /// (WITransform's `CornerFillTransformer`). Radii are whole numbers, as thumbor's pattern takes them.
     struct RoundCorner: ThumborFilter {
         static let name = "round_corner"
-        var radius: Double
+        var horizontalRadius: Int
+        var verticalRadius: Int
         var color: RGBAColor
         var transparent: Bool
 
-        init(radius: Double, color: RGBAColor, transparent: Bool) {
-            self.radius = radius
+        init(radius: Int, verticalRadius: Int? = nil, color: RGBAColor, transparent: Bool) {
+            horizontalRadius = radius
+            self.verticalRadius = verticalRadius ?? radius
             self.color = color
             self.transparent = transparent
         }
 
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(4...5)
-            guard let radius = Double(arguments[0]), radius.isFinite,
-                (0...Double(ThumborRequest.maximumNumber)).contains(radius)
-            else {
+            let radii = arguments[0].split(separator: "|", omittingEmptySubsequences: false)
+            let parsed = radii.compactMap { ThumborRequest.number($0) }
+            guard (1...2).contains(radii.count), parsed.count == radii.count else {
                 throw arguments.failure(
-                    "argument 1 must be a radius in 0...\(ThumborRequest.maximumNumber), got '\(arguments[0])'")
+                    "argument 1 must be a radius A or A|B, whole numbers in 0...\(ThumborRequest.maximumNumber), "
+                        + "got '\(arguments[0])'")
             }
-            self.radius = radius
+            horizontalRadius = parsed[0]
+            verticalRadius = parsed.count == 2 ? parsed[1] : parsed[0]
             let red = try arguments.integer(1, 0...255)
             let green = try arguments.integer(2, 0...255)
             let blue = try arguments.integer(3, 0...255)
@@ -40,14 +45,14 @@ extension ThumborFilters {
         }
 
         func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)? {
-            // The corners painted in the colour unless transparent (Pillow's paste arithmetic).
-            PipelineTransformer(
-                [try RoundCornerTransformer(radius: radius)]
-                    + (transparent ? [] : [try CanvasTransformer(color: color)]))
+            try CornerFillTransformer(
+                horizontalRadius: horizontalRadius, verticalRadius: verticalRadius, color: color,
+                transparent: transparent)
         }
 
         var description: String {
-            "roundCorner(radius: \(String(reflecting: radius)), color: \(String(reflecting: color)), transparent: \(transparent))"
+            "roundCorner(\(horizontalRadius)|\(verticalRadius), color: \(String(reflecting: color)), "
+                + "transparent: \(transparent))"
         }
     }
 }
