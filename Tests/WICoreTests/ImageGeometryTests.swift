@@ -22,15 +22,29 @@ import WICore
                 == .init(width: 525, height: 345))
     }
 
-    @Test func withoutAspectTheBoxIsExact() {
+    @Test func withoutAspectEachSideIsClampedToTheBox() {
         let big = PixelSize(width: 5250, height: 3450)
         #expect(
             ImageCoding.Geometry.scaledSize(of: big, toFit: .init(width: 400, height: 300), preserveAspectRatio: false)
                 == .init(width: 400, height: 300))
+        // The side the box would enlarge keeps the source's length; the other is the box's.
         #expect(
             ImageCoding.Geometry.scaledSize(
                 of: .init(width: 300, height: 100), toFit: .init(width: 200, height: 200),
-                preserveAspectRatio: false) == .init(width: 300, height: 100))
+                preserveAspectRatio: false) == .init(width: 200, height: 100))
+    }
+
+    /// SDWebImage's `test24ThatScaleSizeCalculation`, the cases without scaling up (ours never scales up).
+    @Test func sdWebImageScaleSizeCalculation() {
+        func scaled(_ w: Int, _ h: Int, into bw: Int, _ bh: Int, keep: Bool) -> PixelSize {
+            ImageCoding.Geometry.scaledSize(
+                of: .init(width: w, height: h), toFit: .init(width: bw, height: bh), preserveAspectRatio: keep)
+        }
+        #expect(scaled(100, 200, into: 150, 150, keep: true) == .init(width: 75, height: 150))  // size1
+        #expect(scaled(100, 200, into: 300, 300, keep: true) == .init(width: 100, height: 200))  // size3
+        #expect(scaled(100, 200, into: 150, 150, keep: false) == .init(width: 100, height: 150))  // size5
+        #expect(scaled(0, 0, into: 999, 999, keep: false) == .init(width: 0, height: 0))  // size7
+        #expect(scaled(999, 999, into: 0, 0, keep: false) == .init(width: 999, height: 999))  // size8
     }
 
     @Test func byteLimit() {

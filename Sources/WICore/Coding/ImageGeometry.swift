@@ -10,9 +10,9 @@ extension ImageCoding {
         /// The size of `source` scaled into `box`.
         ///
         /// Never upscales (a source already inside the box keeps its size). With the aspect kept the result fits inside
-        /// the box, rounded (5250x3450 into 400x300 gives 400x263); otherwise it is exactly the box, unless that would
-        /// upscale a dimension, in which case the source size is kept. A box dimension of
-        /// 0 leaves that dimension free. Results are at least 1x1.
+        /// the box, rounded (5250x3450 into 400x300 gives 400x263); otherwise each side is the box's, or the source's
+        /// where that is smaller (100x200 into 150x150 gives 100x150, as SDWebImage's `scaledSizeWithImageSize`
+        /// without scaling up). A box dimension of 0 leaves that dimension free. Results are at least 1x1.
         public static func scaledSize(of source: PixelSize, toFit box: PixelSize, preserveAspectRatio: Bool = true)
             -> PixelSize
         {
@@ -21,11 +21,8 @@ extension ImageCoding {
             let boxHeight = box.height > 0 ? box.height : Int.max
             if source.width <= boxWidth && source.height <= boxHeight { return source }
             if !preserveAspectRatio {
-                // Exactly the box, unless that would upscale either dimension.
-                let exact = PixelSize(
-                    width: box.width > 0 ? box.width : source.width,
-                    height: box.height > 0 ? box.height : source.height)
-                return exact.width > source.width || exact.height > source.height ? source : exact
+                // Each side clamped to the box on its own: never larger than the source's.
+                return PixelSize(width: Swift.min(boxWidth, source.width), height: Swift.min(boxHeight, source.height))
             }
             let ratio = Swift.min(Double(boxWidth) / Double(source.width), Double(boxHeight) / Double(source.height))
             let width = Swift.max(1, Swift.min(boxWidth, Int((Double(source.width) * ratio).rounded())))
