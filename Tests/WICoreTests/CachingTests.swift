@@ -66,6 +66,50 @@ import WITestSupport
         #expect(withData.cacheType == .memory && withData.data == data)
     }
 
+    /// SDWebImage's `test14QueryCacheFirstFrameOnlyHitMemoryCache`: the cache's own query applies
+    /// `.decodeFirstFrameOnly` to an animated memory image (a still of its first frame), and leaves it whole without.
+    @Test func decodeFirstFrameOnlyQueryGivesAStillOfAnAnimatedMemoryImage() async throws {
+        let memory = MockMemoryCache()
+        let cache = TieredImageCache(memory: memory, dataTiers: [], coders: coder)
+        let first = try PixelBuffer(width: 2, height: 2, format: .rgba8, zeroed: true)
+        var second = try PixelBuffer(width: 2, height: 2, format: .rgba8, zeroed: true)
+        try second.withUnsafeMutableBytes { $0[0] = 255 }
+        let animated = Image(
+            frames: [ImageFrame(pixels: first, duration: 0.1), ImageFrame(pixels: second, duration: 0.1)],
+            loopCount: 3, format: .gif)
+        memory.setImage(animated, forKey: "gif")
+        let whole = try #require(await cache.query(key: "gif", options: [], context: .init(), cacheType: .all))
+        #expect(whole.cacheType == .memory)
+        #expect(whole.image === animated && whole.image?.frameCount == 2)
+        let still = try #require(
+            await cache.query(key: "gif", options: .decodeFirstFrameOnly, context: .init(), cacheType: .all))
+        #expect(still.cacheType == .memory)
+        #expect(still.image !== animated)
+        #expect(still.image?.frameCount == 1 && still.image?.isAnimated == false)
+        #expect(still.image?.pixels == first && still.image?.format == .gif)
+        #expect(memory.image(forKey: "gif") === animated)  // the cached animation is not replaced
+        await cache.shutdown()
+    }
+
+    /// SDWebImage's `test17ThatThumbnailCacheQueryNotWriteToWrongKey` asks `SDImageCache`'s own query, with a
+    /// thumbnail size in the context, to decode the full-size disk bytes to a thumbnail and keep it in memory under
+    /// the thumbnail key. Our caches never decode (decision 0082): the query returns the bytes and writes nothing;
+    /// the manager makes the thumbnail and keeps it under the thumbnail key only
+    /// (`thumbnailFromFullSizeDiskDataWithoutLoadingStoredUnderTheThumbnailKeyOnly`).
+    @Test func aThumbnailQueryReturnsTheFullSizeBytesAndWritesNoKey() async throws {
+        let memory = MockMemoryCache()
+        let bytes = coder.data(width: 500, height: 500)
+        let disk = MockDataCache(entries: ["rect": bytes])
+        let cache = TieredImageCache(memory: memory, dataTiers: [disk], coders: coder)
+        var context = ImageContext()
+        context[.thumbnailPixelSize] = PixelSize(width: 100, height: 100)
+        let hit = try #require(await cache.query(key: "rect", options: [], context: context, cacheType: .all))
+        #expect(hit.cacheType == .disk && hit.image == nil && hit.data == bytes)
+        #expect(memory.keys.isEmpty && disk.keys == ["rect"])
+        #expect(coder.decodeCount == 0)
+        await cache.shutdown()
+    }
+
     @Test func callbackQueryCompletesExactlyOnceEvenWhenCancelled() async throws {
         let cache = TieredImageCache(memory: MockMemoryCache(), dataTiers: [MockDataCache()], coders: coder)
         let calls = Mutex(0)

@@ -7,10 +7,11 @@ import Metrics
 
 /// The standard cache: a memory tier in front of data tiers (disk, then perhaps Redis), from any plugins.
 ///
-/// A query tries memory, then each data tier in order, and returns what it found as it is: a memory image, or a
-/// data tier's bytes (promoted to the data tiers in front of the one that hit). It never decodes: the manager
-/// decodes bytes in its shared, counted decode stage and stores the image back into memory. Data tiers are
-/// called on the cache's I/O pool (they block), unless `.queryDiskDataSync` asks to read on the calling thread.
+/// A query tries memory, then each data tier in order, and returns what it found as it is: a memory image (a still of
+/// its first frame with `.decodeFirstFrameOnly`), or a data tier's bytes (promoted to the data tiers in front of the
+/// one that hit). It never decodes: the manager decodes bytes in its shared, counted decode stage and stores the image
+/// back into memory. Data tiers are called on the cache's I/O pool (they block), unless `.queryDiskDataSync` asks to
+/// read on the calling thread.
 /// A store without bytes encodes the image for the data tiers (its own format when a coder encodes it, else PNG).
 ///
 /// ```swift
@@ -71,8 +72,10 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
                     ? firstData(forKey: key, counted: false)?.data
                     : await ioPool.run { self.firstData(forKey: key, counted: false)?.data }
             }
+            // As SDImageCache's query: `.decodeFirstFrameOnly` gets a still of an animated memory image.
             return ImageCacheQueryResult(
-                image: image, data: data, cacheType: .memory, httpCacheInfo: image.httpCacheInfo)
+                image: options.contains(.decodeFirstFrameOnly) ? image.firstFrameStill : image, data: data,
+                cacheType: .memory, httpCacheInfo: image.httpCacheInfo)
         }
         return await queryData(key: key, options: options, cacheType: cacheType)
     }

@@ -139,6 +139,11 @@ public final class Image: Sendable {
             httpCacheInfo: httpCacheInfo)
     }
 
+    /// A still of the first frame when animated (what `.decodeFirstFrameOnly` asks for), else this image.
+    var firstFrameStill: Image {
+        isAnimated ? with(frames: [ImageFrame(pixels: pixels)], loopCount: 0) : self
+    }
+
     /// This image (the same object when nothing changes) carrying `info` as its HTTP cache info.
     func with(httpCacheInfo info: HTTPCacheInfo?) -> Image {
         guard info != httpCacheInfo else { return self }

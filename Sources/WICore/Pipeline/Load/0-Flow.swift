@@ -296,7 +296,7 @@ extension ImageManager {
     {
         var held = image
         if request.decodeOptions.firstFrameOnly && image.isAnimated {
-            held = image.with(frames: [ImageFrame(pixels: image.pixels)], loopCount: 0)
+            held = image.firstFrameStill
         } else if request.decodeOptions.preloadAllFrames && image.frameBuffer != nil {
             let preloaded = await cpuPool.cancellableResult { () throws(ImageError) -> Image in
                 image.with(frames: try image.frames)
