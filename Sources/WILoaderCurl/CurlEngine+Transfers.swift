@@ -209,6 +209,7 @@ extension CurlEngine {
             url: url, statusCode: status, headers: fields, expectedContentLength: length)
         if let error = ResponseValidation.check(&head, request: transfer.request, configuration: configuration) {
             transfer.failure = error
+            transfer.refusedHead = ResponseValidation.reportsHead(of: error) ? head : nil
             transfer.failureIsTransient =
                 error.code == .badServerResponse
                 && configuration.retryPolicy.retryableStatusCodes.contains(status)
@@ -349,7 +350,11 @@ extension CurlEngine {
                     "webimage.error.code": "\(error.code.rawValue)",
                 ])
         }
-        retire(transfer).forEach { $0.finish(.failure(error)) }
+        let head = transfer.refusedHead
+        for caller in retire(transfer) {
+            if let head { caller.send(.response(head)) }
+            caller.finish(.failure(error))
+        }
     }
 
     /// Writes a service context's fields as request headers.

@@ -23,6 +23,7 @@ enum LocalLoad {
                 headers: loaded.type.map { ["content-type": $0] } ?? [:],
                 expectedContentLength: length)
             if let error = ResponseValidation.check(&head, request: request, configuration: configuration) {
+                if ResponseValidation.reportsHead(of: error) { operation.send(.response(head)) }
                 return operation.finish(.failure(error))
             }
             operation.send(.response(head))

@@ -51,6 +51,11 @@ enum ResponseValidation {
         return nil
     }
 
+    /// Whether the callers see the head that failed with `error` (as SDWebImage's download token keeps its
+    /// `response`): yes for its status, content type or announced length; no when the response modifier rejected
+    /// it (the modifier said there is no response to speak of).
+    static func reportsHead(of error: ImageError) -> Bool { error.code != .invalidDownloadResponse }
+
     /// Delivers a finished body to `callers`: a 304 to a conditional request succeeds with no bytes and its head,
     /// other empty bodies fail (1001), the decryptor (if any) runs on a worker thread and fails with 1001 when it
     /// returns nil.

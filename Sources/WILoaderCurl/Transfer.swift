@@ -34,6 +34,8 @@ final class Transfer: CurlTransferEvents {
     var failure: ImageError?
     /// Whether `failure` may be retried (a retryable status code).
     var failureIsTransient = false
+    /// The head `failure` refused (its status or content type): the callers see it before the failure.
+    var refusedHead: ImageLoading.ResponseHead?
     /// Set when a resumed transfer got neither 206 nor 200: start over without the partial body.
     var mustRestart = false
     /// The partial body this attempt resumes from.
@@ -65,6 +67,7 @@ final class Transfer: CurlTransferEvents {
         expected = -1
         failure = nil
         failureIsTransient = false
+        refusedHead = nil
         mustRestart = false
         refusedAddress = nil
         lastProgressTime = -.infinity

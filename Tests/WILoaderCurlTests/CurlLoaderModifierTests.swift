@@ -53,6 +53,50 @@ import WITestServer
         #expect(rejected.error?.code == .invalidDownloadResponse)
     }
 
+    /// SDWebImage's `test24ThatDownloadResponseModifierWorks` and `test29AcceptableStatusCodeAndContentType`: a head
+    /// refused for its status or content type (after the response modifier changed it) still reaches the caller,
+    /// as a `.response` event just before the failure; a head the modifier rejects does not.
+    @Test func aRefusedHeadIsReportedBeforeTheFailure() async throws {
+        let server = try await TestHTTPServer.start()
+        server.route("/a.jpg") { _ in TestResponse(body: Data([1, 2, 3]), contentType: "image/jpeg") }
+        func heads(_ recorder: LoadRecorder) -> [String] {
+            recorder.events.compactMap {
+                guard case .response(let head) = $0 else { return nil }
+                return "\(head.statusCode ?? 0) \(head.mimeType ?? "-") foo=\(head.headers["foo"] ?? "-")"
+            }
+        }
+        // The modifier turns the 200 into a 404 with a header of its own: 2001, and the caller sees that head.
+        let loader = try CurlImageLoader(configuration: testConfiguration())
+        var notFound = ImageContext()
+        notFound[.responseModifier] = ImageLoading.BlockResponseModifier { head in
+            var changed = head
+            changed.statusCode = 404
+            changed.headers["foo"] = "Bar"
+            return changed
+        }
+        let (_, modified) = loader.start(ImageLoading.Request(url: server.url("/a.jpg"), context: notFound))
+        let error = try #require(await modified.waitForCompletion()?.error)
+        #expect(error.code == .badServerResponse && error.statusCode == 404)
+        #expect(heads(modified) == ["404 image/jpeg foo=Bar"])
+        // Status codes 1 only (SD's config1): 2001, the head says 200.
+        let statusOne = try CurlImageLoader(configuration: testConfiguration { $0.acceptableStatusCodes = [1] })
+        let (_, refused) = statusOne.start(server.url("/a.jpg"))
+        #expect(await refused.waitForCompletion()?.error?.code == .badServerResponse)
+        #expect(heads(refused) == ["200 image/jpeg foo=-"])
+        // JSON only (SD's config2): 2004, the head says image/jpeg.
+        let json = try CurlImageLoader(
+            configuration: testConfiguration { $0.acceptableContentTypes = ["application/json"] })
+        let (_, wrongType) = json.start(server.url("/a.jpg"))
+        #expect(await wrongType.waitForCompletion()?.error?.code == .invalidDownloadContentType)
+        #expect(heads(wrongType) == ["200 image/jpeg foo=-"])
+        // The modifier rejects: 2003 and no head.
+        var rejecting = ImageContext()
+        rejecting[.responseModifier] = ImageLoading.BlockResponseModifier { _ in nil }
+        let (_, rejected) = loader.start(ImageLoading.Request(url: server.url("/a.jpg"), context: rejecting))
+        #expect(await rejected.waitForCompletion()?.error?.code == .invalidDownloadResponse)
+        #expect(heads(rejected).isEmpty)
+    }
+
     /// `defaultMaxAge` gives answers without freshness information a max-age, and leaves the others alone.
     @Test func defaultMaxAgeFillsOnlyWhatTheOriginLeftOut() async throws {
         let server = try await TestHTTPServer.start()

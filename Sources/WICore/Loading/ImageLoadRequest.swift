@@ -101,7 +101,8 @@ extension ImageLoading {
 extension ImageLoading {
     /// Something that happened during a load, before it completed.
     public enum Event: Sendable {
-        /// The response head arrived.
+        /// The response head arrived; also sent, just before the failure, for a head refused for its status or
+        /// content type, so the caller sees what the server answered.
         case response(ImageLoading.ResponseHead)
         /// Bytes received so far and the expected total (-1 when unknown). Starts with (0, -1).
         case progress(received: Int64, expected: Int64)
