@@ -141,6 +141,23 @@ import WITransform
         #expect(output.pixels.color(x: 50, y: 50) == TestPixels.blue)
         #expect(output.pixels.color(x: 0, y: 0).alpha == 0)
     }
+
+    /// SDWebImage's `test03UIImageTransformRoundedCornerCG` (300x300, radius 50, a 1-pixel black border) finds the
+    /// border at x = 1: Core Graphics clips the image one border width in and strokes the border's centre line
+    /// 1.5 pixels in, so column 0 stays transparent. Ours draws the border on the outermost pixels, with nothing
+    /// transparent outside it along the straight edges (decision 0082).
+    @Test func aOnePixelBorderIsTheOutermostColumn() throws {
+        let black = RGBAColor(red: 0, green: 0, blue: 0)
+        let image = try TestPixels.image(width: 300, height: 300) { _, _ in TestPixels.blue }
+        let output = try RoundCornerTransformer(radius: 50, borderWidth: 1, borderColor: black).transform(image)
+        #expect(output.size == PixelSize(width: 300, height: 300))
+        #expect(output.pixels.color(x: 0, y: 0).alpha == 0)  // SD: clear at (0, 0) too
+        #expect(output.pixels.color(x: 0, y: 150) == black)  // SD: clear
+        #expect(output.pixels.color(x: 1, y: 150) == TestPixels.blue)  // SD: the border
+        #expect(output.pixels.color(x: 299, y: 150) == black)
+        #expect(output.pixels.color(x: 150, y: 0) == black)
+        #expect(output.pixels.color(x: 150, y: 20) == TestPixels.blue)  // not turned upside down (SD's last check)
+    }
 }
 
 /// `CornerFillTransformer` beyond thumbor's table (ServeColorFilterTests holds its bytes): the key, a zero radius,
