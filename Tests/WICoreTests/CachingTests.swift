@@ -130,6 +130,67 @@ import WITestSupport
     }
 }
 
+/// `.queryMemoryDataSync` and `.queryDiskDataSync` read on the calling thread: they answer while the cache's only
+/// I/O thread is busy, where the same query without them waits in that thread's queue.
+@Suite struct SyncQueryOptionTests {
+    struct Rig {
+        let pool = WorkerPool(name: "test.io", threads: 1)
+        let latch = TestLatch()
+        let memory = MockMemoryCache()
+        let bytes = MockCoder(magic: "MOCK", marker: 7).data(width: 4, height: 2)
+        let disk: MockDataCache
+        let cache: TieredImageCache
+
+        init() async {
+            disk = MockDataCache(entries: ["k": bytes])
+            cache = TieredImageCache(
+                memory: memory, dataTiers: [disk], coders: MockCoder(magic: "MOCK", marker: 7), ioPool: pool)
+            let busy = Mutex(false)
+            pool.execute { [latch] in
+                busy.withLock { $0 = true }
+                latch.wait()
+            }
+            _ = await eventually { busy.withLock { $0 } }
+        }
+
+        func query(_ options: ImageOptions) async -> ImageCacheQueryResult? {
+            await cache.query(key: "k", options: options, context: .init(), cacheType: .all)
+        }
+
+        func end() {
+            latch.open()
+            pool.shutdown()
+        }
+    }
+
+    @Test func queryDiskDataSyncReadsOnTheCallingThread() async throws {
+        let rig = await Rig()
+        let hit = await rig.query(.queryDiskDataSync)
+        #expect(hit?.cacheType == .disk && hit?.data == rig.bytes)
+        #expect(rig.pool.pendingCount == 0)
+        async let queued = rig.query([])
+        #expect(await eventually { rig.pool.pendingCount == 1 })
+        rig.latch.open()
+        #expect(await queued?.data == rig.bytes)
+        rig.end()
+    }
+
+    @Test func queryMemoryDataSyncReadsTheBytesOfAMemoryHitOnTheCallingThread() async throws {
+        let rig = await Rig()
+        rig.memory.setImage(try MockCoder(magic: "MOCK", marker: 7).decode(rig.bytes, options: .init()), forKey: "k")
+        let hit = await rig.query([.queryMemoryData, .queryMemoryDataSync])
+        #expect(hit?.cacheType == .memory && hit?.data == rig.bytes && hit?.image?.width == 4)
+        #expect(rig.pool.pendingCount == 0)
+        async let queued = rig.query(.queryMemoryData)
+        #expect(await eventually { rig.pool.pendingCount == 1 })
+        rig.latch.open()
+        #expect(await queued?.data == rig.bytes)
+        let plain = await rig.query([])
+        #expect(plain?.cacheType == .memory && plain?.data == nil)  // without `.queryMemoryData`, no bytes
+        rig.end()
+    }
+}
+
 @Suite struct ImageCachesManagerTests {
     /// A cache that answers every query with an image of its own marker, after `delay`.
     final class Marked: ImageCache {

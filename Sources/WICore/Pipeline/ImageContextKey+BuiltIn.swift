@@ -98,7 +98,8 @@ extension ImageContext.Key where Value == any CacheSerializer {
 }
 
 extension ImageContext.Key where Value == any ImageManager.CallbackExecutor {
-    /// Where callback-form completions and progress run (default: a global concurrent queue).
+    /// Where callback-form completions and progress run (e.g. an `ImageManager.SerialCallbackExecutor`; default: the
+    /// thread that finished the work).
     public static var callbackExecutor: Self { Self("callbackExecutor", role: .irrelevant) }
 }
 
