@@ -147,6 +147,19 @@ import WITestSupport
         #expect(image.hasAlpha)
     }
 
+    /// SDWebImage's `TestImageAnimated.heics` (brand `msf1`: an image sequence in a `moov` track, plus a still
+    /// item in `meta`) decodes as that still: libheif 1.15 (Debian 12) reads items only; sequence tracks came with
+    /// libheif 1.19. SDWebImage on Apple's ImageIO animates it; Pillow (pillow-heif) also reads one 256x144 frame.
+    /// This pins what Debian's libheif gives, so that a newer libheif that reads the track shows up here.
+    @Test func anImageSequenceDecodesAsItsStill() throws {
+        let data = Fixtures.data("heic/sdwebimage-animated.heics")
+        #expect(ImageFormat.detect(data) == .heif)  // major brand msf1, as SDWebImage reads it
+        let image = try HEIFCoder().decode(data, options: .init())
+        #expect(image.format == .heif)
+        #expect(image.size == PixelSize(width: 256, height: 144))
+        #expect(image.frameCount == 1)
+    }
+
     @Test func embeddedThumbnailIsUsedWhenBigEnough() throws {
         let data = Fixtures.data("heic/hat-thumbnail48.heic")  // 90x112 with a 39x48 thumbnail
         let full = try HEIFCoder().decode(data, options: .init()).pixels
