@@ -163,6 +163,10 @@ final class CurlEngine: @unchecked Sendable {
                 return inbox.commands
             }) {
                 handle(command)
+                // A load that finds a free slot starts now, before the commands that came after it in the same
+                // batch are queued: a burst to an idle LIFO loader starts its first load first, as SDWebImage's
+                // operation queue does, and a later, higher priority does not overtake it.
+                if case .start = command { startQueued() }
             }
             guard running else { break }
             startQueued()

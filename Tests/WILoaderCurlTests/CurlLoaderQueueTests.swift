@@ -7,10 +7,8 @@ import WITestServer
 
 @Suite struct CurlLoaderQueueTests {
     /// Serves /0 ... /n and /gate, whose body is held after its first byte until the test opens the returned
-    /// gate: the other loads queue up behind it however slow the machine is. Tests queue them only once the server
-    /// has seen /gate: `start` hands the load to the loader's thread, which takes commands in batches, so a /gate
-    /// queued in the same batch as later loads would itself wait in the queue (LIFO or a higher priority would put
-    /// them first).
+    /// gate: the other loads queue up behind it however slow the machine is. Tests queue them once the server has
+    /// seen /gate, so that the order they check is the queue's alone.
     private func server(paths: Int) async throws -> (TestHTTPServer, TestGate) {
         let server = try await TestHTTPServer.start()
         let hold = TestGate()
@@ -70,6 +68,47 @@ import WITestServer
             }
         }
         #expect(order == [3, 2, 1, 0])  // newest handed over first
+    }
+
+    /// SDWebImage's `test15DownloaderLIFOExecutionOrder`: one load at a time, LIFO; 1 to 7 handed over at once,
+    /// 8 to 14 once 7 has started. 1 starts at once, as it finds the loader idle (the loader's thread takes the
+    /// seven in one batch, and used to queue them all before starting any: 7 came first), then the newest waiting.
+    @Test func lifoStartsALoadThatFindsAFreeSlotAtOnce() async throws {
+        let server = try await TestHTTPServer.start()
+        let holds = [1: TestGate(), 7: TestGate()]
+        for index in 1...14 {
+            server.route("/\(index)") { _ in
+                var response = TestResponse(body: Data([UInt8(index), 0]), contentType: "image/png")
+                if let gate = holds[index] { response.hold = (afterBytes: 1, gate: gate) }
+                return response
+            }
+        }
+        let loader = try CurlImageLoader(
+            configuration: testConfiguration {
+                $0.maxConcurrentTransfers = 1
+                $0.executionOrder = .lifo
+            })
+        let finished = Mutex<[Int]>([])
+        func load(_ index: Int) -> LoadRecorder {
+            let recorder = LoadRecorder()
+            _ = loader.load(ImageLoading.Request(url: server.url("/\(index)")), events: { recorder.record($0) }) {
+                result in
+                finished.withLock { $0.append(index) }
+                recorder.complete(result)
+            }
+            return recorder
+        }
+        var recorders = (1...7).map(load)
+        #expect(await eventually { server.requestCount("/1") == 1 })
+        await loader.settle()
+        #expect((2...7).map { server.requestCount("/\($0)") } == [0, 0, 0, 0, 0, 0])
+        holds[1]?.open()
+        #expect(await eventually { server.requestCount("/7") == 1 })
+        recorders += (8...14).map(load)
+        await loader.settle()
+        holds[7]?.open()
+        for recorder in recorders { _ = await recorder.waitForCompletion() }
+        #expect(finished.withLock { $0 } == [1, 7, 14, 13, 12, 11, 10, 9, 8, 6, 5, 4, 3, 2])
     }
 
     @Test func fifoAndPrioritiesDecideTheOrder() async throws {
