@@ -242,6 +242,32 @@ import WITestSupport
         #expect(await manager.contains(key: "miss", cacheType: .all) == .none)
         #expect(manager.caches.count == 2)
     }
+
+    /// SDWebImage's `test56SDImageCachesManagerOperationPolicyConcurrent`: the lower cache holds the key in memory,
+    /// the higher one on disk. Concurrent, the memory hit wins every time (SD's memory lookups answer at once; ours
+    /// raced the disk read and lost 1 run in 3 of the ported test), and the disk is not even read.
+    @Test func concurrentPolicyPrefersAMemoryHitToADiskHit() async throws {
+        let coder = MockCoder(magic: "MOCK", marker: 5)
+        let memory = MockMemoryCache()
+        memory.setImage(try coder.decode(coder.data(width: 3, height: 1), options: .init()), forKey: "k")
+        let disk = MockDataCache(entries: ["k": coder.data(width: 4, height: 4)])
+        let low = TieredImageCache(memory: memory, dataTiers: [], coders: coder)
+        let high = TieredImageCache(memory: MockMemoryCache(), dataTiers: [disk], coders: coder)
+        let manager = ImageCachesManager(caches: [low, high])
+        manager.queryPolicy = .concurrent
+        manager.containsPolicy = .concurrent
+        for _ in 0..<20 {
+            let hit = await manager.query(key: "k", options: [], context: .init(), cacheType: .all)
+            #expect(hit?.cacheType == .memory && hit?.image?.width == 3)
+            #expect(await manager.contains(key: "k", cacheType: .all) == .memory)
+        }
+        #expect(disk.readCount == 0)
+        // Asked for disk only, the disk answers.
+        let fromDisk = await manager.query(key: "k", options: [], context: .init(), cacheType: .disk)
+        #expect(fromDisk?.cacheType == .disk && fromDisk?.data == coder.data(width: 4, height: 4))
+        #expect(await manager.contains(key: "k", cacheType: .disk) == .disk)
+        await manager.shutdown()
+    }
 }
 
 @Suite struct ImageLoadersManagerTests {

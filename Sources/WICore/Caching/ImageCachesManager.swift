@@ -22,7 +22,9 @@ public final class ImageCachesManager: ImageCache, Sendable {
         case highestOnly
         /// Only the lowest-priority cache.
         case lowestOnly
-        /// All caches at once; for queries, the first hit to arrive wins.
+        /// All caches at once; for queries (and `contains`), the first hit to arrive wins, memory before disk: the
+        /// memory tiers are raced first, the data tiers only when no memory tier has the key (SDWebImage's memory
+        /// lookups answer synchronously, so one always beats any disk hit there too).
         case concurrent
         /// One after another, highest priority first; for queries, stop at the first hit.
         case serial
@@ -100,15 +102,26 @@ public final class ImageCachesManager: ImageCache, Sendable {
             }
             return nil
         }
-        return await withTaskGroup(of: ImageCacheQueryResult?.self) { group in
-            for cache in targets {
-                group.addTask { await cache.query(key: key, options: options, context: context, cacheType: cacheType) }
+        for stage in Self.stages(of: cacheType) {
+            let hit = await withTaskGroup(of: ImageCacheQueryResult?.self) { group in
+                for cache in targets {
+                    group.addTask { await cache.query(key: key, options: options, context: context, cacheType: stage) }
+                }
+                for await hit in group where hit != nil {
+                    group.cancelAll()
+                    return hit
+                }
+                return nil
             }
-            for await hit in group where hit != nil {
-                group.cancelAll()
-                return hit
-            }
-            return nil
+            if hit != nil || Task.isCancelled { return hit }
+        }
+        return nil
+    }
+
+    /// The tiers a concurrent policy races one after the other: memory, then disk (those `cacheType` selects).
+    private static func stages(of cacheType: ImageCacheType) -> [ImageCacheType] {
+        [ImageCacheType.memory, .disk].filter {
+            $0 == .memory ? cacheType.includesMemory : cacheType.includesDisk
         }
     }
 
@@ -148,14 +161,18 @@ public final class ImageCachesManager: ImageCache, Sendable {
             }
             return .none
         }
-        return await withTaskGroup(of: ImageCacheType.self) { group in
-            for cache in targets { group.addTask { await cache.contains(key: key, cacheType: cacheType) } }
-            for await found in group where found != .none {
-                group.cancelAll()
-                return found
+        for stage in Self.stages(of: cacheType) {
+            let found = await withTaskGroup(of: ImageCacheType.self) { group in
+                for cache in targets { group.addTask { await cache.contains(key: key, cacheType: stage) } }
+                for await found in group where found != .none {
+                    group.cancelAll()
+                    return found
+                }
+                return ImageCacheType.none
             }
-            return .none
+            if found != .none { return found }
         }
+        return .none
     }
 
     public func clear(cacheType: ImageCacheType) async {
