@@ -168,6 +168,12 @@ import WITestSupport
         let hit = await rig.query(.queryDiskDataSync)
         #expect(hit?.cacheType == .disk && hit?.data == rig.bytes)
         #expect(rig.pool.pendingCount == 0)
+        // A hit in a later tier is promoted to the tiers in front of it, as the pool's read does.
+        let front = MockDataCache()
+        let tiered = TieredImageCache(
+            memory: nil, dataTiers: [front, rig.disk], coders: MockCoder(magic: "MOCK", marker: 7), ioPool: rig.pool)
+        let promoted = await tiered.query(key: "k", options: .queryDiskDataSync, context: .init(), cacheType: .all)
+        #expect(promoted?.data == rig.bytes && front.data(forKey: "k") == rig.bytes)
         async let queued = rig.query([])
         #expect(await eventually { rig.pool.pendingCount == 1 })
         rig.latch.open()

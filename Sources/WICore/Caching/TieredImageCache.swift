@@ -85,19 +85,14 @@ public final class TieredImageCache: ImageCache, ShutdownCapable, Sendable {
     {
         guard cacheType.includesDisk, !dataTiers.isEmpty, !Task.isCancelled else { return nil }
         let tiers = dataTiers
+        // Reads the first tier that has the key and promotes its bytes to the tiers in front of it.
         let read = { @Sendable () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
             guard let found = self.firstData(forKey: key) else { return nil }
-            return (found.data, tiers[found.tier].httpCacheInfo(forKey: key), found.tier)
+            let info = tiers[found.tier].httpCacheInfo(forKey: key)
+            for tier in tiers[..<found.tier] { tier.setData(found.data, httpCacheInfo: info, forKey: key) }
+            return (found.data, info, found.tier)
         }
-        let found =
-            options.contains(.queryDiskDataSync)
-            ? read()
-            : await ioPool.run { () -> (data: Data, info: HTTPCacheInfo?, tier: Int)? in
-                guard let found = read() else { return nil }
-                // promote
-                for tier in tiers[..<found.tier] { tier.setData(found.data, httpCacheInfo: found.info, forKey: key) }
-                return found
-            }
+        let found = options.contains(.queryDiskDataSync) ? read() : await ioPool.run(read)
         guard let found, !Task.isCancelled else { return nil }
         return ImageCacheQueryResult(image: nil, data: found.data, cacheType: .disk, httpCacheInfo: found.info)
     }
