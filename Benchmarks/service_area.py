@@ -13,6 +13,10 @@ Peak RSS is VmHWM from /proc (summed over thumbor's processes), reset through /p
 warm-up so that it is the peak of the measured run. A last run opens 64 connections on the JPEGs: `wi serve`
 should answer the excess with 503 (its --concurrency and --queue bounds) and keep its peak RSS under 600 MB.
 
+Beside each format's thumbor row, libvips in process (Reference/vips_service.py: pyvips' thumbnail_buffer and save,
+one process per core, no HTTP, no origin, while both servers idle): the rate no libvips-based service (imgproxy,
+imaginary, weserv) can pass, and issue 41's yardstick.
+
 Servers are started by this module with their own configuration on free loopback ports and stopped by their PID.
 """
 import json
@@ -214,6 +218,20 @@ def all_ok(result, name):
         raise RuntimeError(f"{name}: {result['requests']} requests, {bad} not 200: {result['statuses']}")
 
 
+def vips_in_process(python, www, ext, seconds):
+    """(images per second, libvips version) of Reference/vips_service.py on the Service inputs of `ext`, every core
+    busy with it while the servers idle; None when pyvips is missing."""
+    files = sorted(os.path.join(www, name) for name in os.listdir(www) if name.endswith("." + ext))
+    try:
+        done = subprocess.run([python, os.path.join(HERE, "Reference", "vips_service.py"), str(seconds), ext, "80",
+                               *files], check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        log(f"compare: libvips in process failed ({error}); its Service row skipped")
+        return None
+    values = dict(line.split(" ", 1) for line in done.stdout.splitlines() if " " in line)
+    return float(values["rate"]), values["version"].strip()
+
+
 def rows(python, servers, data, scratch):
     """The Service rows; `servers` gives compare's free_port, wait_listening, stop_process and Nginx."""
     seconds = int(os.environ.get("BENCH_SERVICE_SECONDS", "60"))
@@ -260,6 +278,17 @@ def rows(python, servers, data, scratch):
                         "reference": reference.name, "ours": 1 / o["rps"], "ref": 1 / r["rps"], "ratio": ratio,
                         "spread": [ratio, ratio], "ours_text": describe(o), "ref_text": describe(r),
                         "goal": ">= 2x thumbor's requests/s (ratio <= 0.5)", "met": ratio <= 0.5})
+            vips = vips_in_process(python, www, ext, seconds)
+            if vips:
+                rate, version = vips
+                share = rate / o["rps"]   # time per image, ours / libvips's
+                out.append({"area": "Service", "kind": "service",
+                            "workload": f"the same {fmt} work in process: libvips {version} thumbnail_buffer + save, "
+                                        f"one process per core, no HTTP, no origin ({seconds} s)",
+                            "reference": f"libvips {version} in process", "ours": 1 / o["rps"], "ref": 1 / rate,
+                            "ratio": share, "spread": [share, share], "ours_text": describe(o),
+                            "ref_text": f"{rate:.1f} images/s",
+                            "goal": ">= libvips's in-process rate (ratio <= 1.0)", "met": share <= 1.0})
             if before:
                 b = results[before.name]
                 change = b["rps"] / o["rps"]   # time per request, now / before
