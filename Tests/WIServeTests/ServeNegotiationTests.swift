@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import WICore
+import WITestServer
 import WITestSupport
 @testable import WIServe
 @testable import WIServeCore
@@ -106,5 +107,52 @@ import WITestSupport
         #expect(OutputFormat.acceptsJPEG("image/jpeg"))
         #expect(!OutputFormat.acceptsJPEG("image/webp,image/png"))
         #expect(!OutputFormat.acceptsJPEG(nil))
+    }
+}
+
+/// SVG sources against thumbor 7.8 with cairosvg (Tests/Fixtures/serve-svg/make_reference.py): answered as PNG (and
+/// JPEG under AUTO_PNG_TO_JPG when opaque), as thumbor serves what cairosvg made, at thumbor's sizes where both
+/// render at the document's aspect. Where thumbor differs by design it is pinned with our answer: it renders at
+/// SVG_DPI 150 where `wi serve` renders at 96 (`inches.svg`, 1in x 0.5in: 150x75, ours 96x48), and it draws the
+/// document straight into a requested box of another aspect, letterboxed with transparency, where `wi serve` crops
+/// (`200x200/`) or fits (`fit-in/`) the rendering as for any other source.
+extension ServeNegotiationTests {
+    @Test func svgSourcesAreAnsweredAsThumborAnswersThem() async throws {
+        let text = try String(contentsOf: Fixtures.url("serve-svg/thumbor-svg-reference.tsv"), encoding: .utf8)
+        let rows = ServeBlurTests.rows(text)
+        #expect(rows.count == 42)
+        let ours: [String: String] = [
+            "inches.svg": "PNG 96x48", "200x200/px.svg": "PNG 200x200", "fit-in/200x200/px.svg": "PNG 200x100",
+            "fit-in/50x50/px.svg": "PNG 50x25", "200x200/inches.svg": "PNG 200x200",
+            "fit-in/200x200/inches.svg": "PNG 200x100", "fit-in/50x50/inches.svg": "PNG 50x25",
+        ]
+        let oursConverted: [String: String] = [
+            "inches.svg": "JPEG 96x48", "200x200/px.svg": "JPEG 200x200", "fit-in/200x200/px.svg": "JPEG 200x100",
+            "fit-in/50x50/px.svg": "JPEG 50x25", "200x200/inches.svg": "JPEG 200x200",
+            "fit-in/200x200/inches.svg": "JPEG 200x100", "fit-in/50x50/inches.svg": "JPEG 50x25",
+        ]
+        let h = try await ServeHarness()
+        for name in ["px.svg", "inches.svg", "viewbox.svg"] {
+            let body = try Data(contentsOf: Fixtures.url("serve-svg/\(name)"))
+            h.origin.route("/\(name)") { _ in WITestServer.TestResponse(body: body, contentType: "image/svg+xml") }
+        }
+        for auto in [false, true] {
+            try await h.withServer(ServeHarness.configuration { $0.autoPNGToJPG = auto }, keepOrigin: !auto) {
+                _, client in
+                for fields in rows where fields[0] == (auto ? "True" : "False") {
+                    let path = String(fields[1])
+                    let image = path.split(separator: "/").last.map(String.init) ?? path
+                    let prefix = path.dropLast(image.count)
+                    let response = try await client.execute(uri: "/unsafe/\(prefix)\(h.url("/\(image)"))", method: .get)
+                    let data = ServeHarness.data(response)
+                    #expect(response.status.code == 200, "\(path): \(String(decoding: data, as: UTF8.self))")
+                    let decoded = try ServeHarness.coders.decode(data, options: DecodeOptions())
+                    let format = ImageFormat.detect(data) == .png ? "PNG" : "JPEG"
+                    let answer = "\(format) \(decoded.width)x\(decoded.height)"
+                    let expected = (auto ? oursConverted : ours)[path] ?? "\(fields[2]) \(fields[3])x\(fields[4])"
+                    #expect(answer == expected, "AUTO_PNG_TO_JPG \(auto) \(path)")
+                }
+            }
+        }
     }
 }

@@ -7,8 +7,9 @@ import WICore
 
 /// Which format an answer is encoded in, as thumbor 7.8 chooses it: `format()`; else, for a still image, the first
 /// auto conversion that is on and that the Accept header allows, in thumbor's order (WebP, AVIF, JPEG from
-/// AUTO_PNG_TO_JPG or AUTO_JPG, HEIF, PNG); else the source's own format (a TIFF as PNG, as thumbor serves it;
-/// animations stay animated: GIF, animated WebP, APNG).
+/// AUTO_PNG_TO_JPG or AUTO_JPG, HEIF, PNG); else the source's own format (a TIFF as PNG, as thumbor serves it; an SVG
+/// as PNG, as thumbor's cairosvg renders it, AUTO_PNG_TO_JPG included; animations stay animated: GIF, animated WebP,
+/// APNG).
 enum OutputFormat {
     /// Formats answered as they are when the source is in one of them (thumbor's set).
     static let passThrough: Set<ImageFormat> = [.jpeg, .png, .webp, .avif, .gif, .heic]
@@ -74,7 +75,8 @@ enum OutputFormat {
                 return .webp
             }
             if n.avif, accepts("image/avif", in: accept), canEncode(.avif) { return .avif }
-            let pngToJPG = convertsPNGToJPG(configured: n.pngToJPG, filter: autojpg) && source.format == .png
+            let pngToJPG =
+                convertsPNGToJPG(configured: n.pngToJPG, filter: autojpg) && [.png, .svg].contains(source.format)
             let autoJPG = n.jpg && acceptsJPEG(accept)
             if pngToJPG || autoJPG, !source.hasAlpha { return .jpeg }
             if n.heif, accepts("image/heif", in: accept), canEncode(.heic) { return .heic }
@@ -84,6 +86,7 @@ enum OutputFormat {
             switch source.format {
             case .heif: .heic
             case .tiff: .png  // thumbor serves a TIFF as PNG
+            case .svg: .png  // thumbor's cairosvg makes an SVG a PNG first, and serves it so
             default: source.format
             }
         if passThrough.contains(own), canEncode(own) { return own }
