@@ -10,7 +10,7 @@ import WICairo
 ///
 /// The output size: with a thumbnail box (`thumbnailPixelSize`), the box filled exactly, the document's aspect
 /// fitted inside it (scaled up or down: a vector has no resolution to exceed) or stretched to it when
-/// `preserveAspectRatio` is false; without one, the document's intrinsic size at 96 dpi (CSS pixels) times
+/// `preserveAspectRatio` is false; without one, the document's intrinsic size at `dpi` (CSS pixels as they are) times
 /// `scaleFactor`, rounded up to whole pixels, and drawn at that scale (a fractional size is not stretched to the
 /// rounded canvas: its last column or row is partly covered, as rsvg-convert draws it). `scaleDownLimitBytes` then
 /// caps either (aspect kept). A missing or relative width or height follows from the other and the viewBox's aspect
@@ -42,10 +42,16 @@ public struct SVGCoder: ImageCoder {
     /// size of its own (rsvg-convert measures the drawing's extents instead).
     public var defaultLongSide: Int
 
-    /// A coder with the given limits; values under 1 become 1.
-    public init(maxDocumentBytes: Int = 16 << 20, defaultLongSide: Int = 512) {
+    /// The resolution of lengths in inches, centimetres, millimetres, points and picas (default 96, CSS's and
+    /// rsvg-convert's; thumbor's SVG_DPI is 150). CSS pixels stay pixels.
+    public let dpi: Double
+
+    /// A coder with the given limits; values under 1 become 1, and a `dpi` outside 1...10000 (or not a number)
+    /// becomes 96.
+    public init(maxDocumentBytes: Int = 16 << 20, defaultLongSide: Int = 512, dpi: Double = 96) {
         self.maxDocumentBytes = max(1, maxDocumentBytes)
         self.defaultLongSide = max(1, defaultLongSide)
+        self.dpi = (1...10_000).contains(dpi) ? dpi : 96
     }
 
     public var decodingFormats: [ImageFormat] { [.svg] }

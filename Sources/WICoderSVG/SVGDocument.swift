@@ -12,11 +12,13 @@ internal import CRsvgShim
 final class SVGDocument {
     private let handle: UnsafeMutablePointer<RsvgHandle>
     private let rsvg: wi_rsvg_functions
+    private let dpi: Double
 
-    /// Parses `bytes` with no base file, so that no external reference can be resolved; 96 dpi as rsvg-convert.
+    /// Parses `bytes` with no base file, so that no external reference can be resolved; lengths in inches,
+    /// centimetres, millimetres, points and picas at `dpi` (rsvg-convert's is 96).
     /// The bytes are not kept: librsvg has parsed the whole document when this returns.
     /// Throws `.unsupportedFormat` when librsvg cannot be loaded.
-    init(parsing bytes: UnsafeRawBufferPointer) throws(ImageError) {
+    init(parsing bytes: UnsafeRawBufferPointer, dpi: Double) throws(ImageError) {
         let rsvg = try RsvgLibrary.shared.get().functions
         guard let stream = rsvg.g_memory_input_stream_new_from_data(bytes.baseAddress, gssize(bytes.count), nil) else {
             throw ImageError(.outOfMemory, "cannot make a GMemoryInputStream")
@@ -28,7 +30,8 @@ final class SVGDocument {
         GLibError.discard(error, rsvg)
         self.handle = handle
         self.rsvg = rsvg
-        rsvg.rsvg_handle_set_dpi(handle, 96)
+        self.dpi = dpi
+        rsvg.rsvg_handle_set_dpi(handle, dpi)
     }
 
     deinit { rsvg.g_object_unref(handle) }
@@ -60,8 +63,8 @@ final class SVGDocument {
             result.width = Self.usable(width)
             result.height = Self.usable(height)
         } else {
-            result.width = hasWidth != 0 ? Self.pixels(widthLength) : nil
-            result.height = hasHeight != 0 ? Self.pixels(heightLength) : nil
+            result.width = hasWidth != 0 ? pixels(widthLength) : nil
+            result.height = hasHeight != 0 ? pixels(heightLength) : nil
         }
         if hasViewBox != 0, let w = Self.usable(viewBox.width), let h = Self.usable(viewBox.height) {
             result.viewBox = (w, h)
@@ -69,19 +72,20 @@ final class SVGDocument {
         return result
     }
 
-    /// An absolute length in CSS pixels at 96 dpi; nil for relative units (percent, em, ex) and unusable values.
-    private static func pixels(_ length: RsvgLength) -> Double? {
+    /// An absolute length in pixels at the document's dpi (CSS pixels as they are); nil for relative units
+    /// (percent, em, ex) and unusable values.
+    private func pixels(_ length: RsvgLength) -> Double? {
         let perUnit: Double? =
             switch length.unit {
             case RSVG_UNIT_PX: 1
-            case RSVG_UNIT_IN: 96
-            case RSVG_UNIT_CM: 96 / 2.54
-            case RSVG_UNIT_MM: 96 / 25.4
-            case RSVG_UNIT_PT: 96 / 72
-            case RSVG_UNIT_PC: 16
+            case RSVG_UNIT_IN: dpi
+            case RSVG_UNIT_CM: dpi / 2.54
+            case RSVG_UNIT_MM: dpi / 25.4
+            case RSVG_UNIT_PT: dpi / 72
+            case RSVG_UNIT_PC: dpi / 6
             default: nil
             }
-        return perUnit.flatMap { usable(length.length * $0) }
+        return perUnit.flatMap { Self.usable(length.length * $0) }
     }
 
     private static func usable(_ value: Double) -> Double? { value.isFinite && value > 0 ? value : nil }

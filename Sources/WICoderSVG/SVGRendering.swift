@@ -13,7 +13,7 @@ struct SVGRendering {
 
     func render(_ data: Data) throws(ImageError) -> Image {
         let parsed: Result<SVGDocument, ImageError> = data.withUnsafeBytes { bytes in
-            Result { () throws(ImageError) in try SVGDocument(parsing: bytes) }
+            Result { () throws(ImageError) in try SVGDocument(parsing: bytes, dpi: coder.dpi) }
         }
         let document = try parsed.get()
         let natural = naturalSize(of: document)

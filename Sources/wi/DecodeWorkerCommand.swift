@@ -14,8 +14,13 @@ struct DecodeWorkerCommand: ParsableCommand {
         commandName: "decode-worker", abstract: "Decode for wi serve in a sandbox (started by wi serve).",
         shouldDisplay: false)
 
+    @Option(help: "The resolution of SVG lengths in inches, points, millimetres (wi serve's --svg-dpi).")
+    var svgDpi = 96.0
+
     func run() throws {
-        let status = DecodeWorker.run(coders: WebImage.makeCoders())
+        let coders = WebImage.makeCoders()
+        coders.addCoder(SVGCoder(dpi: svgDpi))
+        let status = DecodeWorker.run(coders: coders)
         throw ExitCode(status)
     }
 }

@@ -83,6 +83,8 @@ struct Serve: AsyncParsableCommand {
     var maxWidth = 0
     @Option(help: "thumbor's MAX_HEIGHT: requested heights capped, taller sources shrunk first (0: none).")
     var maxHeight = 0
+    @Option(help: "thumbor's SVG_DPI: the resolution of SVG lengths in inches, points, millimetres.")
+    var svgDpi = 150.0
     @Flag(help: "Keep the source's EXIF and XMP in answers (default: stripped; the colour profile stays).")
     var keepMetadata = false
     @Flag(help: "Keep the EXIF Artist and Copyright fields when metadata is stripped.") var keepCopyright = false
@@ -145,7 +147,9 @@ struct Serve: AsyncParsableCommand {
         configuration.maxConnections = maxConnections
         configuration.isolation = isolate
         configuration.maxRequestMemory = maxRequestMemory
-        if isolate != .none { configuration.workerCommand = [Self.executablePath(), "decode-worker"] }
+        if isolate != .none {
+            configuration.workerCommand = [Self.executablePath(), "decode-worker", "--svg-dpi", "\(svgDpi)"]
+        }
         configuration.autoWebP = autoWebp
         configuration.autoAVIF = autoAvif
         configuration.autoJPG = autoJpg
@@ -157,6 +161,7 @@ struct Serve: AsyncParsableCommand {
         configuration.etags = !noEtags
         configuration.maxWidth = maxWidth
         configuration.maxHeight = maxHeight
+        configuration.svgDPI = svgDpi
         configuration.keepMetadata = keepMetadata
         configuration.keepCopyright = keepCopyright
         configuration.quality = quality
@@ -212,7 +217,7 @@ struct Serve: AsyncParsableCommand {
             ("auto-png-to-jpg", "\(autoPngToJpg)"),
             ("access-control-allow-origin", accessControlAllowOrigin ?? "(none)"),
             ("progressive-jpeg", "\(progressiveJpeg)"), ("no-etags", "\(noEtags)"), ("max-width", "\(maxWidth)"),
-            ("max-height", "\(maxHeight)"),
+            ("max-height", "\(maxHeight)"), ("svg-dpi", "\(svgDpi)"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-copyright", "\(keepCopyright)"),
             ("quality", "\(quality)"), ("webp-quality", webpQuality.map(String.init) ?? "(--quality)"),
             ("avif-quality", avifQuality.map(String.init) ?? "(--quality)"), ("max-age", "\(maxAge)"),

@@ -196,3 +196,26 @@ import WITestSupport
         #expect(SVGCoder().decodingFormats == [.svg])
     }
 }
+
+extension SVGDecodeTests {
+    /// `dpi` sizes lengths in physical units (a 1in x 0.5in document: 96x48 at the default, 150x75 at thumbor's
+    /// SVG_DPI, as cairosvg renders it) and leaves CSS pixels alone; an unusable dpi is the default.
+    @Test func dpiSizesPhysicalUnitsOnly() throws {
+        let inches = Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="1in" height="0.5in" viewBox="0 0 120 60"><rect width="120" height="60" fill="red"/></svg>"#
+                .utf8)
+        let pixels = Data(
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60"/></svg>"#
+                .utf8)
+        func size(_ data: Data, _ coder: SVGCoder) throws -> PixelSize {
+            try coder.decode(data, options: DecodeOptions()).size
+        }
+        #expect(try size(inches, SVGCoder()) == PixelSize(width: 96, height: 48))
+        #expect(try size(inches, SVGCoder(dpi: 150)) == PixelSize(width: 150, height: 75))
+        #expect(try size(inches, SVGCoder(dpi: 72)) == PixelSize(width: 72, height: 36))
+        #expect(try size(pixels, SVGCoder(dpi: 150)) == PixelSize(width: 120, height: 60))
+        #expect(SVGCoder(dpi: .nan).dpi == 96 && SVGCoder(dpi: 0).dpi == 96)
+        let red = try SVGCoder(dpi: 150).decode(inches, options: DecodeOptions()).pixels.color(x: 149, y: 74)
+        #expect(red == RGBAColor(red: 255, green: 0, blue: 0))
+    }
+}

@@ -112,22 +112,22 @@ import WITestSupport
 
 /// SVG sources against thumbor 7.8 with cairosvg (Tests/Fixtures/serve-svg/make_reference.py): answered as PNG (and
 /// JPEG under AUTO_PNG_TO_JPG when opaque), as thumbor serves what cairosvg made, at thumbor's sizes where both
-/// render at the document's aspect. Where thumbor differs by design it is pinned with our answer: it renders at
-/// SVG_DPI 150 where `wi serve` renders at 96 (`inches.svg`, 1in x 0.5in: 150x75, ours 96x48), and it draws the
-/// document straight into a requested box of another aspect, letterboxed with transparency, where `wi serve` crops
-/// (`200x200/`) or fits (`fit-in/`) the rendering as for any other source.
+/// render at the document's aspect, lengths in inches at SVG_DPI 150 (`--svg-dpi`). Where thumbor differs by design
+/// it is pinned with our answer: it draws the document straight into a requested box of another aspect,
+/// letterboxed with transparency, where `wi serve` crops (`200x200/`) or fits (`fit-in/`) the rendering as for any
+/// other source.
 extension ServeNegotiationTests {
     @Test func svgSourcesAreAnsweredAsThumborAnswersThem() async throws {
         let text = try String(contentsOf: Fixtures.url("serve-svg/thumbor-svg-reference.tsv"), encoding: .utf8)
         let rows = ServeBlurTests.rows(text)
         #expect(rows.count == 42)
         let ours: [String: String] = [
-            "inches.svg": "PNG 96x48", "200x200/px.svg": "PNG 200x200", "fit-in/200x200/px.svg": "PNG 200x100",
+            "200x200/px.svg": "PNG 200x200", "fit-in/200x200/px.svg": "PNG 200x100",
             "fit-in/50x50/px.svg": "PNG 50x25", "200x200/inches.svg": "PNG 200x200",
             "fit-in/200x200/inches.svg": "PNG 200x100", "fit-in/50x50/inches.svg": "PNG 50x25",
         ]
         let oursConverted: [String: String] = [
-            "inches.svg": "JPEG 96x48", "200x200/px.svg": "JPEG 200x200", "fit-in/200x200/px.svg": "JPEG 200x100",
+            "200x200/px.svg": "JPEG 200x200", "fit-in/200x200/px.svg": "JPEG 200x100",
             "fit-in/50x50/px.svg": "JPEG 50x25", "200x200/inches.svg": "JPEG 200x200",
             "fit-in/200x200/inches.svg": "JPEG 200x100", "fit-in/50x50/inches.svg": "JPEG 50x25",
         ]

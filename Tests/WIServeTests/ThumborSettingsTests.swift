@@ -33,6 +33,7 @@ import Testing
             ("ENABLE_ETAGS = False", "no-etags", ["true"]),
             ("MAX_WIDTH = 150", "max-width", ["150"]),
             ("MAX_HEIGHT = 1.5e2", "max-height", ["150"]),
+            ("SVG_DPI = 72", "svg-dpi", ["72.0"]),
             ("ACCESS_CONTROL_ALLOW_ORIGIN_HEADER = '*'", "access-control-allow-origin", ["*"]),
             ("PRESERVE_EXIF_INFO = True", "keep-metadata", ["true"]),
             ("PRESERVE_EXIF_COPYRIGHT_INFO = False", "keep-copyright", ["false"]),

@@ -101,31 +101,67 @@ import WITestSupport
         return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) / 1024
     }
 
-    @Test func residentMemoryReturnsAfterALargeRequest() async throws {
-        let origin = try await TestHTTPServer.start()
-        let photo = Fixtures.data("attention/anemone.jpg")
-        origin.route("/photo.jpg") { _ in TestResponse(body: photo, contentType: "image/jpeg") }
+    /// `wi serve --allow-unsafe --port 0 --no-cache` with `arguments`, and the port its first line names.
+    func start(_ arguments: [String]) throws -> (Process, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: wi)
-        process.arguments = [
-            "serve", "--allow-unsafe", "--allow-host", "127.0.0.1", "--port", "0", "--no-cache",
-            "--isolate", "none",
-        ]
+        process.arguments = ["serve", "--allow-unsafe", "--port", "0", "--no-cache"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        // Its first line says where it listens.
         var text = ""
         while !text.contains("\n") {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        let port = try #require(text.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        guard let port = text.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartFailure(description: "wi serve did not say where it listens: \(text)")
+        }
+        return (process, port)
+    }
+
+    /// thumbor's SVG_DPI reaches the SVG coder in process and in the sandboxed decode workers (`wi decode-worker
+    /// --svg-dpi`): a 1in x 0.5in document is 150x75 at the default, 72x36 at `--svg-dpi 72`, either way.
+    @Test func svgDpiReachesTheDecodeWorkers() throws {
+        let root = Fixtures.url("serve-svg").path
+        for (arguments, size) in [
+            (["--isolate", "uncancellable"], "150x75"), (["--isolate", "none"], "150x75"),
+            (["--isolate", "uncancellable", "--svg-dpi", "72"], "72x36"),
+            (["--isolate", "none", "--svg-dpi", "72"], "72x36"),
+        ] {
+            let (process, port) = try start(["--file-root", root] + arguments)
+            defer {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            let result = try CommandRunner.run(
+                "/usr/bin/curl",
+                [
+                    "-s", "-o", "/dev/null", "-w", "%{http_code} %{content_type}",
+                    "http://127.0.0.1:\(port)/unsafe/inches.svg",
+                ])
+            #expect(result.stdout == "200 image/png", "\(arguments)")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wi-svg-dpi-\(UUID()).png")
+            defer { try? FileManager.default.removeItem(at: file) }
+            _ = try CommandRunner.run(
+                "/usr/bin/curl", ["-s", "-o", file.path, "http://127.0.0.1:\(port)/unsafe/inches.svg"])
+            let info = try CommandRunner.run(wi, ["info", file.path])
+            #expect(info.stdout.contains(size), "\(arguments): \(info.stdout)")
+        }
+    }
+
+    @Test func residentMemoryReturnsAfterALargeRequest() async throws {
+        let origin = try await TestHTTPServer.start()
+        let photo = Fixtures.data("attention/anemone.jpg")
+        origin.route("/photo.jpg") { _ in TestResponse(body: photo, contentType: "image/jpeg") }
+        let (process, port) = try start(["--allow-host", "127.0.0.1", "--isolate", "none"])
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let base = "http://127.0.0.1:\(port)/unsafe"
         _ = try CommandRunner.run(
             "/usr/bin/curl", ["-s", "-o", "/dev/null", "\(base)/60x40/\(origin.url("/photo.jpg"))"])
@@ -144,4 +180,9 @@ import WITestSupport
         #expect(after <= before + 150, "resident \(before) MiB before, \(after) MiB after")
         await origin.stop()
     }
+}
+
+/// `wi serve` ended before it said where it listens.
+struct StartFailure: Error, CustomStringConvertible {
+    let description: String
 }

@@ -76,6 +76,8 @@ package struct ImageServiceParts: Sendable {
         manager appManager: ImageManager?, own: (any ShutdownCapable) -> Void
     ) throws(ImageError) {
         coders = WebImage.makeCoders()
+        // Ahead of the umbrella's SVG coder: thumbor's SVG_DPI (the decode workers get it on their command line).
+        coders.addCoder(SVGCoder(dpi: configuration.svgDPI))
         var parts: [any ShutdownCapable] = []
         func keep(_ part: any ShutdownCapable) {
             if part is RedisSingleFlightLoader { parts.insert(part, at: 0) } else { parts.append(part) }

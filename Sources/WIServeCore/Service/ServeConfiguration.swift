@@ -121,6 +121,9 @@ public struct ServeConfiguration: Sendable {
     /// past them is shrunk before anything else, by thumbor's rule (docs/SERVE.md).
     public var maxWidth = 0
     public var maxHeight = 0
+    /// thumbor's SVG_DPI: the resolution SVG lengths in inches, centimetres, millimetres, points and picas render
+    /// at (`--svg-dpi`, default 150 as thumbor's; CSS pixels stay pixels).
+    public var svgDPI = 150.0
 
     /// The auto conversions above, as the format choice takes them.
     var negotiation: OutputFormat.Negotiation {
@@ -175,6 +178,9 @@ public struct ServeConfiguration: Sendable {
         try check(maxFilters, 0...1_000, "max-filters")
         try check(maxWidth, 0...ImageCoding.Geometry.maximumSide, "max-width")
         try check(maxHeight, 0...ImageCoding.Geometry.maximumSide, "max-height")
+        guard (1...10_000).contains(svgDPI) else {
+            throw ImageError(.invalidArgument, "svg-dpi must be in [1, 10000], got \(svgDPI)")
+        }
         try check(concurrency, 1...4096, "concurrency")
         try check(queue, 0...1_000_000, "queue")
         try check(maxAge, 0...(10 * 365 * 86_400), "max-age")
@@ -216,9 +222,11 @@ public struct ServeConfiguration: Sendable {
     /// What the default qualities add to a thumbor request's variant key: nothing for thumbor's defaults (80 for
     /// every format), so that the keys stored before the settings existed still match.
     var qualityKey: String {
-        guard quality != 80 || webpQuality != nil || avifQuality != nil else { return "" }
+        // An SVG_DPI other than thumbor's joins it the same way: answers rendered at another resolution differ.
+        let dpi = svgDPI == 150 ? "" : "/dpi\(svgDPI)"
+        guard quality != 80 || webpQuality != nil || avifQuality != nil else { return dpi.isEmpty ? "" : "q80" + dpi }
         func text(_ value: Int?) -> String { value.map(String.init) ?? "=" }
-        return "q\(quality)/\(text(webpQuality))/\(text(avifQuality))"
+        return "q\(quality)/\(text(webpQuality))/\(text(avifQuality))" + dpi
     }
 
     private func check(_ value: Int, _ range: ClosedRange<Int>, _ name: String) throws(ImageError) {

@@ -128,6 +128,7 @@ extension ThumborSettings {
             let side = try integer(setting)
             return flag(setting.name == "MAX_WIDTH" ? "max-width" : "max-height", ["\(side)"])
         case "ENABLE_ETAGS": return value.isTrue ? .same : flag("no-etags", ["true"])
+        case "SVG_DPI": return flag("svg-dpi", ["\(try number(setting))"])
         case "USE_BLACKLIST":
             return same(when: !value.isTrue, else: "there is no /blacklist")
         case "UPLOAD_ENABLED":
