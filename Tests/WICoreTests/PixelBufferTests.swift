@@ -62,6 +62,31 @@ import WICore
     @Test func opacity() throws {
         #expect(try PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [0, 0, 0, 255]).isOpaque)
         #expect(try !PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [0, 0, 0, 254]).isOpaque)
+        // Every width from 1 to 9 (odd ones end in half a word), three rows, 8 and 16 bits: opaque with colours of
+        // every kind, and not opaque as soon as any one pixel's alpha is below the maximum (one bit off, or 0).
+        for wide in [false, true] {
+            for width in 1...9 {
+                let size = width * 3
+                func buffer(_ alphaAt: Int?, _ alpha: UInt16) throws -> PixelBuffer {
+                    var samples: [UInt16] = []
+                    for index in 0..<size {
+                        let color = UInt16(truncatingIfNeeded: index &* 37)
+                        samples += [color, 0, wide ? 65_535 : 255, index == alphaAt ? alpha : (wide ? 65_535 : 255)]
+                    }
+                    let bytes =
+                        wide
+                        ? samples.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+                        : samples.map { UInt8(truncatingIfNeeded: $0) }
+                    return try PixelBuffer(width: width, height: 3, format: wide ? .rgba16 : .rgba8, bytes: bytes)
+                }
+                #expect(try buffer(nil, 0).isOpaque, "\(width) wide, \(wide ? 16 : 8) bits")
+                for index in 0..<size {
+                    for alpha: UInt16 in wide ? [65_534, 0x7FFF, 0] : [254, 127, 0] {
+                        #expect(try !buffer(index, alpha).isOpaque, "\(width) wide, pixel \(index), alpha \(alpha)")
+                    }
+                }
+            }
+        }
     }
 
     @Test func hexColors() {

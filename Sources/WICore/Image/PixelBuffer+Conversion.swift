@@ -35,17 +35,26 @@ extension PixelBuffer {
     }
 
     /// Whether every pixel is fully opaque.
+    ///
+    /// A row's pixels are ANDed together 64 bits at a time (two 8-bit pixels, or one 16-bit pixel, per word) and
+    /// its alpha checked once: the AND keeps every alpha bit only when every alpha is the maximum.
     public var isOpaque: Bool {
-        withUnsafeBytes { bytes in
+        // Little-endian RGBA: alpha is the top byte of each 32-bit pixel, the top half-word of each 64-bit one.
+        let alpha: UInt64 = format.bitsPerComponent == 8 ? 0xFF00_0000_FF00_0000 : 0xFFFF_0000_0000_0000
+        let rowBytes = width * format.bytesPerPixel
+        return withUnsafeBytes { bytes in
             for y in 0..<height {
                 let row = bytes.baseAddress! + y * bytesPerRow
-                if format.bitsPerComponent == 8 {
-                    let p = row.assumingMemoryBound(to: UInt8.self)
-                    for x in 0..<width where p[x * 4 + 3] != 255 { return false }
-                } else {
-                    let p = row.assumingMemoryBound(to: UInt16.self)
-                    for x in 0..<width where p[x * 4 + 3] != 65535 { return false }
+                var all = UInt64.max
+                var offset = 0
+                while offset + 8 <= rowBytes {
+                    all &= row.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    offset += 8
                 }
+                if offset < rowBytes {  // an odd 8-bit pixel: its alpha is the top byte of its 32 bits
+                    all &= UInt64(row.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) << 32 | 0xFFFF_FFFF
+                }
+                if all & alpha != alpha { return false }
             }
             return true
         }
