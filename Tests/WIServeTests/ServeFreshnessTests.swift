@@ -36,12 +36,14 @@ import WITestSupport
         h.origin.route("/fresh.png") { .cacheable(red, etag: "\"v1\"", cacheControl: "max-age=0", request: $0) }
         let (configuration, folder) = Self.cached { $0.originCachePolicy = .respect }
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await h.withServer(configuration) { _, client in
+        try await h.withServer(configuration) { server, client in
             let uri = "/unsafe/20x10/\(h.url("/fresh.png"))"
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
             #expect(try H.image(first).pixels.color(x: 5, y: 5).isClose(to: H.red))
             let etag = try #require(first.headers[.eTag])
+            // The source and its validators are stored in the background, after the answer: wait for that.
+            await server.manager.waitUntilIdle()
             // Stale at once (max-age=0): rendered again after a revalidation the origin answers 304; same ETag.
             let second = try await client.execute(uri: uri, method: .get)
             #expect(second.status == .ok && second.headers[.eTag] == etag)
