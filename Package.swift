@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "WICoderBMP", targets: ["WICoderBMP"]),
         .library(name: "WICoderJXL", targets: ["WICoderJXL"]),
         .library(name: "WICoderTIFF", targets: ["WICoderTIFF"]),
+        .library(name: "WIColor", targets: ["WIColor"]),
         .library(name: "WITransform", targets: ["WITransform"]),
         .library(name: "WICacheRedis", targets: ["WICacheRedis"]),
         .library(name: "WebImage", targets: ["WebImage"]),
@@ -75,6 +76,7 @@ let package = Package(
         // need no flag and sit in the default include path, so `CJXL` does without pkg-config too.
         systemLibrary("CJXL", pkgConfig: nil, apt: ["libjxl-dev"]),
         systemLibrary("CTIFF", pkgConfig: "libtiff-4", apt: ["libtiff-dev"]),
+        systemLibrary("CLCMS", pkgConfig: "lcms2", apt: ["liblcms2-dev"]),
         systemLibrary("CPixman", pkgConfig: "pixman-1", apt: ["libpixman-1-dev"]),
         systemLibrary("CCairo", pkgConfig: "cairo", apt: ["libcairo2-dev"]),
         systemLibrary("CRsvg", pkgConfig: "librsvg-2.0", apt: ["librsvg2-dev"]),
@@ -98,6 +100,8 @@ let package = Package(
         .target(name: "CPopplerShim", dependencies: ["CPoppler"], path: "Sources/System/CPopplerShim"),
         .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/System/CHeifShim"),
         .target(name: "CJXLShim", dependencies: ["CJXL"], path: "Sources/System/CJXLShim"),
+        // Little CMS is opened by the first colour conversion to sRGB: apps that keep files' colours never load it.
+        .target(name: "CLCMSShim", dependencies: ["CLCMS"], path: "Sources/System/CLCMSShim"),
         // libcurl is opened by a curl loader's first http(s) load: `wi info`, `wi convert` and apps that never load a
         // URL skip its 29 shared objects.
         .target(name: "CCurlShim", dependencies: ["CCurl"], path: "Sources/System/CCurlShim"),
@@ -149,6 +153,8 @@ let package = Package(
         .target(name: "WICoderBMP", dependencies: ["WICore"]),
         .target(name: "WICoderJXL", dependencies: ["WICore", "CJXLShim"]),
         .target(name: "WICoderTIFF", dependencies: ["WICore", "CTIFFShim"]),
+        // Colour conversion to sRGB (`DecodeOptions.targetColorSpace`) on Little CMS 2.
+        .target(name: "WIColor", dependencies: ["WICore", "CLCMSShim"]),
         .target(name: "WITransform", dependencies: ["WICore", "CPixman"]),
         .target(
             name: "WICacheRedis", dependencies: ["WICore", "CHiredis", .product(name: "Logging", package: "swift-log")]),
@@ -157,7 +163,7 @@ let package = Package(
             dependencies: [
                 "WICore", "WICoderSupport", "WICacheMemory", "WICacheDisk", "WILoaderCurl", "WICoderPNG", "WICoderJPEG",
                 "WICoderWebP", "WICoderHEIC", "WICoderGIF", "WICoderSVG", "WICoderPDF", "WICoderBMP", "WICoderJXL",
-                "WICoderTIFF", "WITransform",
+                "WICoderTIFF", "WITransform", "WIColor",
                 "WICacheRedis",
             ]
         ),
@@ -288,6 +294,12 @@ let package = Package(
         .testTarget(name: "WICoderBMPTests", dependencies: ["WICoderBMP", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderJXLTests", dependencies: ["WICoderJXL", "WICoderPNG", "WITestSupport"]),
         .testTarget(name: "WICoderTIFFTests", dependencies: ["WICoderTIFF", "WICoderPNG", "WITestSupport"]),
+        .testTarget(
+            name: "WIColorTests",
+            dependencies: [
+                "WIColor", "WICoderJPEG", "WICoderPNG", "WICoderTIFF", "WICoderWebP", "WICoderHEIC", "WICoderJXL",
+                "WITestSupport",
+            ]),
         .testTarget(name: "WITransformTests", dependencies: ["WITransform", "WITestSupport"]),
         .testTarget(
             name: "WICacheRedisTests", dependencies: ["WICacheRedis", "WICacheDisk", "WITestSupport", "wi-redis-fleet"]

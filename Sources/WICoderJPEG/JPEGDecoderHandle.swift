@@ -20,7 +20,12 @@ final class JPEGDecoderHandle {
     /// The size libjpeg decodes to (DCT-scaled), once started.
     private(set) var decodedSize: PixelSize?
 
-    init(options: DecodeOptions) throws(ImageError) {
+    /// Whether a CMYK file's samples may be kept for the colour converter (a one-shot decode: partial images of an
+    /// incremental one show the naive conversion).
+    private let keepsCMYK: Bool
+
+    init(options: DecodeOptions, keepsCMYK: Bool = false) throws(ImageError) {
+        self.keepsCMYK = keepsCMYK
         guard let decoder = wi_jpeg_decoder_create() else {
             throw ImageError(.outOfMemory, "cannot create a libjpeg decoder")
         }
@@ -80,6 +85,9 @@ final class JPEGDecoderHandle {
             metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:))
             ?? metadata.xmp.flatMap(ImageCoding.XMPReader.orientation(in:)) ?? .up
         try options.checkPixelLimit(storedSize)
+        if keepsCMYK, options.targetColorSpace == .sRGB, options.colorConverter != nil, metadata.iccProfile != nil {
+            wi_jpeg_decoder_keep_cmyk(decoder, 1)
+        }
         let swaps = orientation.swapsDimensions
         let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
         let target = options.targetSize(for: displayed).map {
@@ -107,10 +115,11 @@ final class JPEGDecoderHandle {
         guard let pixels = wi_jpeg_decoder_take_pixels(decoder) else {
             throw ImageError(.badImageData, "the JPEG decoder holds no pixels")
         }
-        let buffer = PixelBuffer(
+        var buffer = PixelBuffer(
             adopting: UnsafeMutableRawPointer(pixels), width: decodedSize.width,
             height: decodedSize.height, bytesPerRow: decodedSize.width * 4, format: .rgba8)
         let incomplete = wi_jpeg_decoder_is_truncated(decoder) != 0
+        if wi_jpeg_decoder_kept_cmyk(decoder) != 0 { buffer = try convertingCMYK(buffer) }
         return try makeImage(buffer, flags: incomplete ? .incomplete : [])
     }
 
@@ -128,6 +137,25 @@ final class JPEGDecoderHandle {
         } catch {
             return nil
         }
+    }
+
+    /// Kept CMYK samples in sRGB through the options' colour converter with the file's profile (which is then
+    /// dropped), or with the naive formula when the converter cannot use the profile.
+    private func convertingCMYK(_ samples: PixelBuffer) throws(ImageError) -> PixelBuffer {
+        let inverted = wi_jpeg_decoder_info(decoder)!.pointee.saw_adobe != 0
+        let profile = metadata.iccProfile ?? Data()
+        metadata.iccProfile = nil
+        if let converter = options.colorConverter,
+            let converted = try converter.convertCMYKToSRGB(samples, inverted: inverted, profile: profile)
+        {
+            return converted
+        }
+        var naive = samples
+        let (stride, width, height) = (samples.bytesPerRow, UInt32(samples.width), UInt32(samples.height))
+        try naive.withUnsafeMutableBytes { bytes in
+            wi_jpeg_cmyk_rows_to_rgba(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), stride, width, height)
+        }
+        return naive
     }
 
     private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {

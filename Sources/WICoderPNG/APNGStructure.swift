@@ -26,7 +26,7 @@ struct APNGStructure {
     var header: [UInt8]
     /// PLTE and tRNS chunks, whole (length, type, data, CRC), for each frame's standalone stream.
     var sharedChunks: [[UInt8]] = []
-    /// iCCP and eXIf chunks before the image data, whole, for the image's metadata.
+    /// iCCP, eXIf and colour (sRGB, gAMA, cHRM, cICP) chunks before the image data, whole, for the image's metadata.
     var metadataChunks: [[UInt8]] = []
     var frames: [Frame] = []
     /// acTL num_plays: 0 forever, else the number of plays.
@@ -113,7 +113,7 @@ struct APNGStructure {
                 guard frameCount > 0 else { throw ImageError(.badImageData, "APNG: acTL announces 0 frames") }
             case "PLTE", "tRNS":
                 if !seenIDAT { result!.sharedChunks.append(Array(p[chunk])) }
-            case "iCCP", "eXIf":
+            case "iCCP", "eXIf", "sRGB", "gAMA", "cHRM", "cICP":
                 if !seenIDAT { result!.metadataChunks.append(Array(p[chunk])) }
             case "IDAT":
                 if !seenIDAT, let frame = pending, frameCount > 0 {

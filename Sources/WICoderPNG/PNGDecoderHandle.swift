@@ -94,7 +94,25 @@ final class PNGDecoderHandle {
         var size = 0
         if let icc = wi_png_decoder_icc(decoder, &size) { metadata.iccProfile = Data(bytes: icc, count: size) }
         if let exif = wi_png_decoder_exif(decoder, &size) { metadata.exif = Data(bytes: exif, count: size) }
+        metadata.colorDescription = Self.colorDescription(wi_png_decoder_color(decoder))
         return metadata
+    }
+
+    /// The colour chunks as one description, by PNG's precedence: cICP, then sRGB, then gAMA and cHRM.
+    private static func colorDescription(_ color: wi_png_color) -> ImageMetadata.ColorDescription? {
+        if color.has_cicp != 0 {
+            let (primaries, transfer, matrix, range) = color.cicp
+            return .cicp(
+                .init(primaries: Int(primaries), transfer: Int(transfer), matrix: Int(matrix), fullRange: range != 0))
+        }
+        if color.has_srgb != 0 { return .sRGB }
+        guard color.has_gama != 0 || color.has_chrm != 0 else { return nil }
+        let chromaticities =
+            color.has_chrm != 0
+            ? ImageMetadata.Chromaticities(
+                whiteX: color.white_x, whiteY: color.white_y, redX: color.red_x, redY: color.red_y,
+                greenX: color.green_x, greenY: color.green_y, blueX: color.blue_x, blueY: color.blue_y) : nil
+        return .calibrated(fileGamma: color.has_gama != 0 ? color.gamma : nil, chromaticities: chromaticities)
     }
 
     private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {

@@ -50,6 +50,7 @@ public enum DecodeWorker {
         where formats.map({ !$0.isDisjoint(with: coder.decodingFormats.map(\.identifier)) }) ?? true {
             coder.openLibraries()
         }
+        (coders.colorConverter as? any LibraryOpeningConverter)?.openLibraries()
         switch files {
         case .none:
             break

@@ -12,7 +12,7 @@ import WICore
 /// Layout of either: the description's length (8 bytes), the description (`MessageWriter` fields), the payload.
 enum WorkerMessage {
     static let magic: UInt32 = 0x5749_4457  // "WIDW"
-    static let version: UInt16 = 1
+    static let version: UInt16 = 2
 
     /// The request for `data` with `options` (the resampler stays behind: workers use the default).
     static func request(_ data: Data, options: DecodeOptions) throws(ImageError) -> SharedMemory {
@@ -31,6 +31,7 @@ enum WorkerMessage {
         description.i64(options.pixelLimit)
         description.i64(options.frameLimit)
         description.i64(options.frameBufferLimitBytes)
+        description.bool(options.targetColorSpace == .sRGB)
         return try pack(description.bytes, payload: [data.count]) { _, target in
             data.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
         }
@@ -57,6 +58,7 @@ enum WorkerMessage {
         options.pixelLimit = try reader.i64()
         options.frameLimit = try reader.i64()
         options.frameBufferLimitBytes = try reader.i64()
+        options.targetColorSpace = try reader.bool() ? .sRGB : .preserve
         // Every frame crosses to the service: decoded up front, each counted against the pixel limit.
         options.preloadAllFrames = true
         let (source, count) = try reader.rest()
@@ -81,6 +83,7 @@ enum WorkerMessage {
         }
         description.i64(image.metadata.cursorHotspot?.x ?? -1)
         description.i64(image.metadata.cursorHotspot?.y ?? -1)
+        description.colorDescription(image.metadata.colorDescription)
         description.i64(frames.count)
         for frame in frames {
             description.i64(frame.pixels.width)
@@ -124,6 +127,7 @@ enum WorkerMessage {
         let hotspotX = try reader.i64()
         let hotspotY = try reader.i64()
         if hotspotX >= 0, hotspotY >= 0 { metadata.cursorHotspot = ImageCoding.PixelPoint(x: hotspotX, y: hotspotY) }
+        metadata.colorDescription = try reader.colorDescription()
         let count = try reader.i64()
         guard count >= 1, count <= max(1, options.frameLimit == .max ? 1 << 20 : options.frameLimit) else {
             throw ImageError(.badImageData, "the worker replied with \(count) frames")

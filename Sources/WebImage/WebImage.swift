@@ -14,6 +14,7 @@
 @_exported import WICoderSVG
 @_exported import WICoderTIFF
 @_exported import WICoderWebP
+@_exported import WIColor
 @_exported import WILoaderCurl
 @_exported import WITransform
 
@@ -36,7 +37,7 @@ public enum WebImage {
                 SVGCoder(),
                 PDFCoder(), JXLCoder(), TIFFCoder(),
             ],
-            resampler: PixmanResampler())
+            resampler: PixmanResampler(), colorConverter: LittleCMSConverter())
     }
 
     /// A manager with sensible defaults: a memory cache (W-TinyLFU, a quarter of physical memory at most), a disk

@@ -38,6 +38,7 @@ struct wi_jpeg_decoder {
     wi_jpeg_status failure;
     enum wi_jpeg_stage stage;
     int cmyk;
+    int keep_cmyk;              // leave CMYK samples as libjpeg outputs them (for a colour-managed conversion)
     int pending_finish_output;  // jpeg_finish_output suspended waiting for the next scan's SOS
     int last_completed_scan;
     int rendered_scan;
@@ -169,7 +170,7 @@ static JDIMENSION wi_jpeg_read_rows(wi_jpeg_decoder *d) {
     if (count > 16) count = 16;
     for (JDIMENSION i = 0; i < count; i++) rows[i] = d->pixels + (size_t)(first + i) * d->info.stride;
     JDIMENSION got = jpeg_read_scanlines(cinfo, rows, count);
-    if (d->cmyk)
+    if (d->cmyk && !d->keep_cmyk)
         for (JDIMENSION i = 0; i < got; i++) wi_jpeg_cmyk_to_rgba(rows[i], cinfo->output_width);
     return got;
 }
@@ -422,6 +423,14 @@ const uint8_t *wi_jpeg_decoder_exif(const wi_jpeg_decoder *d, size_t *size) {
 const uint8_t *wi_jpeg_decoder_xmp(const wi_jpeg_decoder *d, size_t *size) {
     *size = d->xmp_size;
     return d->xmp;
+}
+
+void wi_jpeg_decoder_keep_cmyk(wi_jpeg_decoder *d, int keep) { d->keep_cmyk = keep; }
+
+int wi_jpeg_decoder_kept_cmyk(const wi_jpeg_decoder *d) { return d->cmyk && d->keep_cmyk; }
+
+void wi_jpeg_cmyk_rows_to_rgba(uint8_t *pixels, size_t stride, uint32_t width, uint32_t height) {
+    for (uint32_t y = 0; y < height; y++) wi_jpeg_cmyk_to_rgba(pixels + (size_t)y * stride, width);
 }
 
 const uint8_t *wi_jpeg_decoder_icc(const wi_jpeg_decoder *d, size_t *size) {

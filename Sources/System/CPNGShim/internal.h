@@ -32,6 +32,7 @@ struct wi_png_decoder {
     size_t icc_size;
     uint8_t *exif;
     size_t exif_size;
+    wi_png_color color;         // sRGB, gAMA, cHRM and cICP as read so far
     char message[256];
     wi_png_colors colors;
     int (*should_stop)(void);

@@ -51,10 +51,44 @@ static void wi_png_copy_metadata(wi_png_decoder *d) {
 #endif
 }
 
+static double wi_png_fixed(const png_byte *bytes) { return png_get_uint_32(bytes) / 100000.0; }
+
+// The colour chunks other than iCCP, read here as they are in the file: libpng's own gAMA/cHRM/sRGB state also holds
+// what an iCCP profile or an sRGB chunk implies, which would pass for chunks the file does not have. cICP (PNG 3rd
+// edition) is unknown to libpng 1.6.39 anyway. The first chunk of each kind counts; a malformed one is ignored.
+static int wi_png_read_color_chunk(wi_png_color *c, png_unknown_chunkp chunk) {
+    if (memcmp(chunk->name, "cICP", 4) == 0) {
+        if (chunk->size == 4 && !c->has_cicp) {
+            c->has_cicp = 1;
+            memcpy(c->cicp, chunk->data, 4);
+        }
+    } else if (memcmp(chunk->name, "sRGB", 4) == 0) {
+        if (chunk->size == 1) c->has_srgb = 1;
+    } else if (memcmp(chunk->name, "gAMA", 4) == 0) {
+        if (chunk->size == 4 && !c->has_gama && png_get_uint_32(chunk->data) > 0) {
+            c->has_gama = 1;
+            c->gamma = wi_png_fixed(chunk->data);
+        }
+    } else if (memcmp(chunk->name, "cHRM", 4) == 0) {
+        if (chunk->size == 32 && !c->has_chrm) {
+            const png_byte *b = chunk->data;
+            c->has_chrm = 1;
+            c->white_x = wi_png_fixed(b), c->white_y = wi_png_fixed(b + 4);
+            c->red_x = wi_png_fixed(b + 8), c->red_y = wi_png_fixed(b + 12);
+            c->green_x = wi_png_fixed(b + 16), c->green_y = wi_png_fixed(b + 20);
+            c->blue_x = wi_png_fixed(b + 24), c->blue_y = wi_png_fixed(b + 28);
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 // libpng 1.6.39's progressive reader has no eXIf handler (only the sequential reader has one) and passes the chunk
 // on as unknown; catch it here so eXIf orientation works for incremental and one-shot decodes alike.
 static int wi_png_user_chunk_callback(png_structp png, png_unknown_chunkp chunk) {
     wi_png_decoder *d = png_get_user_chunk_ptr(png);
+    if (wi_png_read_color_chunk(&d->color, chunk)) return 1;
     if (memcmp(chunk->name, "eXIf", 4) != 0) return 0;  // not ours: libpng's default handling
     if (!d->exif && chunk->size > 0) {
         d->exif = malloc(chunk->size);
@@ -152,6 +186,9 @@ wi_png_decoder *wi_png_decoder_create(int keep_16, uint64_t max_pixels) {
     // The dimension limit is ours (pixel limit); libpng's 1,000,000-per-side default would refuse wide banners.
     png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
     png_set_read_user_chunk_fn(d->png, d, wi_png_user_chunk_callback);
+    // sRGB, gAMA and cHRM reach the callback as they are in the file (wi_png_read_color_chunk).
+    static const png_byte color_chunks[] = "sRGB\0gAMA\0cHRM";
+    png_set_keep_unknown_chunks(d->png, PNG_HANDLE_CHUNK_ALWAYS, color_chunks, 3);
     png_set_progressive_read_fn(d->png, d, wi_png_info_callback, wi_png_row_callback, wi_png_end_callback);
     return d;
 }
@@ -190,6 +227,8 @@ uint8_t *wi_png_decoder_take_pixels(wi_png_decoder *d) {
     d->pixels = NULL;
     return pixels;
 }
+
+wi_png_color wi_png_decoder_color(const wi_png_decoder *d) { return d->color; }
 
 const uint8_t *wi_png_decoder_icc(const wi_png_decoder *d, size_t *size) {
     *size = d->icc_size;

@@ -39,14 +39,7 @@ extension DecodeOptions {
             remaining = .up
         }
         let wide = keep16Bit && pixels.format.bitsPerComponent == 16
-        let format: PixelFormat =
-            switch (wide, premultipliedAlpha) {
-            case (false, false): .rgba8
-            case (false, true): .premultipliedRGBA8
-            case (true, false): .rgba16
-            case (true, true): .premultipliedRGBA16
-            }
-        pixels = try pixels.converted(to: format)
+        pixels = try pixels.converted(to: .rgba(wide: wide, premultiplied: premultipliedAlpha))
         return FinishedPixels(pixels: pixels, orientation: remaining, isThumbnail: isThumbnail)
     }
 }

@@ -41,6 +41,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// (the default) leaves it to the `ImageCodersManager` that decodes (its `resampler`), else
     /// `ImageCoding.AreaAverageResampler`. Coders read `effectiveResampler`.
     public var resampler: (any ImageResampler)?
+    /// The colour space the pixels come out in: `.preserve` (the default: the file's own, its description kept in
+    /// `Image.metadata`) or `.sRGB` (converted by the decoding `ImageCodersManager`'s colour converter, the
+    /// description dropped). It joins the cache key when not `.preserve`.
+    public var targetColorSpace: TargetColorSpace = .preserve
+    /// The converter an `ImageCodersManager` hands its coders with `.sRGB` (for samples only the coder sees, such
+    /// as a JPEG's CMYK); not part of equality, and never recorded on an image.
+    package var colorConverter: (any ImageColorConverter)?
 
     /// The resampler coders use: `resampler`, or WICore's `ImageCoding.AreaAverageResampler` when unset.
     public var effectiveResampler: any ImageResampler { resampler ?? ImageCoding.AreaAverageResampler() }
@@ -119,7 +126,7 @@ extension DecodeOptions {
             && lhs.premultipliedAlpha == rhs.premultipliedAlpha && lhs.applyOrientation == rhs.applyOrientation
             && lhs.pixelLimit == rhs.pixelLimit && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
             && lhs.preloadAllFrames == rhs.preloadAllFrames && lhs.frameBufferLimitBytes == rhs.frameBufferLimitBytes
-            && lhs.frameLimit == rhs.frameLimit
+            && lhs.frameLimit == rhs.frameLimit && lhs.targetColorSpace == rhs.targetColorSpace
     }
 
     /// Hashes every field, the resampler by identity, consistently with `==`.
@@ -137,5 +144,6 @@ extension DecodeOptions {
         hasher.combine(preloadAllFrames)
         hasher.combine(frameBufferLimitBytes)
         hasher.combine(frameLimit)
+        hasher.combine(targetColorSpace)
     }
 }

@@ -30,12 +30,19 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     private let registered: Mutex<[any ImageCoder]>
     /// The resampler filled into options that name none; nil leaves options as they are.
     public let resampler: (any ImageResampler)?
+    /// Converts decodes whose options ask for `.sRGB` (`DecodeOptions.targetColorSpace`); without one, such a
+    /// decode of a file that describes colours other than sRGB throws `.unsupportedFormat`.
+    public let colorConverter: (any ImageColorConverter)?
 
     /// A manager with `coders`, the last one with the highest priority, that gives `resampler` (when not nil) to
-    /// its coders for options without one.
-    public init(coders: [any ImageCoder] = [], resampler: (any ImageResampler)? = nil) {
+    /// its coders for options without one and converts colours with `colorConverter`.
+    public init(
+        coders: [any ImageCoder] = [], resampler: (any ImageResampler)? = nil,
+        colorConverter: (any ImageColorConverter)? = nil
+    ) {
         registered = Mutex(coders)
         self.resampler = resampler
+        self.colorConverter = colorConverter
     }
 
     /// The coders, highest priority first.
@@ -68,7 +75,11 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         let filled = filling(options)
         for coder in coders where coder.canDecode(data) {
             do {
-                return recordingPassed(options, on: try coder.decode(data, options: filled))
+                var image = try coder.decode(data, options: filled)
+                if let again = redecoding(image, options: options, filled: filled) {
+                    image = try coder.decode(data, options: again)
+                }
+                return recordingPassed(options, on: try converting(image, to: options))
             } catch  where error.code == .unsupportedFormat {
                 continue
             }
@@ -124,23 +135,32 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
         throw ImageError(.unsupportedFormat, "no registered animated coder decodes this data")
     }
 
-    /// Whether this manager gives its resampler to a coder called with `options`.
-    private func fills(_ options: DecodeOptions) -> Bool { options.resampler == nil && resampler != nil }
+    /// Whether this manager changes the options of a coder called with `options` (a resampler filled in, or the
+    /// form a colour conversion starts from).
+    private func fills(_ options: DecodeOptions) -> Bool {
+        (options.resampler == nil && resampler != nil) || options.targetColorSpace != .preserve
+    }
 
-    /// `options` with this manager's resampler when they name none.
+    /// `options` with this manager's resampler when they name none; for a colour conversion, with the converter
+    /// (for samples only a coder sees, such as CMYK), straight alpha, and the source's depth unless a byte limit
+    /// sizes the output (the conversion narrows and premultiplies after).
     private func filling(_ options: DecodeOptions) -> DecodeOptions {
         guard fills(options) else { return options }
         var filled = options
-        filled.resampler = resampler
+        if filled.resampler == nil { filled.resampler = resampler }
+        if options.targetColorSpace != .preserve {
+            filled.colorConverter = colorConverter
+            filled.premultipliedAlpha = false
+            if options.scaleDownLimitBytes == nil { filled.keep16Bit = true }
+        }
         return filled
     }
 
     /// `image` recording `passed` (the caller's options) rather than the options filled in for its coder, so that
     /// it compares equal to what the caller asked for.
     fileprivate func recordingPassed(_ passed: DecodeOptions, on image: Image) -> Image {
-        guard fills(passed), var recorded = image.decodeOptions, recorded.resampler != nil else { return image }
-        recorded.resampler = nil
-        return image.with(decodeOptions: recorded)
+        guard fills(passed), image.decodeOptions != nil else { return image }
+        return image.with(decodeOptions: passed)
     }
 }
 
@@ -160,7 +180,14 @@ private final class PassedOptionsDecoder: IncrementalImageDecoder {
 
     func append(_ data: Data) throws(ImageError) -> Bool { try decoder.append(data) }
 
-    func currentImage() -> Image? { decoder.currentImage().map { manager.recordingPassed(options, on: $0) } }
+    func currentImage() -> Image? {
+        guard let image = decoder.currentImage(), let converted = try? manager.converting(image, to: options) else {
+            return nil
+        }
+        return manager.recordingPassed(options, on: converted)
+    }
 
-    func finish() throws(ImageError) -> Image { manager.recordingPassed(options, on: try decoder.finish()) }
+    func finish() throws(ImageError) -> Image {
+        manager.recordingPassed(options, on: try manager.converting(try decoder.finish(), to: options))
+    }
 }

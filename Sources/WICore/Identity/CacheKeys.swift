@@ -14,6 +14,15 @@ public enum CacheKeys {
         "Thumbnail({\(size.width).000000,\(size.height).000000},\(preserveAspectRatio ? 1 : 0))"
     }
 
+    /// The key part of pixels converted to `target` (`DecodeOptions.targetColorSpace`); nil for `.preserve`, which
+    /// adds nothing, so that keys made before colour conversion existed stay valid.
+    public static func colorSpacePart(_ target: DecodeOptions.TargetColorSpace) -> String? {
+        switch target {
+        case .preserve: nil
+        case .sRGB: "sRGB"
+        }
+    }
+
     /// The key part of a thumbnail or transform made from the first frame only (`.decodeFirstFrameOnly`).
     public static let firstFramePart = "FirstFrame"
 

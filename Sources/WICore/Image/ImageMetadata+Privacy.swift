@@ -6,7 +6,7 @@ import Foundation
 
 extension ImageMetadata {
     /// A copy without what identifies a person, a place or a device: no EXIF (GPS position, camera serial numbers,
-    /// timestamps, maker notes) and no XMP; the colour profile and a cursor's hotspot stay.
+    /// timestamps, maker notes) and no XMP; the colour profile and description and a cursor's hotspot stay.
     ///
     /// With `keepingCopyright`, the EXIF Artist (0x013B) and Copyright (0x8298) fields of the source survive in a
     /// new EXIF block that holds them alone (thumbor's PRESERVE_EXIF_COPYRIGHT_INFO, imgproxy's keep-copyright).
@@ -20,6 +20,7 @@ extension ImageMetadata {
     public func removingPersonalData(keepingCopyright: Bool = false) -> ImageMetadata {
         var kept = ImageMetadata(iccProfile: iccProfile)
         kept.cursorHotspot = cursorHotspot
+        kept.colorDescription = colorDescription
         if keepingCopyright, let exif {
             let fields = [ExifCopyright.artist, ExifCopyright.copyright].compactMap { tag in
                 ExifCopyright.asciiValue(of: tag, in: exif).map { (tag, $0) }

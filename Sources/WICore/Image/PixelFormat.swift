@@ -26,6 +26,16 @@ public enum PixelFormat: Hashable, Sendable, CaseIterable, CustomStringConvertib
         }
     }
 
+    /// The RGBA form of 16 bits (`wide`) or 8, with premultiplied or straight alpha.
+    package static func rgba(wide: Bool, premultiplied: Bool) -> PixelFormat {
+        switch (wide, premultiplied) {
+        case (false, false): .rgba8
+        case (false, true): .premultipliedRGBA8
+        case (true, false): .rgba16
+        case (true, true): .premultipliedRGBA16
+        }
+    }
+
     /// Whether colour is premultiplied by alpha.
     public var isPremultiplied: Bool { self == .premultipliedRGBA8 || self == .premultipliedRGBA16 }
 

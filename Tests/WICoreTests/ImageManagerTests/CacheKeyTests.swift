@@ -49,6 +49,45 @@ import WITestSupport
         #expect(noCache.manager.cacheKey(for: url) == nil)
     }
 
+    @Test func theColourTargetJoinsTheKeyAndPreserveAddsNothing() {
+        let h = Harness()
+        let url = URL(string: "https://a.com/p/cat.jpg?v=2")!
+        var decode = DecodeOptions()
+        var context = ImageContext()
+        context[.decodeOptions] = decode
+        // .preserve: the keys made before colour conversion existed, byte for byte.
+        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat.jpg?v=2")
+        decode.targetColorSpace = .sRGB
+        context[.decodeOptions] = decode
+        #expect(h.manager.cacheKey(for: url, context: context) == "https://a.com/p/cat-sRGB.jpg?v=2")
+        context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
+        context[.imageTransformer] = MockTransformer(key: "T")
+        #expect(
+            h.manager.cacheKey(for: url, context: context)
+                == "https://a.com/p/cat-Thumbnail({64.000000,64.000000},1)-sRGB-T.jpg?v=2")
+        #expect(CacheKeys.colorSpacePart(.preserve) == nil && CacheKeys.colorSpacePart(.sRGB) == "sRGB")
+    }
+
+    @Test func sRGBLoadsAreCachedApartFromTheOriginal() async throws {
+        let h = Harness()
+        let url = h.serve("a.png")
+        var decode = DecodeOptions()
+        decode.targetColorSpace = .sRGB
+        var context = ImageContext()
+        context[.decodeOptions] = decode
+        let converted = try await h.manager.loadImage(with: url, options: .waitStoreCache, context: context)
+        #expect(converted.image.decodeOptions?.targetColorSpace == .sRGB)
+        #expect(converted.data == nil)
+        // The original's bytes under the source key; the converted image under its own key (memory, and encoded on
+        // disk as thumbnails are), never under the original's.
+        #expect(h.disk.keys.sorted() == ["mock://host/a-sRGB.png", "mock://host/a.png"])
+        #expect(h.memory.keys == ["mock://host/a-sRGB.png"])
+        let original = try await h.manager.loadImage(with: url, options: .waitStoreCache)
+        #expect(original.cacheType == .disk)
+        #expect(original.image.decodeOptions?.targetColorSpace == .preserve)
+        #expect(h.loader.loadCount == 1)
+    }
+
     @Test func aNilKeyMeansNothingIsCached() async throws {
         let h = Harness(cacheKeyFilter: CacheKeys.BlockKeyFilter { _ in nil })
         let url = h.serve("a.png")

@@ -67,6 +67,19 @@ const char *wi_png_decoder_message(const wi_png_decoder *decoder);
 const uint8_t *wi_png_decoder_icc(const wi_png_decoder *decoder, size_t *size);
 const uint8_t *wi_png_decoder_exif(const wi_png_decoder *decoder, size_t *size);
 
+/// The colour chunks other than iCCP, each with a flag saying whether the file has it (and libpng found it valid).
+typedef struct {
+    int has_srgb;
+    int has_gama;
+    double gamma;               // the file gamma (0.45455 for a 2.2 display)
+    int has_chrm;
+    double white_x, white_y, red_x, red_y, green_x, green_y, blue_x, blue_y;
+    int has_cicp;
+    uint8_t cicp[4];            // primaries, transfer, matrix, full range
+} wi_png_color;
+/// The sRGB, gAMA, cHRM and cICP chunks read so far.
+wi_png_color wi_png_decoder_color(const wi_png_decoder *decoder);
+
 typedef enum {
     WI_PNG_LAYOUT_GRAY = 0,
     WI_PNG_LAYOUT_GRAY_ALPHA = 1,

@@ -46,9 +46,12 @@ struct ResolvedRequest: Sendable {
     /// `context[.logger]`, else the manager's.
     var logger: Logger
 
-    /// Whether the final image differs from what the source bytes decode to at full size (thumbnail or transform
-    /// asked for): such a result carries no `data`, and its own cache entry.
-    var isDerived: Bool { sourceKey != finalKey || decodeOptions.thumbnailPixelSize != nil || transformer != nil }
+    /// Whether the final image differs from what the source bytes decode to at full size (thumbnail, colour
+    /// conversion or transform asked for): such a result carries no `data`, and its own cache entry.
+    var isDerived: Bool {
+        sourceKey != finalKey || decodeOptions.thumbnailPixelSize != nil || transformer != nil
+            || decodeOptions.targetColorSpace != .preserve
+    }
 }
 
 extension ImageManager {
@@ -91,6 +94,9 @@ extension ImageManager {
         var finalKey = sourceKey
         if let key = finalKey, let size = decode.thumbnailPixelSize {
             finalKey = CacheKeys.thumbnailed(key, size: size, preserveAspectRatio: decode.preserveAspectRatio)
+        }
+        if let key = finalKey, let part = CacheKeys.colorSpacePart(decode.targetColorSpace) {
+            finalKey = CacheKeys.inserting(part, into: key)
         }
         if let key = finalKey, let transformer {
             finalKey = CacheKeys.transformed(key, transformerKey: transformer.key)

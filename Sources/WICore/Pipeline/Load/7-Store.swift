@@ -31,6 +31,7 @@ extension ImageManager {
             }
             let fullDecode =
                 request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
+                && request.decodeOptions.targetColorSpace == .preserve
             var originalType = request.originalStoreType.intersection(persistent)
             if !fullDecode { originalType = originalType.intersection(.disk) }
             if originalData == nil { originalType = originalType.intersection(.memory) }
