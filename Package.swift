@@ -339,7 +339,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WITestServer"], path: "Tests/wiTests"),
+            name: "wiTests", dependencies: ["WITestSupport", "WICacheDisk", "WICoderPNG", "WITestServer"],
+            path: "Tests/wiTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ import Foundation
 #endif
 import WebImage
 
-/// `wi convert IN OUT [--quality Q] [--lossless] [--thumbnail N]`: decode and encode, format from OUT's extension.
+/// `wi convert IN OUT [--quality Q] [--lossless] [--thumbnail N] [--srgb]`: decode and encode, format from OUT's extension.
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
@@ -15,7 +15,7 @@ struct Convert: ParsableCommand {
             Formats that can be written: png, jpg/jpeg, heic, avif (and webp, gif when those coders are linked).
 
             Example:
-              wi convert photo.heic photo.jpg --quality 0.85 --thumbnail 1024
+              wi convert photo.heic photo.jpg --quality 0.85 --thumbnail 1024 --srgb
             """
     )
 
@@ -24,6 +24,7 @@ struct Convert: ParsableCommand {
     @Option(help: "Quality from 0 to 1 for lossy formats.") var quality: Double = 0.9
     @Flag(help: "Encode losslessly where the format can.") var lossless = false
     @Option(help: "Fit inside an N x N box first (never upscales).") var thumbnail: Int?
+    @Flag(help: .init(WICommandSetup.srgbHelp)) var srgb = false
 
     func validate() throws {
         try WICommandSetup.checkQuality(quality)
@@ -42,6 +43,7 @@ struct Convert: ParsableCommand {
             }
             var options = DecodeOptions()
             if let thumbnail { options.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+            if srgb { options.targetColorSpace = .sRGB }
             let image = try coders.decode(data, options: options)
             let encoded = try coders.encode(
                 image, as: format, options: EncodeOptions(quality: quality, lossless: lossless))

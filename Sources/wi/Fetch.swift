@@ -6,8 +6,8 @@ import Foundation
 #endif
 import WebImage
 
-/// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--format F] [--quality Q] [--out DIR] [--cache-dir DIR]
-/// [--first-frame] [--no-cache] [--refresh] [--concurrency N] [--json]`: the full pipeline from a shell.
+/// `wi fetch URL|PATH... [--thumbnail N] [--resize WxH] [--srgb] [--format F] [--quality Q] [--out DIR]
+/// [--cache-dir DIR] [--first-frame] [--no-cache] [--refresh] [--concurrency N] [--json]`: the full pipeline from a shell.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
@@ -39,6 +39,7 @@ struct Fetch: AsyncParsableCommand {
     var cacheDirectory: String?
     @Flag(name: .customLong("no-cache"), help: "Neither read nor write the caches.") var noCache = false
     @Flag(name: .customLong("first-frame"), help: "Keep only the first frame of animations.") var firstFrame = false
+    @Flag(help: .init(WICommandSetup.srgbHelp)) var srgb = false
     @Flag(help: "Revalidate cached images with the server (conditional requests) before answering.") var refresh = false
     @Flag(help: "Print one JSON object per URL.") var json = false
     @Option(help: "Loads at once, from download to written output (default 24).") var concurrency = Fetch
@@ -82,6 +83,11 @@ struct Fetch: AsyncParsableCommand {
         }
         var context = ImageContext()
         if let thumbnail { context[.thumbnailPixelSize] = PixelSize(width: thumbnail, height: thumbnail) }
+        if srgb {
+            var decode = DecodeOptions()
+            decode.targetColorSpace = .sRGB
+            context[.decodeOptions] = decode
+        }
         if let resize, let size = WICommandSetup.parseSize(resize) {
             context[.imageTransformer] = try WICommandSetup.resizeTransformer(size)
         }
@@ -96,7 +102,7 @@ struct Fetch: AsyncParsableCommand {
         let output = out.map {
             FetchOutput(
                 folder: $0, format: format.flatMap(ImageFormat.named), quality: quality,
-                transformed: thumbnail != nil || resize != nil, coders: setup.coders)
+                transformed: thumbnail != nil || resize != nil || srgb, coders: setup.coders)
         }
         if let output, output.transformed, !noCache { context[.cacheSerializer] = output.serializer }
         let (manager, context2, options2, targets2, refresh2) = (setup.manager, context, options, targets, refresh)

@@ -9,6 +9,9 @@ import WebImage
 /// The pipeline `wi fetch` and `wi prefetch` run: memory cache, wi's disk cache, the curl loader (http, https,
 /// file and data URLs), every coder, WITransform.
 struct WICommandSetup {
+    /// The help of `--srgb` (`wi convert`, `wi fetch`).
+    static let srgbHelp = "Convert the pixels to sRGB with the file's colour profile, and drop the profile."
+
     let manager: ImageManager
     let coders: ImageCodersManager
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import WICacheDisk
+import WICoderPNG
+import WICore
 import WITestSupport
 
 @Suite struct ConvertAndCacheCommandTests {
@@ -52,6 +54,25 @@ import WITestSupport
         #expect(corrupt.stderr == "wi convert: 1001: PNG: IDAT: CRC error\n")
         #expect(try CommandRunner.run(wi, ["convert", "a.png", "b.unknown"]).status == 2)
         #expect(try CommandRunner.run(wi, ["convert", "a.png", "b.png", "--quality", "7"]).status == 2)
+    }
+
+    @Test func srgbConvertsWithTheProfileAndDropsIt() throws {
+        // A Display P3 JPEG to PNG: with --srgb, tificc's sRGB reference within 45 dB and no iCCP; without, the P3
+        // pixels (under 40 dB of it) and the profile kept.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let coders = ImageCodersManager(coders: [PNGCoder()])
+        let reference = try coders.decode(Fixtures.data("color/p3.ref.png"), options: .init())
+        for srgb in [true, false] {
+            let output = directory.appendingPathComponent("p3-\(srgb).png").path
+            let result = try CommandRunner.run(
+                wi, ["convert", Fixtures.url("color/p3.jpg").path, output] + (srgb ? ["--srgb"] : []))
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try coders.decode(try Data(contentsOf: URL(fileURLWithPath: output)), options: .init())
+            let psnr = try #require(image.pixels.psnr(against: reference.pixels))
+            #expect(srgb ? psnr >= 45 : psnr < 40, "--srgb \(srgb): \(psnr) dB")
+            #expect((image.metadata.iccProfile == nil) == srgb)
+        }
     }
 
     @Test func cacheStatsClearAndTrim() throws {

@@ -455,6 +455,9 @@ public final class ImageService: Sendable {
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
         decode.frameLimit = configuration.maxFrames
         decode.thumbnailPixelSize = decodeBox
+        // Answers are sRGB (imgproxy's default): the source's profile is applied here, before a transform mixes
+        // the pixels with sRGB ones (fill, watermarks) and before an encoder or strip_icc() drops it.
+        decode.targetColorSpace = .sRGB
         context[.decodeOptions] = decode
         context[.httpCachePolicy] = configuration.originCachePolicy
         if let decodeBox { context[.thumbnailPixelSize] = decodeBox }
@@ -544,6 +547,7 @@ public final class ImageService: Sendable {
                 var context = ImageContext()
                 var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
                 decode.frameLimit = configuration.maxFrames
+                decode.targetColorSpace = .sRGB  // composited over sRGB answers
                 context[.decodeOptions] = decode
                 context[.httpCachePolicy] = configuration.originCachePolicy
                 selectLoader(for: url, in: &context)

@@ -29,8 +29,9 @@ package final class VariantCache: Sendable {
         signedPath: String, requested: ImageFormat?, accept: String?, negotiation: OutputFormat.Negotiation,
         keepMetadata: Bool = false, keepCopyright: Bool = false, qualities: String = ""
     ) -> String {
-        // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them.
-        var key = keepMetadata ? "v2 meta " : keepCopyright ? "v2 copyright " : "v2 "
+        // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them. v3: answers are
+        // converted to sRGB; a v2 entry may hold the source's own colour space.
+        var key = keepMetadata ? "v3 meta " : keepCopyright ? "v3 copyright " : "v3 "
         if !qualities.isEmpty { key += qualities + " " }
         if let requested {
             key += requested.identifier
