@@ -37,6 +37,17 @@ enum CatalogSnippets {
         return manager
     }
 
+    static func colorManagement(manager: ImageManager, url: URL) async throws -> ImageResult {
+        // doc:begin
+        var options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 256, height: 256))
+        options.targetColorSpace = .sRGB
+        var context = ImageContext()
+        context[.decodeOptions] = options
+        let result = try await manager.loadImage(with: url, context: context)   // sRGB pixels, no profile
+        // doc:end
+        return result
+    }
+
     static func firstLoad(manager: ImageManager) async throws {
         // doc:begin
         var context = ImageContext()

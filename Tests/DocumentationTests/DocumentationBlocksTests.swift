@@ -79,7 +79,7 @@ import WITestSupport
                 checked += 1
             }
         }
-        #expect(checked == 19)   // README 2, GUIDE 4, the WICore articles 11, WITransform 1, WIServe 1
+        #expect(checked == 20)   // README 2, GUIDE 4, the WICore articles 12, WITransform 1, WIServe 1
     }
 
     @Test func regionsAreFoundAsWritten() {
