@@ -36,6 +36,7 @@ let package = Package(
         fuzzTarget("fuzz-jxl", ["WICoderJXL"]),
         fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
         fuzzTarget("fuzz-tiff", ["WICoderTIFF"]),
+        fuzzTarget("fuzz-icc", ["WIColor"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", ["WICoderSupport"]),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),
