@@ -6,7 +6,7 @@ import Foundation
 import WICore
 internal import CHeifShim
 
-/// Reads the ICC profile, EXIF and XMP blocks attached to an image item.
+/// Reads the ICC profile, the nclx colour description, EXIF and XMP blocks attached to an image item.
 enum HEIFMetadata {
     static func read(_ handle: HEIFImageHandle) -> ImageMetadata {
         let heif = handle.heif
@@ -18,6 +18,16 @@ enum HEIFMetadata {
                 heif.heif_image_handle_get_raw_color_profile(handle.pointer, $0.baseAddress)
             }
             if error.code == heif_error_Ok { metadata.iccProfile = icc }
+        }
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        if heif.heif_image_handle_get_nclx_color_profile(handle.pointer, &nclx).code == heif_error_Ok, let nclx {
+            let profile = nclx.pointee
+            metadata.colorDescription = .cicp(
+                .init(
+                    primaries: Int(profile.color_primaries.rawValue),
+                    transfer: Int(profile.transfer_characteristics.rawValue),
+                    matrix: Int(profile.matrix_coefficients.rawValue), fullRange: profile.full_range_flag != 0))
+            heif.heif_nclx_color_profile_free(nclx)
         }
         if let block = blocks(of: handle, type: "Exif").first {
             metadata.exif = tiff(fromExifItem: block)

@@ -82,7 +82,8 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         return Image(
             frames: frames, loopCount: isAnimation ? header.loopCount : 0, format: .jxl,
             scale: options.scaleFactor, orientation: finished?.orientation ?? .up,
-            flags: finished?.isThumbnail == true ? .thumbnail : [], decodeOptions: options)
+            flags: finished?.isThumbnail == true ? .thumbnail : [], decodeOptions: options,
+            metadata: ImageMetadata(iccProfile: session.iccProfile))
     }
 
     /// The browser rule: a frame shorter than 11 ms shows for 100 ms.

@@ -50,6 +50,8 @@ final class JXLDecodeSession {
     private(set) var canvas: PixelBuffer?
     private var frameDuration = 0.0
     private var frameIsLast = false
+    /// The ICC profile of the decoded pixels (libjxl's, for the colour space it decodes to), once read.
+    private(set) var iccProfile: Data?
     /// Finished frames, at the decoded size (not yet through `DecodeOptions.finish`).
     private(set) var frames: [ImageFrame] = []
     /// Frames to skip before the first one kept (frame-by-frame access).
@@ -73,7 +75,9 @@ final class JXLDecodeSession {
         self.skippedFrames = skipping
         self.frameLimit = options.firstFrameOnly ? 1 : frameLimit
         handle = try JXLDecoderHandle()
-        var events = JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_FRAME.rawValue | JXL_DEC_FULL_IMAGE.rawValue
+        var events =
+            JXL_DEC_BASIC_INFO.rawValue | JXL_DEC_COLOR_ENCODING.rawValue | JXL_DEC_FRAME.rawValue
+            | JXL_DEC_FULL_IMAGE.rawValue
         if progressive { events |= JXL_DEC_FRAME_PROGRESSION.rawValue }
         try handle.check(jxl.JxlDecoderSubscribeEvents(handle.pointer, Int32(bitPattern: events)), "its events")
         try handle.check(
@@ -157,6 +161,8 @@ final class JXLDecodeSession {
             switch status {
             case JXL_DEC_BASIC_INFO:
                 try readBasicInfo()
+            case JXL_DEC_COLOR_ENCODING:
+                readColorProfile()
             case JXL_DEC_FRAME:
                 var frameHeader = JxlFrameHeader()
                 try handle.check(jxl.JxlDecoderGetFrameHeader(decoder, &frameHeader), "the frame header")
@@ -187,6 +193,21 @@ final class JXLDecodeSession {
                 throw ImageError(.badImageData, "JPEG XL: unexpected decoder status \(status.rawValue)")
             }
         }
+    }
+
+    /// The profile of the pixels libjxl outputs (the file's ICC profile, or one libjxl writes for its encoded colour
+    /// space); left nil when libjxl has none to give.
+    private func readColorProfile() {
+        var size = 0
+        let target = JXL_COLOR_PROFILE_TARGET_DATA
+        guard jxl.JxlDecoderGetICCProfileSize(handle.pointer, nil, target, &size) == JXL_DEC_SUCCESS, size > 0 else {
+            return
+        }
+        var profile = [UInt8](repeating: 0, count: size)
+        guard jxl.JxlDecoderGetColorAsICCProfile(handle.pointer, nil, target, &profile, size) == JXL_DEC_SUCCESS else {
+            return
+        }
+        iccProfile = Data(profile)
     }
 
     private func readBasicInfo() throws(ImageError) {

@@ -72,7 +72,8 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
         return Image(
             pixels: finished.pixels, format: .jxl, scale: options.scaleFactor,
             orientation: finished.orientation,
-            flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options)
+            flags: finished.isThumbnail ? [.incremental, .thumbnail] : .incremental, decodeOptions: options,
+            metadata: ImageMetadata(iccProfile: session.iccProfile))
     }
 
     func finish() throws(ImageError) -> Image {

@@ -76,6 +76,34 @@ import WITestSupport
         #expect(image.metadata.iccProfile == (try Self.p3Profile))
     }
 
+    @Test func jxlReportsTheProfileOfItsPixels() throws {
+        // libjxl's conformance file with an ICC profile, and a file with an encoded (sRGB) colour space, for which
+        // libjxl writes the profile.
+        let withICC = try JXLCoder().decode(Fixtures.data("jxl/lossy_with_icc.jxl"), options: .init())
+        let profile = try #require(withICC.metadata.iccProfile)
+        #expect(Array(profile[36..<40]) == Array("acsp".utf8))
+        let encoded = try JXLCoder().decode(Fixtures.data("jxl/basic.jxl"), options: .init())
+        let synthesized = try #require(encoded.metadata.iccProfile)
+        #expect(Array(synthesized[36..<40]) == Array("acsp".utf8))
+        #expect(Array(synthesized[16..<20]) == Array("RGB ".utf8))
+    }
+
+    @Test func heifReportsARealDisplayP3Profile() throws {
+        // Kingfisher's 10-bit Display P3 HEIC: a `colr` box of type `prof` (536 bytes).
+        let image = try HEIFCoder().decode(Fixtures.data("color/p3-10bit-alpha.heic"), options: .init())
+        let profile = try #require(image.metadata.iccProfile)
+        #expect(profile.count == 536)
+        #expect(Array(profile[16..<20]) == Array("RGB ".utf8))
+        #expect(image.metadata.colorDescription == nil)
+    }
+
+    @Test func avifReportsItsNclx() throws {
+        // nclx 2/2/6, full range: unspecified primaries and transfer (taken as sRGB: nothing to convert with).
+        let image = try HEIFCoder().decode(Fixtures.data("heic/gradient-alpha.avif"), options: .init())
+        #expect(image.metadata.colorDescription == .cicp(.init(primaries: 2, transfer: 2, matrix: 6, fullRange: true)))
+        #expect(image.metadata.iccProfile == nil)
+    }
+
     @Test func heifReportsItsColrProfile() throws {
         // libheif writes the profile as a `colr` box of type `prof`; decoding reads it back.
         let source = try PNGCoder().decode(Fixtures.data("color/p3-alpha.png"), options: .init())

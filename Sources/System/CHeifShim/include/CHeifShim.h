@@ -49,6 +49,7 @@
     X(heif_image_handle_get_metadata) \
     X(heif_image_handle_get_metadata_content_type) \
     X(heif_image_handle_get_metadata_size) \
+    X(heif_image_handle_get_nclx_color_profile) \
     X(heif_image_handle_get_number_of_metadata_blocks) \
     X(heif_image_handle_get_number_of_thumbnails) \
     X(heif_image_handle_get_raw_color_profile) \

@@ -15,8 +15,10 @@
     X(JxlDecoderCreate) \
     X(JxlDecoderDestroy) \
     X(JxlDecoderFlushImage) \
+    X(JxlDecoderGetColorAsICCProfile) \
     X(JxlDecoderGetBasicInfo) \
     X(JxlDecoderGetFrameHeader) \
+    X(JxlDecoderGetICCProfileSize) \
     X(JxlDecoderImageOutBufferSize) \
     X(JxlDecoderProcessInput) \
     X(JxlDecoderReleaseInput) \
