@@ -11,7 +11,7 @@ internal import CLCMSShim
 /// descriptions turned into a profile. 16-bit pixels are converted at 16 bits, narrowed by the same transform.
 ///
 /// liblcms2 is opened on the first conversion (`LittleCMSLibrary`). A profile lcms cannot read or make a transform
-/// from, or one of another colour space than the pixels, gives nil (`ImageColorConverter`'s fallback: the pixels
+/// from, or one of another colour space than the pixels, gives nil (`ImageCoding.ColorConverter`'s fallback: the pixels
 /// stay as decoded); so does a description it has no curve for (PQ, HLG). No liblcms2 in the process:
 /// `.unsupportedFormat`.
 ///
@@ -20,7 +20,8 @@ internal import CLCMSShim
 /// ```
 ///
 /// Thread safety: a value type with no shared state; each conversion has its own lcms context.
-public struct LittleCMSConverter: ImageColorConverter {
+public struct LittleCMSConverter: ImageCoding.ColorConverter {
+    /// A converter (it holds no state: every conversion makes its own lcms context).
     public init() {}
 
     public func convertToSRGB(_ pixels: PixelBuffer, describedBy metadata: ImageMetadata, keep16Bit: Bool)

@@ -47,7 +47,7 @@ public struct DecodeOptions: Hashable, Sendable {
     public var targetColorSpace: TargetColorSpace = .preserve
     /// The converter an `ImageCodersManager` hands its coders with `.sRGB` (for samples only the coder sees, such
     /// as a JPEG's CMYK); not part of equality, and never recorded on an image.
-    package var colorConverter: (any ImageColorConverter)?
+    package var colorConverter: (any ImageCoding.ColorConverter)?
 
     /// The resampler coders use: `resampler`, or WICore's `ImageCoding.AreaAverageResampler` when unset.
     public var effectiveResampler: any ImageResampler { resampler ?? ImageCoding.AreaAverageResampler() }

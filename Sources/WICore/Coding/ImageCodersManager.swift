@@ -32,13 +32,13 @@ public final class ImageCodersManager: ProgressiveImageCoder, Sendable {
     public let resampler: (any ImageResampler)?
     /// Converts decodes whose options ask for `.sRGB` (`DecodeOptions.targetColorSpace`); without one, such a
     /// decode of a file that describes colours other than sRGB throws `.unsupportedFormat`.
-    public let colorConverter: (any ImageColorConverter)?
+    public let colorConverter: (any ImageCoding.ColorConverter)?
 
     /// A manager with `coders`, the last one with the highest priority, that gives `resampler` (when not nil) to
     /// its coders for options without one and converts colours with `colorConverter`.
     public init(
         coders: [any ImageCoder] = [], resampler: (any ImageResampler)? = nil,
-        colorConverter: (any ImageColorConverter)? = nil
+        colorConverter: (any ImageCoding.ColorConverter)? = nil
     ) {
         registered = Mutex(coders)
         self.resampler = resampler
