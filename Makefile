@@ -42,7 +42,7 @@ demo: deps
 ## nginx, a requests + Pillow script, a local redis-server, thumbor under wrk) interleaved; prints the ratios.
 ## BENCH_ARGS="--write-docs" also rewrites docs/PERFORMANCE.md's table and plot. Not part of `make test`.
 bench: deps
-	@WI_EXTRA_PACKAGES="libvips-tools curl libjxl-tools libgdk-pixbuf-2.0-dev wrk" Scripts/install-deps
+	@WI_EXTRA_PACKAGES="libvips-tools curl libjxl-tools libgdk-pixbuf-2.0-dev wrk liblcms2-utils" Scripts/install-deps
 	Benchmarks/compare $(BENCH_ARGS)
 
 ## Builds the libFuzzer targets in Fuzz/ (a package of its own, -sanitize=fuzzer,address) and runs each for

@@ -22,9 +22,12 @@
 //                          malloc'd ARGB32 buffer, then turned into RGBA in place
 //   pixbuf N FILE...       gdk-pixbuf's loader (GdkPixbufLoader, from memory; the BMP and ICO reference: no other
 //                          C library on Debian decodes them), to RGBA (gdk_pixbuf_add_alpha when it gave RGB)
+//   lcms N PROFILE FILE    Little CMS: TurboJPEG's RGBA of FILE converted from the ICC PROFILE to lcms's built-in sRGB
+//                          as jpgicc -t0 -b converts (perceptual, black-point compensation; alpha copied), the
+//                          profile opened and the transform made on every pass
 //   read N PATH            open + read + close of one file
 //   write N DIR SIZE       write a temporary file + rename to a final name, N distinct names
-// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads -ltiff
+// Built by Benchmarks/compare: gcc -O2 refbench.c -lpng -lturbojpeg -lheif -lwebp -lgif -ljxl -ljxl_threads -ltiff -llcms2
 //   $(pkg-config --cflags --libs librsvg-2.0 poppler-glib gdk-pixbuf-2.0)
 #include <cairo.h>
 #include <fcntl.h>
@@ -33,6 +36,7 @@
 #include <jxl/decode.h>
 #include <jxl/thread_parallel_runner.h>
 #include <libheif/heif.h>
+#include <lcms2.h>
 #include <librsvg/rsvg.h>
 #include <math.h>
 #include <poppler.h>
@@ -513,8 +517,24 @@ static void raw_write(const char *dir, int i, const unsigned char *bytes, size_t
     if (rename(tmp, final)) die("rename", final);
 }
 
+// jpgicc's transform (-t0 -b: perceptual, black-point compensation, the embedded profile to lcms's built-in sRGB)
+// over the decoded RGBA pixels, alpha copied: profile opened and transform made each time, as WIColor does per image.
+static void lcms_to_srgb(blob profile, const unsigned char *in, unsigned char *out, int w, int h) {
+    cmsHPROFILE source = cmsOpenProfileFromMem(profile.bytes, (cmsUInt32Number)profile.size);
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    if (!source || !srgb) die("lcms", "cannot open the profiles");
+    cmsHTRANSFORM t = cmsCreateTransform(source, TYPE_RGBA_8, srgb, TYPE_RGBA_8, INTENT_PERCEPTUAL,
+                                         cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_COPY_ALPHA);
+    if (!t) die("lcms", "cannot make the transform");
+    cmsDoTransformLineStride(t, in, out, w, h, w * 4, w * 4, 0, 0);
+    cmsDeleteTransform(t);
+    cmsCloseProfile(srgb);
+    cmsCloseProfile(source);
+    sink += out[(size_t)w * h * 2];
+}
+
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|pixbuf|jpegthumb|webpthumb|heifthumb|read|write N ...");
+    if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|pixbuf|jpegthumb|webpthumb|heifthumb|lcms|read|write N ...");
     const char *cmd = argv[1];
     int n = atoi(argv[2]);
     double start, seconds;
@@ -559,6 +579,21 @@ int main(int argc, char **argv) {
         pixels = pixels_seen;
         start = now();
         for (int r = 0; r < n; r++) for (int i = 0; i < files; i++) thumb(blobs[i], size);
+        seconds = now() - start;
+    } else if (!strcmp(cmd, "lcms")) {
+        blob profile = read_file(argv[3]), b = read_file(argv[4]);
+        tjhandle tj = tjInitDecompress();
+        int w, h, sub, cs;
+        if (tjDecompressHeader3(tj, b.bytes, b.size, &w, &h, &sub, &cs)) die("jpeg", tjGetErrorStr2(tj));
+        unsigned char *in = malloc((size_t)w * h * 4), *out = malloc((size_t)w * h * 4);
+        if (tjDecompress2(tj, b.bytes, b.size, in, w, 0, h, TJPF_RGBA, 0)) die("jpeg", tjGetErrorStr2(tj));
+        tjDestroy(tj);
+        lcms_to_srgb(profile, in, out, w, h);  // warm-up
+        counts_done = 1;
+        frames = 1;
+        pixels = (long)w * h;
+        start = now();
+        for (int r = 0; r < n; r++) lcms_to_srgb(profile, in, out, w, h);
         seconds = now() - start;
     } else if (!strcmp(cmd, "read")) {
         raw_read(argv[3]);

@@ -27,9 +27,11 @@ public enum CodecWorkloads {
     }
 
     /// Decodes every file to a thumbnail that fits in `size` x `size`.
-    public static func thumbnailAll(_ files: [Data], size: Int) throws(ImageError) -> Counts {
+    public static func thumbnailAll(
+        _ files: [Data], size: Int, colorSpace: DecodeOptions.TargetColorSpace = .preserve
+    ) throws(ImageError) -> Counts {
         var counts = Counts()
-        for data in files { try counts.add(try Workloads.thumbnail(data, size: size)) }
+        for data in files { try counts.add(try Workloads.thumbnail(data, size: size, colorSpace: colorSpace)) }
         return counts
     }
 

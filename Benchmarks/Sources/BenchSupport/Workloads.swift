@@ -11,9 +11,13 @@ public enum Workloads {
         try coders.decode(data, options: DecodeOptions(preloadAllFrames: true))
     }
 
-    /// A thumbnail that fits in `size` x `size` (DCT-scaled decode, then the remaining resample).
-    public static func thumbnail(_ data: Data, size: Int) throws(ImageError) -> Image {
-        try coders.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: size, height: size)))
+    /// A thumbnail that fits in `size` x `size` (DCT-scaled decode, then the remaining resample), in `colorSpace`.
+    public static func thumbnail(
+        _ data: Data, size: Int, colorSpace: DecodeOptions.TargetColorSpace = .preserve
+    ) throws(ImageError) -> Image {
+        var options = DecodeOptions(thumbnailPixelSize: PixelSize(width: size, height: size))
+        options.targetColorSpace = colorSpace
+        return try coders.decode(data, options: options)
     }
 
     /// A thumbnail encoded as JPEG at `quality` (0.75 by default, vipsthumbnail's default output).

@@ -3,9 +3,11 @@
 // and what it produced (`frames`, `pixels`, hit counts) for Benchmarks/compare to check.
 //   decode-frames N FILE...            full decode (every frame) of each file
 //   thumb-set N SIZE FILE...           decode of each file to a thumbnail fitting SIZE x SIZE
+//   thumb-set-srgb N SIZE FILE...      the same converted to sRGB with each file's profile (WIColor)
 //   thumb-jpeg N SIZE QUALITY FILE...  the same, then a JPEG encode at QUALITY (0-100; a thumbnail service's request)
 //   thumb-png N SIZE FILE...           the same, then a PNG encode (the coder's defaults; a service's PNG request)
 //   resize N W H FILE | blur N RADIUS FILE   WITransform on the decoded file
+//   color N PROFILE FILE               the decoded file's RGBA8 pixels converted to sRGB from the ICC PROFILE (WIColor)
 //   cache-mixed N THREADS clock|tinylfu      N operations (80% reads) over 10k keys on MemoryCache
 //   nscache-mixed N THREADS bridged|nsstring the same on NSCache (String keys bridged per call, or NSStrings made once)
 //   cache-floor N THREADS [locked]     the same load with no cache: what the harness and a returned image cost
@@ -28,10 +30,13 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
     case "decode-frames":
         let files = args.dropFirst().map { BenchPaths.read($0) }
         try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.decodeAll(files) }
-    case "thumb-set":
+    case "thumb-set", "thumb-set-srgb":
         let size = int(1)
         let files = args.dropFirst(2).map { BenchPaths.read($0) }
-        try timedPasses(int(0)) { () throws(ImageError) in try CodecWorkloads.thumbnailAll(files, size: size) }
+        let target: DecodeOptions.TargetColorSpace = command == "thumb-set" ? .preserve : .sRGB
+        try timedPasses(int(0)) { () throws(ImageError) in
+            try CodecWorkloads.thumbnailAll(files, size: size, colorSpace: target)
+        }
     case "thumb-jpeg", "thumb-png":
         let png = command == "thumb-png"
         let size = int(1)
@@ -59,6 +64,20 @@ func runCPUCommand(_ command: String, _ args: [String]) throws -> Bool {
             let output = try transformer.transform(image)
             counts.frames = output.frameCount
             counts.pixels = output.width * output.height
+            return counts
+        }
+    case "color":
+        guard args.count >= 3 else { fail("color: N PROFILE FILE") }
+        let metadata = ImageMetadata(iccProfile: BenchPaths.read(args[1]))
+        let pixels = try Workloads.coders.decode(BenchPaths.read(args[2]), options: DecodeOptions()).pixels
+        let converter = LittleCMSConverter()
+        try timedPasses(int(0)) { () throws(ImageError) in
+            guard let converted = try converter.convertToSRGB(pixels, describedBy: metadata, keep16Bit: false) else {
+                throw ImageError(.badImageData, "Little CMS could not use \(args[1])")
+            }
+            var counts = CodecWorkloads.Counts()
+            counts.frames = 1
+            counts.pixels = converted.width * converted.height
             return counts
         }
     case "cache-mixed":
