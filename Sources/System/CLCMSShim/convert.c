@@ -1,5 +1,6 @@
 // Conversion to sRGB with Little CMS 2 (see CLCMSShim.h).
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <lcms2.h>
 #include "CLCMSShim.h"
@@ -86,56 +87,83 @@ static void wi_lcms_fill_alpha(wi_lcms_layout in_layout, const uint8_t *in, size
     }
 }
 
-wi_lcms_status wi_lcms_convert_to_srgb(const void *icc, size_t icc_size, const wi_lcms_rgb_space *rgb,
-                                       wi_lcms_layout in_layout, const void *in, size_t in_stride, int out16,
-                                       void *out, size_t out_stride, uint32_t width, uint32_t height,
-                                       char *message, size_t message_size) {
+struct wi_lcms_transform {
+    cmsContext context;
+    cmsHTRANSFORM transform;
+    wi_lcms_layout layout;
+    int out16;
+    int carries_alpha;
+};
+
+wi_lcms_transform *wi_lcms_transform_create(const void *icc, size_t icc_size, const wi_lcms_rgb_space *rgb,
+                                            wi_lcms_layout in_layout, int out16, wi_lcms_status *status,
+                                            char *message, size_t message_size) {
     if (message_size > 0) message[0] = 0;
     wi_lcms_messages messages = {message, message_size};
+    *status = WI_LCMS_OK;
     if (icc != NULL && (icc_size == 0 || icc_size > 0x7FFFFFFFu)) {
         wi_lcms_set(&messages, "the ICC profile's size is out of range");
-        return WI_LCMS_BAD_PROFILE;
+        *status = WI_LCMS_BAD_PROFILE;
+        return NULL;
     }
-    cmsContext context = cmsCreateContext(NULL, &messages);
-    if (context == NULL) return WI_LCMS_OUT_OF_MEMORY;
+    wi_lcms_transform *result = calloc(1, sizeof *result);
+    cmsContext context = result ? cmsCreateContext(NULL, &messages) : NULL;
+    if (context == NULL) {
+        free(result);
+        *status = WI_LCMS_OUT_OF_MEMORY;
+        return NULL;
+    }
     cmsSetLogErrorHandlerTHR(context, wi_lcms_on_error);
-    wi_lcms_status status = WI_LCMS_OK;
     cmsHPROFILE source = icc ? cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)icc_size)
                              : (rgb ? wi_lcms_open_rgb_space(context, rgb) : NULL);
     cmsHPROFILE srgb = NULL;
     cmsHTRANSFORM transform = NULL;
+    cmsUInt32Number input = 0;
     if (source == NULL) {
         wi_lcms_set(&messages, "lcms cannot read the source profile");
-        status = WI_LCMS_BAD_PROFILE;
-        goto done;
-    }
-    cmsUInt32Number input = wi_lcms_input_format(cmsGetColorSpace(source), in_layout);
-    if (input == 0) {
+        *status = WI_LCMS_BAD_PROFILE;
+    } else if ((input = wi_lcms_input_format(cmsGetColorSpace(source), in_layout)) == 0) {
         wi_lcms_set(&messages, "the profile's colour space does not describe the image's samples");
-        status = WI_LCMS_UNSUPPORTED;
-        goto done;
+        *status = WI_LCMS_UNSUPPORTED;
+    } else if ((srgb = cmsCreate_sRGBProfileTHR(context)) == NULL) {
+        *status = WI_LCMS_OUT_OF_MEMORY;
+    } else {
+        result->carries_alpha = T_COLORSPACE(input) == PT_RGB;
+        cmsUInt32Number output = out16 ? TYPE_RGBA_16 : TYPE_RGBA_8;
+        cmsUInt32Number flags = cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE
+                                | (result->carries_alpha ? cmsFLAGS_COPY_ALPHA : 0);
+        transform = cmsCreateTransformTHR(context, source, input, srgb, output, INTENT_PERCEPTUAL, flags);
+        if (transform == NULL) {
+            wi_lcms_set(&messages, "lcms cannot make a transform from the profile");
+            *status = WI_LCMS_BAD_PROFILE;
+        }
     }
-    srgb = cmsCreate_sRGBProfileTHR(context);
-    if (srgb == NULL) {
-        status = WI_LCMS_OUT_OF_MEMORY;
-        goto done;
-    }
-    int carries_alpha = T_COLORSPACE(input) == PT_RGB;
-    cmsUInt32Number output = out16 ? TYPE_RGBA_16 : TYPE_RGBA_8;
-    cmsUInt32Number flags = cmsFLAGS_BLACKPOINTCOMPENSATION | (carries_alpha ? cmsFLAGS_COPY_ALPHA : 0);
-    transform = cmsCreateTransformTHR(context, source, input, srgb, output, INTENT_PERCEPTUAL, flags);
-    if (transform == NULL) {
-        wi_lcms_set(&messages, "lcms cannot make a transform from the profile");
-        status = WI_LCMS_BAD_PROFILE;
-        goto done;
-    }
-    cmsDoTransformLineStride(transform, in, out, width, height, (cmsUInt32Number)in_stride,
-                             (cmsUInt32Number)out_stride, 0, 0);
-    if (!carries_alpha) wi_lcms_fill_alpha(in_layout, in, in_stride, out16, out, out_stride, width, height);
-done:
-    if (transform) cmsDeleteTransform(transform);
     if (srgb) cmsCloseProfile(srgb);
     if (source) cmsCloseProfile(source);
-    cmsDeleteContext(context);
-    return status;
+    // The messages live on this call's stack: later errors go to lcms's default handler (which drops them).
+    cmsSetLogErrorHandlerTHR(context, NULL);
+    if (transform == NULL) {
+        cmsDeleteContext(context);
+        free(result);
+        return NULL;
+    }
+    result->context = context;
+    result->transform = transform;
+    result->layout = in_layout;
+    result->out16 = out16;
+    return result;
+}
+
+void wi_lcms_transform_apply(const wi_lcms_transform *t, const void *in, size_t in_stride, void *out,
+                             size_t out_stride, uint32_t width, uint32_t height) {
+    cmsDoTransformLineStride(t->transform, in, out, width, height, (cmsUInt32Number)in_stride,
+                             (cmsUInt32Number)out_stride, 0, 0);
+    if (!t->carries_alpha) wi_lcms_fill_alpha(t->layout, in, in_stride, t->out16, out, out_stride, width, height);
+}
+
+void wi_lcms_transform_destroy(wi_lcms_transform *t) {
+    if (t == NULL) return;
+    cmsDeleteTransform(t->transform);
+    cmsDeleteContext(t->context);
+    free(t);
 }

@@ -1,9 +1,9 @@
 // CLCMSShim: colour conversion of whole pixel buffers to sRGB with Little CMS 2, for WIColor.
 //
-// Why this exists: lcms's pixel formats are macros and its error handler is a C callback with a context; one call
-// here opens the source profile (an ICC profile's bytes, or primaries and a tone curve), makes a perceptual transform
-// with black-point compensation to lcms's built-in sRGB profile and runs it over every row, with messages caught per
-// call (never printed, never through lcms's process-wide handler). Every lcms call goes through a table bound with
+// Why this exists: lcms's pixel formats are macros and its error handler is a C callback with a context; a transform
+// here opens the source profile (an ICC profile's bytes, or primaries and a tone curve) and makes a perceptual
+// transform with black-point compensation to lcms's built-in sRGB profile in a context of its own, with messages
+// caught while it is made (never printed, never through lcms's process-wide handler); it then runs over whole images. Every lcms call goes through a table bound with
 // dlsym (functions.h), so liblcms2 is loaded only when a process first converts. All symbols are prefixed wi_lcms_.
 #ifndef CLCMSSHIM_H
 #define CLCMSSHIM_H
@@ -40,13 +40,19 @@ const char *wi_lcms_bind(void *handle, int install);
 /// The loaded library's version (2140 for 2.14). Only after wi_lcms_bind(handle, 1).
 int wi_lcms_version(void);
 
-/// Converts `width` x `height` pixels at `in` (`in_stride` bytes apart, laid out as `in_layout`) from the source
-/// colour space (the ICC profile of `icc_size` bytes at `icc`, or when `icc` is NULL the space `rgb`) to sRGB, into
-/// RGBA rows at `out` (`out_stride` bytes apart; 16-bit host-endian when `out16`, else 8-bit). Perceptual intent with
-/// black-point compensation. Alpha is carried over (made opaque for CMYK). On failure nothing useful is in `out`
-/// and `message` holds lcms's reason.
-wi_lcms_status wi_lcms_convert_to_srgb(const void *icc, size_t icc_size, const wi_lcms_rgb_space *rgb,
-                                       wi_lcms_layout in_layout, const void *in, size_t in_stride, int out16,
-                                       void *out, size_t out_stride, uint32_t width, uint32_t height,
-                                       char *message, size_t message_size);
+/// A transform from a source colour space to sRGB, made once and run over any number of images, from any number of
+/// threads at once (made with cmsFLAGS_NOCACHE: lcms keeps no per-transform pixel cache to race on).
+typedef struct wi_lcms_transform wi_lcms_transform;
+
+/// A transform from the ICC profile of `icc_size` bytes at `icc` (or, when `icc` is NULL, the space `rgb`) for
+/// samples laid out as `in_layout`, to sRGB RGBA rows (16-bit host-endian when `out16`, else 8-bit): perceptual
+/// intent with black-point compensation. NULL on failure, with `status` and lcms's reason in `message`.
+wi_lcms_transform *wi_lcms_transform_create(const void *icc, size_t icc_size, const wi_lcms_rgb_space *rgb,
+                                            wi_lcms_layout in_layout, int out16, wi_lcms_status *status,
+                                            char *message, size_t message_size);
+/// Converts `width` x `height` pixels at `in` (`in_stride` bytes apart) into `out` (`out_stride` bytes apart).
+/// Alpha is carried over (made opaque for CMYK).
+void wi_lcms_transform_apply(const wi_lcms_transform *transform, const void *in, size_t in_stride, void *out,
+                             size_t out_stride, uint32_t width, uint32_t height);
+void wi_lcms_transform_destroy(wi_lcms_transform *transform);
 #endif
