@@ -63,7 +63,7 @@ public struct JPEGCoder: ProgressiveImageCoder {
     package func decodeReportingScale(_ data: Data, options: DecodeOptions) throws(ImageError)
         -> (image: Image, decodedSize: PixelSize)
     {
-        let handle = try JPEGDecoderHandle(options: options, keepsCMYK: true)
+        let handle = try JPEGDecoderHandle(options: options)
         try handle.decodeAll(data)
         let image = try handle.finalImage()
         // finalImage() succeeds only once libjpeg has started, which sets decodedSize.

@@ -20,12 +20,11 @@ final class JPEGDecoderHandle {
     /// The size libjpeg decodes to (DCT-scaled), once started.
     private(set) var decodedSize: PixelSize?
 
-    /// Whether a CMYK file's samples may be kept for the colour converter (a one-shot decode: partial images of an
-    /// incremental one show the naive conversion).
-    private let keepsCMYK: Bool
+    /// The CMYK profile the kept CMYK samples convert with (then no longer in `metadata`); nil when the rows hold
+    /// RGBA.
+    private var cmykProfile: Data?
 
-    init(options: DecodeOptions, keepsCMYK: Bool = false) throws(ImageError) {
-        self.keepsCMYK = keepsCMYK
+    init(options: DecodeOptions) throws(ImageError) {
         guard let decoder = wi_jpeg_decoder_create() else {
             throw ImageError(.outOfMemory, "cannot create a libjpeg decoder")
         }
@@ -85,8 +84,13 @@ final class JPEGDecoderHandle {
             metadata.exif.flatMap(ImageCoding.ExifReader.orientation(in:))
             ?? metadata.xmp.flatMap(ImageCoding.XMPReader.orientation(in:)) ?? .up
         try options.checkPixelLimit(storedSize)
-        if keepsCMYK, options.targetColorSpace == .sRGB, options.colorConverter != nil, metadata.iccProfile != nil {
+        let color = wi_jpeg_decoder_info(decoder)!.pointee.color
+        if color == WI_JPEG_COLOR_CMYK || color == WI_JPEG_COLOR_YCCK, options.targetColorSpace == .sRGB,
+            options.colorConverter != nil, let profile = metadata.iccProfile
+        {
             wi_jpeg_decoder_keep_cmyk(decoder, 1)
+            cmykProfile = profile
+            metadata.iccProfile = nil
         }
         let swaps = orientation.swapsDimensions
         let displayed = swaps ? PixelSize(width: storedSize.height, height: storedSize.width) : storedSize
@@ -119,7 +123,7 @@ final class JPEGDecoderHandle {
             adopting: UnsafeMutableRawPointer(pixels), width: decodedSize.width,
             height: decodedSize.height, bytesPerRow: decodedSize.width * 4, format: .rgba8)
         let incomplete = wi_jpeg_decoder_is_truncated(decoder) != 0
-        if wi_jpeg_decoder_kept_cmyk(decoder) != 0 { buffer = try convertingCMYK(buffer) }
+        if cmykProfile != nil { buffer = try convertingCMYK(buffer) }
         return try makeImage(buffer, flags: incomplete ? .incomplete : [])
     }
 
@@ -133,19 +137,18 @@ final class JPEGDecoderHandle {
                 width: decodedSize.width, height: decodedSize.height, format: .rgba8,
                 zeroed: false)
             try buffer.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: source, byteCount: $0.count) }
+            if cmykProfile != nil { buffer = try convertingCMYK(buffer) }
             return try makeImage(buffer, flags: .incremental)
         } catch {
             return nil
         }
     }
 
-    /// Kept CMYK samples in sRGB through the options' colour converter with the file's profile (which is then
-    /// dropped), or with the naive formula when the converter cannot use the profile.
+    /// Kept CMYK samples in sRGB through the options' colour converter with the file's profile, or with the naive
+    /// formula when the converter cannot use the profile.
     private func convertingCMYK(_ samples: PixelBuffer) throws(ImageError) -> PixelBuffer {
         let inverted = wi_jpeg_decoder_info(decoder)!.pointee.saw_adobe != 0
-        let profile = metadata.iccProfile ?? Data()
-        metadata.iccProfile = nil
-        if let converter = options.colorConverter,
+        if let converter = options.colorConverter, let profile = cmykProfile,
             let converted = try converter.convertCMYKToSRGB(samples, inverted: inverted, profile: profile)
         {
             return converted

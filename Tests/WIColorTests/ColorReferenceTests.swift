@@ -95,6 +95,28 @@ import WITestSupport
         #expect(image.size == PixelSize(width: 64, height: 64))
     }
 
+    @Test func incrementalDecodesEndAsTheOneShotDecode() throws {
+        // Chunks of 1 KiB through the manager's incremental decoder: partial images are converted too, and the
+        // final image is the one-shot decode's (the CMYK samples kept and converted in the JPEG coder).
+        for fixture in ["cmyk.jpg", "p3.jpg", "prophoto16.png"] {
+            let data = Fixtures.data("color/\(fixture)")
+            let decoder = try #require(Self.coders.makeIncrementalDecoder(header: data.prefix(64), options: Self.sRGB))
+            var partials = 0
+            for start in stride(from: 0, to: data.count, by: 1024) {
+                if try decoder.append(data[start..<min(start + 1024, data.count)]),
+                    let partial = decoder.currentImage()
+                {
+                    #expect(partial.metadata.iccProfile == nil && partial.pixels.format == .rgba8, "\(fixture)")
+                    partials += 1
+                }
+            }
+            let final = try decoder.finish()
+            let oneShot = try Self.coders.decode(data, options: Self.sRGB)
+            #expect(final.pixels == oneShot.pixels, "\(fixture)")
+            #expect(final.metadata.iccProfile == nil && partials > 0, "\(fixture)")
+        }
+    }
+
     @Test func cmykWithoutConverterKeepsTheNaiveFormula() throws {
         // Only the manager's converter reaches the coder: a JPEGCoder called alone decodes CMYK as before.
         let data = Fixtures.data("color/cmyk.jpg")

@@ -427,8 +427,6 @@ const uint8_t *wi_jpeg_decoder_xmp(const wi_jpeg_decoder *d, size_t *size) {
 
 void wi_jpeg_decoder_keep_cmyk(wi_jpeg_decoder *d, int keep) { d->keep_cmyk = keep; }
 
-int wi_jpeg_decoder_kept_cmyk(const wi_jpeg_decoder *d) { return d->cmyk && d->keep_cmyk; }
-
 void wi_jpeg_cmyk_rows_to_rgba(uint8_t *pixels, size_t stride, uint32_t width, uint32_t height) {
     for (uint32_t y = 0; y < height; y++) wi_jpeg_cmyk_to_rgba(pixels + (size_t)y * stride, width);
 }

@@ -91,8 +91,6 @@ uint8_t *wi_jpeg_decoder_take_pixels(wi_jpeg_decoder *decoder);
 /// With `keep` (before wi_jpeg_decoder_start), a CMYK or YCCK file's rows hold its C, M, Y, K samples as libjpeg
 /// outputs them (inverted in Adobe's files) instead of RGBA, for a conversion with the file's ICC profile.
 void wi_jpeg_decoder_keep_cmyk(wi_jpeg_decoder *decoder, int keep);
-/// Whether the rows hold CMYK samples (the file is CMYK or YCCK and wi_jpeg_decoder_keep_cmyk asked for them).
-int wi_jpeg_decoder_kept_cmyk(const wi_jpeg_decoder *decoder);
 /// The naive conversion the decoder applies to CMYK rows (Pillow's formula), over `height` rows of kept samples.
 void wi_jpeg_cmyk_rows_to_rgba(uint8_t *pixels, size_t stride, uint32_t width, uint32_t height);
 
