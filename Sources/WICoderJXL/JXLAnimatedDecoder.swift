@@ -94,9 +94,13 @@ final class JXLAnimatedDecoder: AnimatedImageDecoder {
     }
 
     /// The frames as one image (on demand unless the options ask for every frame or the first only), flagged a
-    /// thumbnail when scaled, with the orientation left to apply.
+    /// thumbnail when scaled, with the orientation left to apply and the profile of the pixels (read by the session
+    /// that decoded the first frame).
     func makeImage() throws(ImageError) -> Image {
         let image = try makeImage(format: .jxl, options: options)
-        return image.with(orientation: remainingOrientation, flags: isThumbnail ? .thumbnail : [])
+        let profile = playback.withLock { $0?.session.iccProfile }
+        return image.with(
+            orientation: remainingOrientation, flags: isThumbnail ? .thumbnail : [],
+            metadata: ImageMetadata(iccProfile: profile))
     }
 }

@@ -7,6 +7,7 @@ import WICoderPNG
 import WICoderTIFF
 import WICoderWebP
 import WICore
+import WIColor
 import WITestSupport
 
 /// What each coder reports of a file's colours (`ImageMetadata.iccProfile`, `.colorDescription`).
@@ -86,6 +87,21 @@ import WITestSupport
         let synthesized = try #require(encoded.metadata.iccProfile)
         #expect(Array(synthesized[36..<40]) == Array("acsp".utf8))
         #expect(Array(synthesized[16..<20]) == Array("RGB ".utf8))
+    }
+
+    @Test func jxlAnimationsReportTheirProfileAndConvertEveryFrame() throws {
+        let data = Fixtures.data("jxl/5_frames_numbered_jxli.jxl")
+        let onDemand = try JXLCoder().decode(data, options: .init())
+        #expect(onDemand.frameBuffer != nil && onDemand.frameCount == 5)
+        #expect(onDemand.metadata.iccProfile != nil)
+        // Frames on demand would escape the conversion: the manager decodes them all, converted.
+        let coders = ImageCodersManager(coders: [JXLCoder()], colorConverter: LittleCMSConverter())
+        var options = DecodeOptions()
+        options.targetColorSpace = .sRGB
+        let converted = try coders.decode(data, options: options)
+        #expect(converted.frameBuffer == nil && converted.frameCount == 5)
+        #expect(converted.metadata.iccProfile == nil)
+        #expect(converted.durations == onDemand.durations)
     }
 
     @Test func heifReportsARealDisplayP3Profile() throws {
