@@ -149,6 +149,23 @@ import WITestSupport
         await coder.shutdown()
     }
 
+    /// Little CMS too opens before the sandbox (and reads the time zone then): a worker that may open no file
+    /// converts to sRGB as the test's process does, CMYK, 16-bit and non-ICC descriptions included.
+    @Test func aWorkerWithoutFilesConvertsToSRGB() async throws {
+        let coder = try Self.isolated(fileAccess: IsolatedCoder.FileAccess.none)
+        var options = DecodeOptions()
+        options.targetColorSpace = .sRGB
+        for path in ["color/p3.jpg", "color/cmyk.jpg", "color/prophoto16.png", "color/gama-chrm.png"] {
+            let data = try Data(contentsOf: Fixtures.url(path))
+            let local = try Self.coders.decode(data, options: options)
+            let remote = try coder.decode(data, options: options)
+            #expect(remote.pixels == local.pixels, "\(path)")
+            #expect(remote.metadata.iccProfile == nil && remote.metadata.colorDescription == nil, "\(path)")
+        }
+        #expect(coder.startedCount == 1)
+        await coder.shutdown()
+    }
+
     @Test func fileAccessFollowsTheFormats() throws {
         let raster = IsolatedCoder.Configuration(command: ["wi"], formats: [.heic, .avif, .png])
         #expect(raster.fileAccess == .none)
