@@ -37,6 +37,7 @@ let package = Package(
         fuzzTarget("fuzz-jxl-incremental", ["WICoderJXL"]),
         fuzzTarget("fuzz-tiff", ["WICoderTIFF"]),
         fuzzTarget("fuzz-icc", ["WIColor"]),
+        fuzzTarget("fuzz-color-decode", ["WIColor", "WICoderJPEG", "WICoderPNG"]),
         fuzzTarget("fuzz-sniffer", []),
         fuzzTarget("fuzz-exif", ["WICoderSupport"]),
         fuzzTarget("fuzz-data-url", ["WILoaderCurl"]),
