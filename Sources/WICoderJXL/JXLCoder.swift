@@ -40,6 +40,7 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
     /// truncated), `.pixelLimitExceeded` (canvas x frames, checked before allocating), `.outOfMemory`.
     public func decode(_ data: Data, options: DecodeOptions) throws(ImageError) -> Image {
         guard canDecode(data) else { throw ImageError(.badImageData, "JPEG XL: neither a codestream nor a container") }
+        let data = JXLContainer.compatible(data)
         let table = try JXLFrameTable(data)
         if options.decodesOnDemand(frameCount: table.durations.count) {
             return try JXLAnimatedDecoder(data, options: options).makeImage()
@@ -61,7 +62,7 @@ public struct JXLCoder: ProgressiveImageCoder, AnimatedImageCoder {
         guard canDecode(data) else {
             throw ImageError(.unsupportedFormat, "JPEG XL: neither a codestream nor a container")
         }
-        return try JXLAnimatedDecoder(data, options: options)
+        return try JXLAnimatedDecoder(JXLContainer.compatible(data), options: options)
     }
 
     /// The image of a finished session: every frame through `DecodeOptions.finish`.

@@ -79,7 +79,15 @@ final class JXLIncrementalDecoder: IncrementalImageDecoder {
     func finish() throws(ImageError) -> Image {
         if let failure { throw failure }
         guard let session else { return try coder.decode(received, options: options) }
-        try session.append(Data(), isLast: true)
-        return try JXLCoder.image(from: session)
+        do {
+            try session.append(Data(), isLast: true)
+            return try JXLCoder.image(from: session)
+        } catch  where error.code == .badImageData {
+            // The streaming session saw the file as it came: a container libjxl 0.7 misreads (extended-size boxes)
+            // runs short there, and decodes once `JXLContainer.compatible` has rewritten its boxes.
+            let rewritten = JXLContainer.compatible(received)
+            guard rewritten.count != received.count else { throw error }
+            return try coder.decode(rewritten, options: options)
+        }
     }
 }

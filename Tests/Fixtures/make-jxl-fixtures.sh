@@ -25,6 +25,8 @@ for f in bitstream_u32_overflow cluster_hole container_small_jxlp invalid_lz77 h
   cp "$CORPUS/jxl-oxide/crates/jxl-oxide-tests/tests/fuzz_findings/$f.fuzz" "$OUT/bad-$f.jxl"
 done
 cp "$CORPUS/jxl-rs/jxl/tests/testdata/fuzzer_smallbuffer_overflow.jxl" "$OUT/bad-fuzzer_smallbuffer_overflow.jxl"
+# Not in the corpus, kept as committed: jxl/square-extended-size-container.jxl, libjxl's own test file
+# (github.com/libjxl/testdata, jxl/boxes/, commit 73695d3): a container whose jxlc box has an extended (64-bit) size.
 # Made with cjxl: a JPEG recompressed losslessly (the JPEG-reconstruction path; a container, which the
 # reconstruction data needs), a progressive lossy file, a lossless file forced into a container, a 16-bit lossless
 # file with alpha.

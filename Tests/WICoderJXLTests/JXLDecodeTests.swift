@@ -68,6 +68,31 @@ struct JXLDecodeTests {
         #expect(JXLTestSupport.psnr(try image.frame(at: 0).pixels, try reference.frame(at: 0).pixels) >= 55)
     }
 
+    /// libjxl's own test file with an extended-size `jxlc` box (size field 1, then a 64-bit size), which libjxl 0.7
+    /// alone reads as truncated; and the same file with its `ftyp` box, then an extra box, given extended sizes too
+    /// (0.7: "the second box must be the ftyp box"). All decode to the 8 x 8 picture of the reference.
+    @Test func extendedSizeBoxesDecode() throws {
+        let data = Fixtures.data("jxl/square-extended-size-container.jxl")
+        let reference = JXLReference.named("square-extended-size-container.jxl")
+        let bytes = [UInt8](data)
+        func extended(_ type: String, payload: [UInt8]) -> [UInt8] {
+            [0, 0, 0, 1] + Array(type.utf8) + [0, 0, 0, 0, 0, 0, 0, UInt8(16 + payload.count)] + payload
+        }
+        let ftypPayload = Array(bytes[20..<32])  // "jxl ", minor version 0, compatible brand "jxl "
+        let variants = [
+            bytes,
+            Array(bytes[0..<12]) + extended("ftyp", payload: ftypPayload) + Array(bytes[32...]),
+            Array(bytes[0..<32]) + extended("free", payload: Array("1234".utf8)) + Array(bytes[32...]),
+        ]
+        for variant in variants {
+            let image = try coder.decode(Data(variant), options: .init())
+            #expect(image.size == reference.size)
+            #expect(SHA256.hex(try image.frame(at: 0).pixels.packedBytes()) == reference.frameSHA256[0])
+            let frames = try coder.makeAnimatedDecoder(Data(variant), options: .init())
+            #expect(SHA256.hex(try frames.frame(at: 0).packedBytes()) == reference.frameSHA256[0])
+        }
+    }
+
     @Test func decodesARecompressedJPEGToPixels() throws {
         let image = try coder.decode(Fixtures.data("jxl/jpeg-recompressed.jxl"), options: .init())
         #expect(image.size == PixelSize(width: 90, height: 112))

@@ -8,7 +8,7 @@ struct JXLIncrementalTests {
     /// One byte at a time, random chunks and the whole file end in the one-shot image; partial images on the way.
     @Test(arguments: [
         "progressive.jxl", "jpeg-recompressed.jxl", "container-lossless.jxl",
-        "gray_alpha_lossless.jxl", "5_frames_numbered_jxli.jxl",
+        "gray_alpha_lossless.jxl", "5_frames_numbered_jxli.jxl", "square-extended-size-container.jxl",
     ])
     func passesTheProgressiveCoderVerifier(_ file: String) throws {
         let report = try ProgressiveCoderVerifier.verify(JXLCoder(), data: Fixtures.data("jxl/\(file)"))

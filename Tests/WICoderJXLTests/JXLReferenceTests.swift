@@ -14,6 +14,7 @@ struct JXLReferenceTests {
         "orientation1_identity.jxl", "orientation2_flip_horizontal.jxl", "orientation3_rotate_180.jxl",
         "orientation4_flip_vertical.jxl", "orientation5_transpose.jxl", "orientation6_rotate_90_cw.jxl",
         "orientation7_anti_transpose.jxl", "orientation8_rotate_90_ccw.jxl", "rgba16-lossless.jxl",
+        "square-extended-size-container.jxl",
     ]
 
     /// The rest differ from pillow-jxl-plugin's newer libjxl by rounding (XYB to sRGB, at most 1 step) and are compared
