@@ -16,7 +16,7 @@ for f in 3x3_srgb_lossless 3x3a_srgb_lossless 3x3_srgb_lossy 3x3a_srgb_lossy 3x3
   cp "$RS/$f.jxl" "$OUT/$f.jxl"
 done
 cp "$CORPUS/jxl-rs/jxl/tests/testdata/5_frames_numbered_jxli.jxl" "$OUT/"
-for t in alpha_nonpremultiplied grayscale blendmodes; do
+for t in alpha_nonpremultiplied alpha_premultiplied grayscale blendmodes; do
   cp "$CORPUS/jxl-conformance/testcases/$t/input.jxl" "$OUT/conformance-$t.jxl"
 done
 # Hostile inputs (must give typed errors): jxl-oxide's fuzzer findings and one of jxl-rs's.

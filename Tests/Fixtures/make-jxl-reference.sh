@@ -13,7 +13,10 @@
 #   its blend modes differently from the suite; Debian's libjxl 0.7 matches the suite exactly).
 #   Left out: has_permutation_with_container.jxl (a test checks its digest against djxl's output), and
 #   progressive.jxl, made here from png/interlaced-hibiscus.png for the incremental tests (its reference PNG would
-#   be 270 KB; the tests compare it with that source PNG instead).
+#   be 270 KB; the tests compare it with that source PNG instead), and conformance-alpha_premultiplied.jxl (alpha
+#   stored premultiplied: pillow-jxl-plugin hands its RGB back premultiplied, 9.6 dB from the straight RGBA libjxl
+#   gives when asked to unpremultiply; its reference is the conformance suite's own ref.png, sampled every 16th
+#   pixel of every 16th row into jxl-conformance-ref/alpha_premultiplied-every16.png, decision 0084).
 # jxl-reference/NAME.png: the first frame as a PNG (RGBA8) for stills whose PNG is at most 64 KB, for the PSNR
 #   comparison of files whose pixels differ between libjxl versions (rounding, XYB, JPEG reconstruction).
 set -euo pipefail
@@ -28,7 +31,8 @@ mkdir -p "$FIX/jxl-reference"
 rm -f "$FIX/jxl-reference/"*.png
 {
   echo "# file	width	height	frames	loop	durations_ms	frame_sha256 (made by make-jxl-reference.sh)"
-  for f in $(cd "$FIX/jxl" && ls -1 *.jxl | grep -v '^bad-' | grep -v -e '^has_permutation_with_container' -e '^progressive' | sort); do
+  for f in $(cd "$FIX/jxl" && ls -1 *.jxl | grep -v '^bad-' | grep -v -e '^has_permutation_with_container' -e '^progressive' \
+           -e '^conformance-alpha_premultiplied' | sort); do
     out="$tmp/${f%.jxl}"
     "$PY" "$REFDECODE" decode "$FIX/jxl/$f" -o "$out" --png > "$out.json"
     if [ "$f" = conformance-blendmodes.jxl ]; then
@@ -52,3 +56,8 @@ if not animated and os.path.getsize(png) <= 64 * 1024:
 PYEOF
   done
 } > "$FIX/jxl-reference.tsv"
+"$PY" -c 'import sys; import numpy as np; from PIL import Image
+a = np.asarray(Image.open(sys.argv[1]).convert("RGBA"))[::16, ::16]
+Image.fromarray(np.ascontiguousarray(a)).save(sys.argv[2])' \
+  ../shared/corpus/jxl-conformance/testcases/alpha_premultiplied/ref.png \
+  "$FIX/jxl-conformance-ref/alpha_premultiplied-every16.png"
