@@ -13,6 +13,9 @@ Peak RSS is VmHWM from /proc (summed over thumbor's processes), reset through /p
 warm-up so that it is the peak of the measured run. A last run opens 64 connections on the JPEGs: `wi serve`
 should answer the excess with 503 (its --concurrency and --queue bounds) and keep its peak RSS under 600 MB.
 
+A last row serves one variant already encoded from `wi serve`'s variant cache against nginx serving the same bytes as
+a static file, both under 64 connections (issue 41: at least half nginx's rate).
+
 Beside each format's thumbor row, libvips in process (Reference/vips_service.py: pyvips' thumbnail_buffer and save,
 one process per core, no HTTP, no origin, while both servers idle): the rate no libvips-based service (imgproxy,
 imaginary, weserv) can pass, and issue 41's yardstick.
@@ -144,9 +147,11 @@ def start_thumbor(servers, directory):
                                 "--processes", processes], servers, directory)
 
 
-def start_wi(wi, servers, directory, name="wi serve"):
-    return Server(name, lambda port: [wi, "serve", "--bind", "127.0.0.1", "--port", str(port), "--no-cache",
-                                            "--allow-unsafe", "--allow-host", "127.0.0.1"], servers, directory)
+def start_wi(wi, servers, directory, name="wi serve", cache_dir=None):
+    """`wi serve` with no cache, or with its caches under `cache_dir`."""
+    caching = ["--cache-dir", cache_dir] if cache_dir else ["--no-cache"]
+    return Server(name, lambda port: [wi, "serve", "--bind", "127.0.0.1", "--port", str(port), *caching,
+                                      "--allow-unsafe", "--allow-host", "127.0.0.1"], servers, directory)
 
 
 # ---------------------------------------------------------------- requests
@@ -232,6 +237,39 @@ def vips_in_process(python, www, ext, seconds):
     return float(values["rate"]), values["version"].strip()
 
 
+def cached_variant_row(wi, servers, nginx, www, scratch, seconds):
+    """Issue 41: a variant already encoded, answered from `wi serve`'s variant cache, against nginx serving the same
+    bytes as a static file, both under LOAD_CONNECTIONS keep-alive connections asking for that one URL."""
+    cached = start_wi(wi, servers, os.path.join(scratch, "service-wi-cached"), name="wi serve (cached)",
+                      cache_dir=os.path.join(scratch, "service-wi-cache"))
+    try:
+        path = request_path(nginx.port, 1, "jpg")
+        body = b""
+        for _ in range(2):   # the first renders and stores the variant; the second is answered from it
+            with urllib.request.urlopen(cached.url(path), timeout=60) as response:
+                body = response.read()
+        with open(os.path.join(www, "variant.jpg"), "wb") as f:
+            f.write(body)
+        results = {}
+        for server, request in ((cached, path), (nginx, "/variant.jpg")):
+            paths_file = os.path.join(scratch, f"variant-{server.port}.txt")
+            with open(paths_file, "w") as f:
+                f.write(request + "\n")
+            log(f"compare: Service: the cached variant from {getattr(server, 'name', 'nginx')}, "
+                f"{LOAD_CONNECTIONS} connections, {seconds} s")
+            results[server.port] = measure(server, paths_file, LOAD_CONNECTIONS, seconds, 2)
+        all_ok(results[nginx.port], "nginx, the cached variant's bytes")   # ours: its 503s, if any, are reported
+        o, r = results[cached.port], results[nginx.port]
+        ratio = ok_rps(r) / ok_rps(o)   # time per answer, ours / nginx's
+        return {"area": "Service", "kind": "service",
+                "workload": f"one cached variant ({len(body)} bytes), {LOAD_CONNECTIONS} keep-alive clients, {seconds} s",
+                "reference": "nginx serving the same bytes as a static file", "ours": 1 / ok_rps(o),
+                "ref": 1 / ok_rps(r), "ratio": ratio, "spread": [ratio, ratio], "ours_text": describe(o),
+                "ref_text": describe(r), "goal": ">= half nginx's rate (ratio <= 2.0)", "met": ratio <= 2.0}
+    finally:
+        cached.stop()
+
+
 def rows(python, servers, data, scratch):
     """The Service rows; `servers` gives compare's free_port, wait_listening, stop_process and Nginx."""
     seconds = int(os.environ.get("BENCH_SERVICE_SECONDS", "60"))
@@ -306,6 +344,7 @@ def rows(python, servers, data, scratch):
             results[server.name] = measure(server, paths_file, LOAD_CONNECTIONS, load_seconds, 0)
         o, r = results[ours.name], results[reference.name]
         refused = o["statuses"].get(503, 0)
+        out.append(cached_variant_row(wi, servers, nginx, www, scratch, load_seconds))
         out.append({"area": "Service", "kind": "service",
                     "workload": f"the same JPEGs, {LOAD_CONNECTIONS} keep-alive clients, {load_seconds} s (wi serve's "
                                 f"defaults: --concurrency = cores, --queue 16)",
