@@ -24,6 +24,7 @@ Servers are started by this module with their own configuration on free loopback
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -125,7 +126,14 @@ class Server:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def stop(self):
+        # thumbor's --processes forks workers that outlive their parent's SIGTERM: stop every member of the tree.
+        children = [pid for pid in process_tree(self.process.pid) if pid != self.process.pid]
         self.servers.stop_process(self.process)
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
         self.log_file.close()
 
 
