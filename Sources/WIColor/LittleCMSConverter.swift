@@ -72,11 +72,18 @@ public struct LittleCMSConverter: ImageCoding.ColorConverter {
         var output = try PixelBuffer(
             width: pixels.width, height: pixels.height, format: out16 ? .rgba16 : .rgba8, zeroed: false)
         let outputStride = output.bytesPerRow
+        let inputStride = pixels.bytesPerRow
         try output.withUnsafeMutableBytes { out throws(ImageError) in
-            pixels.withUnsafeBytes { input in
-                wi_lcms_transform_apply(
-                    transform.pointer, input.baseAddress, pixels.bytesPerRow, out.baseAddress, outputStride,
-                    UInt32(pixels.width), UInt32(pixels.height))
+            try pixels.withUnsafeBytes { input throws(ImageError) in
+                // In bands of 32 rows, the pool job's cancellation looked at between them (a 12 MP photo takes
+                // about 150 ms whole; a band of a 4000-pixel row, about 1.5 ms).
+                for top in stride(from: 0, to: pixels.height, by: 32) {
+                    try WorkerPool.checkCancellation()
+                    wi_lcms_transform_apply(
+                        transform.pointer, input.baseAddress! + top * inputStride, inputStride,
+                        out.baseAddress! + top * outputStride, outputStride, UInt32(pixels.width),
+                        UInt32(min(32, pixels.height - top)))
+                }
             }
         }
         return output

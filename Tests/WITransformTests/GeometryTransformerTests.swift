@@ -1,3 +1,7 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import WICore
 import WITransform
@@ -190,5 +194,54 @@ extension GeometryTransformerTests {
         let straight = try CornerFillTransformer(horizontalRadius: 3, verticalRadius: 3, color: red)
             .transform(Image(pixels: premultiplied)).pixels
         #expect(straight.format == .rgba8 && straight.color(x: 0, y: 0) == red)
+    }
+}
+
+/// Inside a cancelled pool job these stop with `.cancelled` instead of finishing: the orientation by its own check
+/// (every 64 rows), the two transformers by the per-frame one before their row checks (every 16 rows).
+extension GeometryTransformerTests {
+    /// `work`'s result when it runs in a pool job cancelled before it starts.
+    private static func inACancelledJob(_ work: @escaping @Sendable () throws(ImageError) -> Void) async
+        -> Result<Void, ImageError>
+    {
+        let pool = WorkerPool(name: "cancel-test", threads: 1)
+        defer { pool.shutdown() }
+        let started = Atomic<Bool>(false)
+        let proceed = Atomic<Bool>(false)
+        let job = Task {
+            await pool.cancellableResult { () throws(ImageError) -> Void in
+                started.store(true, ordering: .sequentiallyConsistent)
+                while !proceed.load(ordering: .sequentiallyConsistent) { sched_yield() }
+                try work()
+            }
+        }
+        while !started.load(ordering: .sequentiallyConsistent) { await Task.yield() }
+        job.cancel()
+        proceed.store(true, ordering: .sequentiallyConsistent)
+        return await job.value
+    }
+
+    @Test func cornerFillEqualizeAndOrientationStopWhenCancelled() async throws {
+        let pixels = try PixelBuffer(width: 300, height: 200, format: .rgba8)
+        let image = Image(pixels: pixels)
+        let cases: [(String, @Sendable () throws(ImageError) -> Void)] = [
+            (
+                "corner fill",
+                { () throws(ImageError) in
+                    _ = try CornerFillTransformer(horizontalRadius: 90, verticalRadius: 90, color: .white).transform(
+                        image)
+                }
+            ),
+            ("equalize", { () throws(ImageError) in _ = try EqualizeTransformer().transform(image) }),
+            ("orientation", { () throws(ImageError) in _ = try pixels.applying(.right) }),
+        ]
+        for (name, work) in cases {
+            let result = await Self.inACancelledJob(work)
+            if case .failure(let error) = result {
+                #expect(error.code == .cancelled, "\(name)")
+            } else {
+                Issue.record("\(name) finished in a cancelled job")
+            }
+        }
     }
 }

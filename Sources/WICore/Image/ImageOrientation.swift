@@ -41,15 +41,15 @@ extension PixelBuffer {
         let source = self
         let outputRowBytes = output.bytesPerRow
         let wide = format.bytesPerPixel == 8
-        try output.withUnsafeMutableBytes { out in
-            source.withUnsafeBytes { input in
+        try output.withUnsafeMutableBytes { (out) throws(ImageError) in
+            try source.withUnsafeBytes { (input) throws(ImageError) in
                 let geometry = Reorientation(
                     orientation: orientation, width: w, height: h, inputRowBytes: source.bytesPerRow,
                     outputRowBytes: outputRowBytes)
                 if wide {
-                    geometry.copy(UInt64.self, from: input.baseAddress!, to: out.baseAddress!)
+                    try geometry.copy(UInt64.self, from: input.baseAddress!, to: out.baseAddress!)
                 } else {
-                    geometry.copy(UInt32.self, from: input.baseAddress!, to: out.baseAddress!)
+                    try geometry.copy(UInt32.self, from: input.baseAddress!, to: out.baseAddress!)
                 }
             }
         }
@@ -77,8 +77,10 @@ private struct Reorientation {
         }
     }
 
-    /// Copies every pixel (one `Pixel` word each) from `input` to its place in `output`.
+    /// Copies every pixel (one `Pixel` word each) from `input` to its place in `output`, 64 rows at a time, the pool
+    /// job's cancellation looked at between them.
     func copy<Pixel: FixedWidthInteger>(_: Pixel.Type, from input: UnsafeRawPointer, to output: UnsafeMutableRawPointer)
+        throws(ImageError)
     {
         let size = MemoryLayout<Pixel>.size
         // Where the next source pixel of a row lands, relative to this one's place.
@@ -90,10 +92,11 @@ private struct Reorientation {
             case .rightMirrored, .left: -outputRowBytes
             }
         let tile = orientation.swapsDimensions ? 64 : width
-        for top in stride(from: 0, to: height, by: tile) {
+        for top in stride(from: 0, to: height, by: 64) {
+            try WorkerPool.checkCancellation()
             for left in stride(from: 0, to: width, by: tile) {
                 let count = min(tile, width - left)
-                for y in top..<min(top + tile, height) {
+                for y in top..<min(top + 64, height) {
                     let start = target(left, y)
                     var to = output + start.y * outputRowBytes + start.x * size
                     var from = input + y * inputRowBytes + left * size

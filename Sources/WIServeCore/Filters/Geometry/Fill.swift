@@ -73,12 +73,14 @@ extension ThumborFilters {
         }
 
         /// thumbor's `fill(auto)` colour: the mean red, green and blue of the first frame's straight pixels (every
-        /// pixel counted, transparent ones too), each truncated; opaque.
+        /// pixel counted, transparent ones too), each truncated; opaque. The pool job's cancellation is looked at every
+        /// 16 rows.
         static func meanColor(of image: Image) throws(ImageError) -> RGBAColor {
             let pixels = try image.frame(at: 0).pixels.converted(to: .rgba8)
             var sums = (red: 0, green: 0, blue: 0)
-            pixels.withUnsafeBytes { bytes in
+            try pixels.withUnsafeBytes { (bytes) throws(ImageError) in
                 for y in 0..<pixels.height {
+                    if y & 15 == 0 { try WorkerPool.checkCancellation() }
                     let row = bytes.baseAddress! + y * pixels.bytesPerRow
                     for x in 0..<pixels.width {
                         let pixel = row + x * 4

@@ -53,7 +53,7 @@ public struct CornerFillTransformer: ImageTransformer, Hashable {
             let (width, height, bytesPerRow) = (pixels.width, pixels.height, pixels.bytesPerRow)
             try pixels.withUnsafeMutableBytes { (bytes) throws(ImageError) in
                 var canvas = Canvas(bytes: bytes, width: width, height: height, bytesPerRow: bytesPerRow)
-                canvas.fill(self)
+                try canvas.fill(self)
             }
             return pixels
         }
@@ -93,7 +93,8 @@ public struct CornerFillTransformer: ImageTransformer, Hashable {
             (bytes[at], bytes[at + 1], bytes[at + 2]) = (mix(r, fill.0), mix(g, fill.1), mix(b, fill.2))
         }
 
-        mutating func fill(_ transformer: CornerFillTransformer) {
+        /// The corners filled; the pool job's cancellation is looked at every 16 rows and every 16 columns of them.
+        mutating func fill(_ transformer: CornerFillTransformer) throws(ImageError) {
             let aRadius = min(transformer.horizontalRadius, width / 2)
             let bRadius = min(transformer.verticalRadius, height / 2)
             let a = Float(aRadius)
@@ -109,6 +110,7 @@ public struct CornerFillTransformer: ImageTransformer, Hashable {
             // Rows of the corner: the run left of the ellipse filled, then its edge shaded along the row.
             var y = 0
             while Float(y) <= b {
+                if y & 15 == 0 { try WorkerPool.checkCancellation() }
                 let x = Float(-(Double(a) * Double(b * b - Float(y * y)).squareRoot()) / Double(b))
                 let yTop = Int(b - Float(y))
                 let yBottom = Int((heightF - b) + Float(y) - 1)
@@ -153,6 +155,7 @@ public struct CornerFillTransformer: ImageTransformer, Hashable {
             // Columns of the corner: the edge shaded along the column where it is steep.
             var x: Float = 0
             while x >= -a {
+                if Int(-x) & 15 == 0 { try WorkerPool.checkCancellation() }
                 let yEdge = Float((Double(b) * Double(a * a - x * x).squareRoot()) / Double(a))
                 var count = 0
                 var aaY = Int(yEdge + 1)
