@@ -4,13 +4,14 @@ import Testing
 
 /// Concurrency and queue limits with exact counts: no timing involved.
 @Suite struct AdmissionGateTests {
-    /// Waits (yielding) until the gate shows `expected`; bounded.
-    static func wait(_ gate: AdmissionGate, for expected: (Int, Int)) async throws {
+    /// Waits (yielding) until the gate shows `expected` (and `yielded` requests waiting for bytes, when given);
+    /// bounded.
+    static func wait(_ gate: AdmissionGate, for expected: (Int, Int), yielded: Int? = nil) async throws {
         for _ in 0..<100_000 {
-            if gate.counts == expected { return }
+            if gate.counts == expected, yielded == nil || gate.yielded == yielded { return }
             await Task.yield()
         }
-        Issue.record("gate counts \(gate.counts), expected \(expected)")
+        Issue.record("gate counts \(gate.counts), yielded \(gate.yielded), expected \(expected), \(yielded as Any)")
     }
 
     @Test func admitsQueuesThenRefuses() async throws {
@@ -64,6 +65,53 @@ import Testing
         #expect(gate.counts == (1, 0))
         gate.release()
         #expect(gate.counts == (0, 0))
+    }
+
+    /// A request that yields its slot (it waits for bytes) lets the next one work, counts against the line's room
+    /// meanwhile, and takes a slot again ahead of the line.
+    @Test func aYieldedRequestResumesAheadOfTheLine() async throws {
+        let gate = AdmissionGate(concurrency: 1, queue: 2)
+        #expect(gate.tryAcquire() == .admitted)  // A
+        gate.yield()  // A waits for its source's bytes
+        #expect(gate.counts == (0, 0) && gate.yielded == 1)
+        #expect(gate.tryAcquire() == .admitted)  // B works meanwhile
+        let c = Task { await gate.acquire() }  // C waits in line
+        try await Self.wait(gate, for: (1, 1), yielded: 1)
+        #expect(gate.tryAcquire() == .refused)  // A, B and C fill concurrency + queue
+        let a = Task { await gate.resume() }  // A's bytes came
+        for _ in 0..<100_000 where gate.resuming == 0 { await Task.yield() }
+        #expect(gate.resuming == 1 && gate.counts == (1, 1) && gate.yielded == 1)
+        gate.release()  // B is done: the slot goes to A, not to C who came first
+        #expect(await a.value)
+        try await Self.wait(gate, for: (1, 1), yielded: 0)
+        gate.release()  // A is done: C's turn
+        #expect(await c.value)
+        #expect(gate.counts == (1, 0))
+        gate.release()
+        #expect(gate.counts == (0, 0) && gate.yielded == 0)
+    }
+
+    /// A yielded request cancelled while it waits to resume stays yielded until it leaves; a free slot is taken at
+    /// once.
+    @Test func aCancelledResumptionLeaves() async throws {
+        let gate = AdmissionGate(concurrency: 1, queue: 1)
+        #expect(await gate.acquire())
+        gate.yield()
+        #expect(await gate.acquire())  // another works
+        let resumption = Task { await gate.resume() }
+        for _ in 0..<100_000 where gate.resuming == 0 { await Task.yield() }
+        #expect(gate.resuming == 1 && gate.counts == (1, 0) && gate.yielded == 1)
+        resumption.cancel()
+        #expect(await resumption.value == false)
+        #expect(gate.yielded == 1)
+        gate.leave()
+        gate.release()
+        #expect(gate.counts == (0, 0) && gate.yielded == 0)
+        #expect(await gate.acquire())
+        gate.yield()
+        #expect(await gate.resume())  // the slot is free: taken at once
+        #expect(gate.counts == (1, 0) && gate.yielded == 0)
+        gate.release()
     }
 
     @Test func zeroQueueRefusesAtOnce() async {

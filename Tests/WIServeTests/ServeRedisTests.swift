@@ -55,9 +55,9 @@ import WITestSupport
                         for _ in 0..<4 { group.addTask { try await a.execute(uri: path, method: .get) } }
                         var arrivals = h.arrivals.makeAsyncIterator()
                         _ = await arrivals.next()  // the first server's load is at the origin, holding the lease
-                        try await AdmissionGateTests.wait(first.service.gate, for: (4, 0))
+                        try await AdmissionGateTests.wait(first.service.gate, for: (0, 0), yielded: 4)
                         for _ in 0..<4 { group.addTask { try await b.execute(uri: path, method: .get) } }
-                        try await AdmissionGateTests.wait(second.service.gate, for: (4, 0))
+                        try await AdmissionGateTests.wait(second.service.gate, for: (0, 0), yielded: 4)
                         // The second server's load polls the lease (URLs on 127.0.0.1 use the --allow-host loader).
                         let waiters = second.service.parts.singleFlights
                         #expect(waiters.count == 2)

@@ -114,3 +114,10 @@ extension ImageContext.Key where Value == String {
     /// every request that carries credentials, cookies or other private headers.
     public static var cachePartition: Self { Self("cachePartition", role: .request) }
 }
+
+extension ImageContext.Key where Value == @Sendable () async throws(ImageError) -> Void {
+    /// Awaited by the shared task before it decodes or transforms for the request that started it, once the bytes
+    /// are in hand (not for a memory hit, nor for requests that join the task): a service's bound on CPU work that
+    /// a load waiting for its download does not hold. Throwing fails the load with that error. Unset: nothing.
+    public static var beforeWork: Self { Self("beforeWork", role: .irrelevant) }
+}

@@ -87,8 +87,9 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// Admission, first for image requests: `/healthz`, `/healthcheck`, `/metrics` and the app's routes pass; a method other than GET
 /// or HEAD is a 405; a request the gate refuses is the prebuilt 503 (before any parsing, signature check or
-/// work); one whose deadline passes in line a 504. An admitted request holds its slot until the answer is made,
-/// its deadline (arrival + `--timeout`) in `AdmittedRequest.current` for `ThumborMiddleware`.
+/// work); one whose deadline passes in line a 504. An admitted request is in flight until the answer is made (it
+/// holds its slot but while it waits for bytes: `RequestSlot`), its deadline (arrival + `--timeout`) and slot in
+/// `AdmittedRequest.current` for `ThumborMiddleware`.
 ///
 /// Thread safety: immutable; Hummingbird calls it from any task.
 struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -122,7 +123,7 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         case .timedOut:
             throw ServeHTTPError(answer: service.timedOutInLine(input))
         case .admitted:
-            defer { service.gate.release() }
+            defer { input.slot?.finish() }
             return try await AdmittedRequest.$current.withValue(input) { try await next(request, context) }
         }
     }

@@ -24,6 +24,8 @@ public struct ServeRequest: Sendable {
     /// When the answer is due (the request's arrival plus the service's timeout, which
     /// `ImageService.respond(to:)` sets when it admits the request): the work stops there and the answer is 504.
     public var deadline: ContinuousClock.Instant
+    /// The request's hold on the admission gate, once admitted (nil: answered outside the gate, as in tests).
+    package var slot: RequestSlot?
 
     public init(
         method: String = "GET", path: String, accept: String? = nil, ifNoneMatch: String? = nil,
@@ -158,14 +160,14 @@ public final class ImageService: Sendable {
         case .refused: return refused(request)
         case .timedOut: return timedOutInLine(input)
         case .admitted:
-            defer { gate.release() }
+            defer { input.slot?.finish() }
             return await body(input)
         }
     }
 
     /// What the gate decided for a request.
     package enum Admission {
-        /// Admitted: the caller answers, then calls `gate.release()`.
+        /// Admitted: the caller answers, then calls `request.slot?.finish()`.
         case admitted
         /// The gate and its line are full (503).
         case refused
@@ -174,11 +176,12 @@ public final class ImageService: Sendable {
     }
 
     /// Sets `request`'s deadline (`configuration.timeout` from now, or its own when sooner) and waits for a slot
-    /// until then: the wait in line counts against the timeout.
+    /// until then: the wait in line counts against the timeout. Admitted, the request holds its `slot`.
     package func admit(_ request: inout ServeRequest) async -> Admission {
         request.deadline = min(request.deadline, ContinuousClock.now + .seconds(configuration.timeout))
         switch gate.tryAcquire() {
         case .admitted:
+            request.slot = RequestSlot(admittedBy: gate)
             return .admitted
         case .refused:
             return .refused
@@ -190,6 +193,7 @@ public final class ImageService: Sendable {
                 gate.release()
                 return .timedOut
             }
+            request.slot = RequestSlot(admittedBy: gate)
             return .admitted
         }
     }
@@ -326,6 +330,8 @@ public final class ImageService: Sendable {
         let sourceKey = "source " + url.absoluteString
         if let failure = failures.failure(for: sourceKey) ?? failures.failure(for: requestKey) { throw failure }
         let (body, format, source): (Data, ImageFormat, HTTPCacheInfo?)
+        // The slot is given back while the source (and any watermark) is fetched, and taken again for the decode.
+        input.slot?.yield()
         do {
             (body, format, source) = try await withDeadline(input.deadline) {
                 // A load cancelled at the deadline returns only once its download, decode and transform
@@ -415,7 +421,10 @@ public final class ImageService: Sendable {
         renders.add(1, ordering: .relaxed)
         let accept = input.accept
         let result = try await load(
-            url: url, transformer: transformer, progress: progress, decodeBox: plan.decodeBox, failureKey: failureKey)
+            url: url, transformer: transformer, progress: progress, decodeBox: plan.decodeBox, failureKey: failureKey,
+            slot: input.slot)
+        // A load answered from memory, or joined to another request's, did its CPU work under no slot of this one.
+        try await input.slot?.work()
         let image = result.image
         let format = OutputFormat.choose(
             requested: plan.format, source: image, accept: accept, negotiation: configuration.negotiation,
@@ -447,9 +456,11 @@ public final class ImageService: Sendable {
     /// before the transform started is remembered under `failureKey`.
     private func load(
         url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, decodeBox: PixelSize?,
-        failureKey: String
+        failureKey: String, slot: RequestSlot?
     ) async throws -> ImageResult {
         var context = ImageContext()
+        // The shared task takes the request's slot again once the bytes are in hand, before it decodes.
+        if let slot { context[.beforeWork] = slot.beforeWork }
         if let transformer { context[.imageTransformer] = transformer }
         // Every frame counts against the pixel limit, before any is decoded (the service transforms them all).
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
@@ -483,6 +494,8 @@ public final class ImageService: Sendable {
     private func meta(_ request: ThumborRequest, url: URL, input: ServeRequest) async throws -> ServeResponse {
         let sourceKey = "source " + url.absoluteString
         if let failure = failures.failure(for: sourceKey) { throw failure }
+        // No slot while the watermarks and the source are fetched; one again for the decode and the description.
+        input.slot?.yield()
         var made = makeTransformer(request)
         made.watermarks = try await watermarks(of: request)
         let transformer = made
@@ -490,7 +503,9 @@ public final class ImageService: Sendable {
         let meta = try await withDeadline(input.deadline) {
             try await CancelledWork.$isAwaited.withValue(true) {
                 let source = try await self.load(
-                    url: url, transformer: nil, progress: progress, decodeBox: nil, failureKey: sourceKey)
+                    url: url, transformer: nil, progress: progress, decodeBox: nil, failureKey: sourceKey,
+                    slot: input.slot)
+                try await input.slot?.work()
                 return try await self.parts.pool.runCancellable { () throws(ImageError) -> ThumborMeta in
                     let final = try transformer.transform(source.image)
                     return try ThumborMeta(

@@ -344,6 +344,7 @@ extension ImageManager {
         if let transformer = request.transformer,
             !original.isAnimated || request.options.contains(.transformAnimatedImage)
         {
+            if let refused = await beforeWork(request) { return .failure(refused) }
             let source: DecodeSource =
                 switch origin {
                 case .network: .load(request.load)

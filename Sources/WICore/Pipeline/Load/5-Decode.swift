@@ -11,6 +11,7 @@ extension ImageManager {
     func decode(_ data: Data, source: DecodeSource, request: ResolvedRequest, options: DecodeOptions) async
         -> Result<Image, ImageError>
     {
+        if let refused = await beforeWork(request) { return .failure(refused) }
         let coder = request.coder
         let pool = cpuPool
         return await decodeTasks.run(
@@ -27,6 +28,19 @@ extension ImageManager {
                     return try coder.decode(data, options: options)
                 }
             }
+        }
+    }
+}
+
+extension ImageManager {
+    /// Awaits the request's `beforeWork` hook before CPU work; its error, if it threw.
+    func beforeWork(_ request: ResolvedRequest) async -> ImageError? {
+        guard let hook = request.context[.beforeWork] else { return nil }
+        do throws(ImageError) {
+            try await hook()
+            return nil
+        } catch {
+            return error
         }
     }
 }
