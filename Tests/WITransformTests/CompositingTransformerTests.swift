@@ -195,7 +195,8 @@ import WITestSupport
 }
 
 /// The compositing loops stop inside a frame when their pool job is cancelled (the frame loop around them checks
-/// too, so these call them directly): the canvas fill, the merge and the overlay's alpha pass.
+/// too, so these call them directly): the canvas fill, the merge, a frame drawn on a canvas (`CanvasTransformer`,
+/// `PaddingTransformer`) and the overlay's alpha pass.
 @Suite struct CompositingCancellationTests {
     static let size = PixelSize(width: 600, height: 400)
 
@@ -217,6 +218,11 @@ import WITestSupport
             }
         }
         #expect(merge?.code == .cancelled)
+        let frame = try PixelBuffer(width: 60, height: 40, format: .rgba8)
+        let drawn = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            try Compositor.drawn(frame, over: .white, canvas: Self.size, at: 3, 2, blending: .composite)
+        }
+        #expect(drawn?.code == .cancelled)
         let mark = Image(
             pixels: try PixelBuffer(width: Self.size.width, height: Self.size.height, format: .rgba8, bytes: source))
         let overlay = await CancelledJob.error(on: pool) { () throws(ImageError) in

@@ -46,17 +46,9 @@ public struct CanvasTransformer: ImageTransformer, Hashable {
     public func transform(_ image: Image) throws(ImageError) -> Image {
         try image.transformingFrames(outputSize: size ?? image.size) { (frame) throws(ImageError) -> PixelBuffer in
             let canvas = size ?? frame.size
-            let source = try frame.converted(to: .rgba8).packedBytes()
-            var output = try Compositor.filled(color, size: canvas)
-            try source.withUnsafeBufferPointer { (source) throws(ImageError) in
-                try output.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
-                    try Compositor.merge(
-                        source, size: frame.size, into: target, size: canvas,
-                        at: (canvas.width - frame.width) / 2, (canvas.height - frame.height) / 2,
-                        blending: blending)
-                }
-            }
-            return try PixelBuffer(width: canvas.width, height: canvas.height, format: .rgba8, bytes: output)
+            return try Compositor.drawn(
+                frame, over: color, canvas: canvas, at: (canvas.width - frame.width) / 2,
+                (canvas.height - frame.height) / 2, blending: blending)
         }
     }
 }

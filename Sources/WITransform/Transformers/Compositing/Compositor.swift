@@ -44,6 +44,22 @@ enum Compositor {
         }
     }
 
+    /// `frame` (any format) drawn over a `canvas` of `color` with its top left corner at (`left`, `top`), clipped:
+    /// the body of `CanvasTransformer` and `PaddingTransformer`. Straight RGBA8.
+    static func drawn(
+        _ frame: PixelBuffer, over color: RGBAColor, canvas: PixelSize, at left: Int, _ top: Int,
+        blending: CanvasTransformer.Blending
+    ) throws(ImageError) -> PixelBuffer {
+        let source = try frame.converted(to: .rgba8).packedBytes()
+        var output = try filled(color, size: canvas)
+        try source.withUnsafeBufferPointer { (source) throws(ImageError) in
+            try output.withUnsafeMutableBufferPointer { (target) throws(ImageError) in
+                try merge(source, size: frame.size, into: target, size: canvas, at: left, top, blending: blending)
+            }
+        }
+        return try PixelBuffer(width: canvas.width, height: canvas.height, format: .rgba8, bytes: output)
+    }
+
     /// A buffer of `size` pixels of `color` (packed RGBA8); stops (`.cancelled`) every 256K pixels when its pool
     /// job was cancelled.
     static func filled(_ color: RGBAColor, size: PixelSize) throws(ImageError) -> [UInt8] {
