@@ -160,10 +160,10 @@ import WICore
 
     /// Every filter is in the one table under its thumbor name, once.
     @Test func theTableNamesEveryFilterOnce() {
-        #expect(ThumborFilters.all.count == 31 && ThumborFilters.byName.count == 31)
+        #expect(ThumborFilters.all.count == 32 && ThumborFilters.byName.count == 32)
         #expect(
             ThumborFilters.byName["round_corner"].map(ObjectIdentifier.init) == ObjectIdentifier(F.RoundCorner.self))
-        #expect(Set(ThumborFilters.all.map { $0.name }).count == 31)
+        #expect(Set(ThumborFilters.all.map { $0.name }).count == 32)
     }
 
     /// A filter's part of the transformer's key is the spelling the earlier enum of filters printed, so the
@@ -279,7 +279,9 @@ import WICore
         ("sharpen(2,1)", "sharpen() takes 3 argument(s), got 2"),
         ("sharpen(2,1,yes)", "sharpen() argument 3 must be true or false, got 'yes'"),
         ("sharpen(2,-1,true)", "sharpen() argument 2 must be a number in 0.0...100.0, got '-1'"),
-        ("frame(a.png)", "unknown filter 'frame'"),
+        ("redeye()", "unknown filter 'redeye'"),
+        ("frame(a.png,b.png)", "frame() takes 1 argument(s), got 2"),
+        ("frame('')", "frame() argument 1 must be the frame image's URL"),
     ])
     func badArgumentIsA400WithOneLine(text: String, reason: String) {
         #expect(throws: ServeError(.badRequest, reason)) { try parse(text) }

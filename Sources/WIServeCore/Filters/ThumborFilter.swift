@@ -23,7 +23,7 @@ protocol ThumborFilter: Hashable, Sendable, CustomStringConvertible {
     var role: ThumborFilterRole { get }
 
     /// The pixel step of a `.pixels` filter, or nil when it changes nothing (`blur(0)`, `rotate(0)`; the default).
-    /// `watermarks` holds the loaded images of the request's `watermark()` filters by URL.
+    /// `watermarks` holds the loaded images of the request's `watermark()` and `frame()` filters by URL.
     func transformer(watermarks: [String: Image]) throws(ImageError) -> (any ImageTransformer)?
 
     /// Applies the filter to the image after the geometry, in URL order (default: `transformer`'s step).
@@ -78,7 +78,7 @@ extension ThumborFilter {
 
     var workingBytesPerPixel: Int { 8 }
 
-    /// The step without watermarks (every filter but `watermark()`).
+    /// The step without loaded images (every filter but `watermark()` and `frame()`).
     func transformer() throws(ImageError) -> (any ImageTransformer)? { try transformer(watermarks: [:]) }
 
     /// Whether `other` is the same filter with the same arguments.
@@ -94,7 +94,7 @@ struct ThumborFilterContext {
     let fitIn: Bool
     /// thumbor's requested size after the resize (`ThumborGeometry.box`; 0: a free side).
     let box: PixelSize
-    /// The images of the request's `watermark()` filters, by URL.
+    /// The images of the request's `watermark()` and `frame()` filters, by URL.
     let watermarks: [String: Image]
     /// The output pixel limit (`--max-pixels`).
     let pixelLimit: Int

@@ -10,7 +10,7 @@ enum ThumborFilters {
         Blur.self, Rotate.self, RoundCorner.self, Brightness.self, Contrast.self, RGB.self, Colorize.self, Curve.self,
         Saturation.self, Grayscale.self, Equalize.self, Noise.self, Sharpen.self, Convolution.self,
         BackgroundColor.self,
-        Watermark.self,
+        Watermark.self, Frame.self,
     ]
 
     /// The filters by thumbor's name.
@@ -20,7 +20,7 @@ enum ThumborFilters {
     /// list is a 400 naming it. Otherwise thumbor's way: the list is cut at each `):`, and a piece whose filter is
     /// unknown or whose arguments the filter does not take is skipped (text after a piece's closing parenthesis is
     /// ignored, as thumbor's prefix match ignores it), and named in `skipped` as written. More than
-    /// `ThumborWatermark.maximumPerRequest` watermarks is a 400 either way (each is a load).
+    /// `ThumborWatermark.maximumPerRequest` watermarks, or frames, is a 400 either way (each is a load).
     static func parseList(_ text: Substring, strict: Bool, skipped: inout [String]) throws(ServeError)
         -> [any ThumborFilter]
     {
@@ -28,6 +28,9 @@ enum ThumborFilters {
         if filters.count(where: { $0 is Watermark }) > ThumborWatermark.maximumPerRequest {
             throw ServeError(
                 .badRequest, "at most \(ThumborWatermark.maximumPerRequest) watermark() filters per request")
+        }
+        if filters.count(where: { $0 is Frame }) > ThumborWatermark.maximumPerRequest {
+            throw ServeError(.badRequest, "at most \(ThumborWatermark.maximumPerRequest) frame() filters per request")
         }
         return filters
     }

@@ -18,7 +18,7 @@ struct ThumborTransformer: ImageTransformer {
     var memoryLimit = Int.max
     /// Set when the transform starts: an error after it is the transform's, not the source's.
     var progress: TransformProgress?
-    /// The images of the request's `watermark()` filters, by URL (loaded before the transform runs).
+    /// The images of the request's `watermark()` and `frame()` filters, by URL (loaded before the transform runs).
     var watermarks: [String: Image] = [:]
     /// thumbor's MAX_WIDTH and MAX_HEIGHT (`--max-width`, `--max-height`; 0: none): a larger requested side is
     /// capped, and a source past them is shrunk first (`normalized(_:crop:)`).

@@ -544,21 +544,23 @@ public final class ImageService: Sendable {
         }
     }
 
-    /// The images of `request`'s `watermark()` filters by URL, loaded at once through the pipeline (cached, shared
-    /// between requests, under the same address policy and pixel limit as sources). A watermark that cannot be
-    /// loaded fails the request as its source would, its reason naming the watermark.
+    /// The images of `request`'s `watermark()` and `frame()` filters by URL, loaded at once through the pipeline
+    /// (cached, shared between requests, under the same address policy and pixel limit as sources). A watermark
+    /// that cannot be loaded fails the request as its source would, its reason naming the watermark; a missing or
+    /// undecodable frame image is thumbor's 500 (decision 0085).
     private func watermarks(of request: ThumborRequest) async throws -> [String: Image] {
-        var addresses: Set<String> = []
-        for filter in request.filters.of(ThumborFilters.Watermark.self) { addresses.insert(filter.mark.url) }
+        var addresses: [String: String] = [:]  // URL: the filter naming it
+        for filter in request.filters.of(ThumborFilters.Frame.self) { addresses[filter.url] = "frame" }
+        for filter in request.filters.of(ThumborFilters.Watermark.self) { addresses[filter.mark.url] = "watermark" }
         guard !addresses.isEmpty else { return [:] }
-        var urls: [(String, URL)] = []
-        for address in addresses {
-            guard let url = Self.httpURL(address) else { throw ServeError(.badRequest, "bad watermark URL") }
-            guard sources.allows(url) else { throw ServeError(.forbidden, "this watermark's source is not allowed") }
-            urls.append((address, url))
+        var urls: [(String, URL, String)] = []
+        for (address, kind) in addresses {
+            guard let url = Self.httpURL(address) else { throw ServeError(.badRequest, "bad \(kind) URL") }
+            guard sources.allows(url) else { throw ServeError(.forbidden, "this \(kind)'s source is not allowed") }
+            urls.append((address, url, kind))
         }
         return try await withThrowingTaskGroup(of: (String, Image).self) { group in
-            for (address, url) in urls {
+            for (address, url, kind) in urls {
                 var context = ImageContext()
                 var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
                 decode.frameLimit = configuration.maxFrames
@@ -578,9 +580,17 @@ public final class ImageService: Sendable {
                         let failure =
                             (error as? ImageError).map { ServeError($0, strict: strict) }
                             ?? ServeError(.internalError, "internal error")
-                        // A missing watermark is a bad request (thumbor's 400), not a missing image.
-                        let status = failure.status == .notFound ? .badRequest : failure.status
-                        throw ServeError(status, "watermark \(address): \(failure.reason)")
+                        // A missing watermark is a bad request (thumbor's 400), not a missing image; a frame image
+                        // missing or not an image fails thumbor's filter itself (500).
+                        let status: ServeError.Status =
+                            if kind == "frame", failure.status == .notFound || Self.isNotAnImage(error) {
+                                .internalError
+                            } else if kind == "watermark", failure.status == .notFound {
+                                .badRequest
+                            } else {
+                                failure.status
+                            }
+                        throw ServeError(status, "\(kind) \(address): \(failure.reason)")
                     }
                 }
             }
@@ -588,6 +598,12 @@ public final class ImageService: Sendable {
             for try await (address, image) in group { images[address] = image }
             return images
         }
+    }
+
+    /// Whether `error` says the bytes loaded are no image the coders read (content type, format or data).
+    private static func isNotAnImage(_ error: any Error) -> Bool {
+        guard let code = (error as? ImageError)?.code else { return false }
+        return [.invalidDownloadContentType, .unsupportedFormat, .badImageData].contains(code)
     }
 
     /// Runs `body`, or throws 504 when `deadline` passes first; `body` is cancelled then and the 504 comes once it

@@ -239,6 +239,14 @@ struct ThumborRequest: Sendable {
         return true
     }
 
+    /// The URL a filter's argument names (`watermark()`, `frame()`): single quotes around it dropped, then as
+    /// `imageURL(_:)`; nil when nothing is left.
+    static func filterImageURL(_ argument: String) -> String? {
+        var address = Substring(argument)
+        if address.count >= 2, address.first == "'", address.last == "'" { address = address.dropFirst().dropLast() }
+        return address.isEmpty ? nil : imageURL(address)
+    }
+
     /// The image URL: percent-decoded when it was sent encoded (`http%3A%2F%2F...`), with `http://` when it names
     /// no scheme (thumbor's rules).
     static func imageURL(_ text: Substring) -> String {

@@ -38,10 +38,10 @@ extension ThumborWatermark {
         guard (4...6).contains(arguments.count) else {
             throw ServeError(.badRequest, "watermark() takes 4 to 6 argument(s), got \(arguments.count)")
         }
-        var address = Substring(arguments[0])
-        if address.count >= 2, address.first == "'", address.last == "'" { address = address.dropFirst().dropLast() }
-        guard !address.isEmpty else { throw ServeError(.badRequest, "watermark() argument 1 must be the image's URL") }
-        url = ThumborRequest.imageURL(address)
+        guard let url = ThumborRequest.filterImageURL(arguments[0]) else {
+            throw ServeError(.badRequest, "watermark() argument 1 must be the image's URL")
+        }
+        self.url = url
         x = try Self.position(arguments[1], argument: 2)
         y = try Self.position(arguments[2], argument: 3)
         guard let alpha = ThumborRequest.number(Substring(arguments[3])), alpha <= 100 else {
