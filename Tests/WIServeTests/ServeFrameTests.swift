@@ -81,6 +81,9 @@ import WITestSupport
         #expect(try padding("small.png") == [0, 3, 1, 1])
         #expect(try padding("large.png") == [20, 0, 3, 3])
         #expect(try padding("plain.png") == [0, 0, 0, 0])
+        let marked = try PixelBuffer(
+            width: 5, height: 5, format: .rgba8, bytes: (0..<100).map { [14, 22].contains($0) ? 255 : 0 })
+        #expect(try ThumborFilters.Frame.padding(of: marked) == (1, 1, 1, 1))
         // Under 3 pixels a side: no border to read.
         let two = try PixelBuffer(width: 2, height: 9, format: .rgba8, bytes: Array(repeating: 255, count: 72))
         #expect(try ThumborFilters.Frame.padding(of: two) == (0, 0, 0, 0))
