@@ -11,8 +11,6 @@ extension ThumborFilters {
         /// The frame image's URL, as the request names it (`http://` added when it has no scheme).
         var url: String
 
-        init(url: String) { self.url = url }
-
         init(_ arguments: ThumborFilterArguments) throws(ServeError) {
             try arguments.count(1...1)
             guard let url = ThumborRequest.filterImageURL(arguments[0]) else {
