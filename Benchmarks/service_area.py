@@ -102,6 +102,20 @@ def peak_rss_bytes(pid):
     return total
 
 
+def cpu_seconds(pid):
+    """User + system CPU seconds of `pid`'s process tree so far (/proc/PID/stat; its threads included)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for member in process_tree(pid):
+        try:
+            with open(f"/proc/{member}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
 def reset_peak_rss(pid):
     """Sets VmHWM back to the current RSS in every process of the tree (clear_refs value 5, Linux >= 4.0)."""
     for member in process_tree(pid):
@@ -201,8 +215,11 @@ def measure(server, paths_file, connections, seconds, warmup):
     if warmup:
         wrk(server, paths_file, connections, warmup)
     reset_peak_rss(server.process.pid)
+    cpu = cpu_seconds(server.process.pid)
     result = wrk(server, paths_file, connections, seconds)
     result["rss"] = peak_rss_bytes(server.process.pid)
+    # CPU per answer: the server's own cost, which other work on the machine changes much less than the rate.
+    result["cpu_per_request"] = (cpu_seconds(server.process.pid) - cpu) / max(1, result["requests"])
     return result
 
 
@@ -213,6 +230,8 @@ def describe(r):
     others = {s: n for s, n in sorted(r["statuses"].items()) if s != 200}
     errors = r["connect_errors"] + r["read_errors"] + r["write_errors"] + r["timeouts"]
     text = f'{ok_rps(r):.1f} req/s, p95 {r["p95_us"] / 1000:.0f} ms, peak RSS {r["rss"] / 2**20:.0f} MiB'
+    if "cpu_per_request" in r:
+        text += f', CPU {r["cpu_per_request"] * 1000:.2f} ms/answer'
     if others:
         text += f', {r["statuses"].get(200, 0)} x 200, ' + ", ".join(f"{n} x {s}" for s, n in others.items())
     if errors:
@@ -338,8 +357,10 @@ def rows(python, servers, data, scratch):
             if before:
                 b = results[before.name]
                 change = b["rps"] / o["rps"]   # time per request, now / before
+                cpu_change = o["cpu_per_request"] / b["cpu_per_request"]
                 out.append({"area": "Service", "kind": "service",
-                            "workload": f"the same {fmt} requests, this build against {before.name}",
+                            "workload": f"the same {fmt} requests, this build against {before.name} (CPU per answer "
+                                        f"now / before: {cpu_change:.3f})",
                             "reference": before.name, "ours": 1 / o["rps"], "ref": 1 / b["rps"], "ratio": change,
                             "spread": [change, change], "ours_text": describe(o), "ref_text": describe(b),
                             "goal": "no slower than before (ratio <= 1.05, the run-to-run noise)",
