@@ -147,6 +147,16 @@ import WITestSupport
             #expect(log.all[1].metadata["error"] == "2001: unacceptable status code 404")
         }
     }
+
+    /// Made ids (no system call each): 32 lowercase hexadecimal digits, the process's half shared, never repeated.
+    @Test func madeRequestIDsNeverRepeat() {
+        let ids = (0..<100_000).map { _ in RequestID.make() }
+        #expect(Set(ids).count == 100_000)
+        #expect(
+            ids.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy { Array("0123456789abcdef".utf8).contains($0) } }
+        )
+        #expect(Set(ids.map { $0.prefix(16) }).count == 1)
+    }
 }
 
 /// `--file-root`: sources by path under a folder, and no way out of it.

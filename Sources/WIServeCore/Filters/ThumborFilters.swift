@@ -71,7 +71,7 @@ enum ThumborFilters {
 
     private static func lenientList(_ text: Substring, skipped: inout [String]) -> [any ThumborFilter] {
         var filters: [any ThumborFilter] = []
-        let pieces = text.split(separator: "):", omittingEmptySubsequences: false)
+        let pieces = Self.pieces(of: text)
         for (index, piece) in pieces.enumerated() {
             let piece = index == pieces.count - 1 ? piece : Substring(piece + ")")
             guard let open = piece.firstIndex(of: "("), let (_, arguments) = Self.arguments(after: open, in: piece),
@@ -83,6 +83,26 @@ enum ThumborFilters {
             filters.append(filter)
         }
         return filters
+    }
+
+    /// `text` cut at each `):` (the `)` dropped with the `:`), empty pieces kept: on the bytes, as every delimiter is
+    /// ASCII (a generic subsequence split cost about 1% of a cached answer).
+    private static func pieces(of text: Substring) -> [Substring] {
+        var pieces: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while let close = utf8[index...].firstIndex(of: UInt8(ascii: ")")) {
+            let next = utf8.index(after: close)
+            guard next != utf8.endIndex else { break }
+            if utf8[next] == UInt8(ascii: ":") {
+                pieces.append(text[start..<close])
+                start = utf8.index(after: next)
+            }
+            index = next
+        }
+        pieces.append(text[start...])
+        return pieces
     }
 
     /// The arguments between the parenthesis at `open` and the one that closes it (brackets and parentheses inside

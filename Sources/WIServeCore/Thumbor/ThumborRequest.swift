@@ -73,40 +73,68 @@ struct ThumborRequest: Sendable {
     /// Parses `path` (the request's path, not percent-decoded, with its leading `/`). `strict` (`--strict`): a
     /// filter thumbor would skip is a 400 naming it (`ThumborFilters.parseList`).
     static func parse(path: String, strict: Bool = false) throws(ServeError) -> ThumborRequest {
+        // Every delimiter is ASCII: the path is cut on its UTF-8 bytes (no grapheme breaking; thumbor's regular
+        // expressions match code points, so a `/` before a combining mark still ends a segment).
         var rest = Substring(path)
-        if rest.hasPrefix("/") { rest = rest.dropFirst() }
-        guard let slash = rest.firstIndex(of: "/") else { throw ServeError(.notFound, "no such route") }
+        if rest.utf8.first == slashByte { rest = rest[rest.utf8.index(after: rest.startIndex)...] }
+        guard let slash = rest.utf8.firstIndex(of: slashByte) else { throw ServeError(.notFound, "no such route") }
         let signature = String(rest[..<slash])
-        let signed = rest[rest.index(after: slash)...]
+        let signed = rest[rest.utf8.index(after: slash)...]
         guard !signature.isEmpty else { throw ServeError(.notFound, "no such route") }
         var request = ThumborRequest(signature: signature, signedPath: String(signed), imageURL: "")
         var remaining = signed
-        if remaining.hasPrefix("meta/") {
+        if remaining.utf8.starts(with: "meta/".utf8) {
             request.meta = true
-            remaining = remaining.dropFirst("meta/".count)
+            remaining = remaining[remaining.utf8.index(remaining.startIndex, offsetBy: 5)...]
             if let callback = try Self.callback(in: &remaining) {
                 request.metaCallback = callback
                 request.signedPath = "meta/" + remaining
             }
         }
-        if let end = remaining.firstIndex(of: "/"), let trim = try Self.trim(remaining[..<end]) {
+        if let end = remaining.utf8.firstIndex(of: slashByte), let trim = try Self.trim(remaining[..<end]) {
             request.trim = trim
-            remaining = remaining[remaining.index(after: end)...]
+            remaining = remaining[remaining.utf8.index(after: end)...]
         }
         var stage = 0  // the next optional part that may appear; parts come in this order only
-        while let end = remaining.firstIndex(of: "/") {
+        while let end = remaining.utf8.firstIndex(of: slashByte) {
             let segment = remaining[..<end]
             guard let next = try request.consume(segment, after: stage, whole: &remaining, strict: strict) else {
                 break
             }
             stage = next
-            if remaining.startIndex == segment.startIndex { remaining = remaining[remaining.index(after: end)...] }
+            if remaining.startIndex == segment.startIndex { remaining = remaining[remaining.utf8.index(after: end)...] }
         }
         guard !remaining.isEmpty else { throw ServeError(.badRequest, "the URL names no image") }
         request.imageURL = Self.imageURL(remaining)
-        request.imagePath =
-            remaining.contains("%") ? String(remaining).percentDecoded ?? String(remaining) : String(remaining)
+        let path = String(remaining)
+        request.imagePath = remaining.utf8.contains(UInt8(ascii: "%")) ? path.percentDecoded ?? path : path
         return request
+    }
+
+    private static let slashByte = UInt8(ascii: "/")
+
+    /// Whether `text`'s bytes are `literal`'s.
+    private static func equals(_ text: Substring, _ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { text.utf8.elementsEqual($0) }
+    }
+
+    /// `text` cut at each `separator` byte (empty parts kept), at most `limit` parts: nil when there are more.
+    private static func split(_ text: Substring, _ separator: Character, limit: Int) -> [Substring]? {
+        let byte = separator.asciiValue ?? 0
+        var parts: [Substring] = []
+        var start = text.startIndex
+        var index = start
+        let utf8 = text.utf8
+        while index != utf8.endIndex {
+            if utf8[index] == byte {
+                guard parts.count + 1 < limit else { return nil }
+                parts.append(text[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        parts.append(text[start...])
+        return parts
     }
 
     /// Applies `segment` when it is an option allowed after stage `stage`; returns the new stage, or nil when the
@@ -120,35 +148,60 @@ struct ThumborRequest: Sendable {
             crop = box
             return 1
         }
-        if stage < 2, ["fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in"].contains(segment) {
-            fitIn = true
-            fullFitIn = segment.contains("full")
-            adaptiveFitIn = segment.hasPrefix("adaptive")
-            return 2
+        if stage < 2 {
+            let full = Self.equals(segment, "full-fit-in")
+            let adaptive = Self.equals(segment, "adaptive-fit-in")
+            let adaptiveFull = Self.equals(segment, "adaptive-full-fit-in")
+            if full || adaptive || adaptiveFull || Self.equals(segment, "fit-in") {
+                fitIn = true
+                fullFitIn = full || adaptiveFull
+                adaptiveFitIn = adaptive || adaptiveFull
+                return 2
+            }
         }
         if stage < 3, try parseSize(segment) { return 3 }
-        if stage < 4, let alignment = HorizontalAlignment(rawValue: String(segment)) {
+        if stage < 4, let alignment = Self.horizontal(segment) {
             horizontalAlignment = alignment
             return 4
         }
-        if stage < 5, let alignment = VerticalAlignment(rawValue: String(segment)) {
+        if stage < 5, let alignment = Self.vertical(segment) {
             verticalAlignment = alignment
             return 5
         }
-        if stage < 6, segment == "smart" {
+        if stage < 6, Self.equals(segment, "smart") {
             smart = true
             return 6
         }
-        if stage < 7, segment.hasPrefix("filters:") {
+        if stage < 7, segment.utf8.starts(with: "filters:".utf8) {
             // The filter list ends at the first ")/" (thumbor's own rule).
-            guard let close = whole.firstRange(of: ")/") else { return nil }
-            let list = whole[
-                whole.index(whole.startIndex, offsetBy: "filters:".count)..<whole.index(after: close.lowerBound)]
+            guard let close = Self.closingParenthesis(in: whole) else { return nil }
+            let list = whole[whole.utf8.index(whole.startIndex, offsetBy: "filters:".utf8.count)...close]
             filters = try ThumborFilters.parseList(list, strict: strict, skipped: &skippedFilters)
-            whole = whole[close.upperBound...]
+            whole = whole[whole.utf8.index(close, offsetBy: 2)...]
             return 7
         }
         return nil
+    }
+
+    /// The index of the first `)` followed by `/` in `text`.
+    private static func closingParenthesis(in text: Substring) -> Substring.Index? {
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while let close = utf8[index...].firstIndex(of: UInt8(ascii: ")")) {
+            let next = utf8.index(after: close)
+            if next == utf8.endIndex { return nil }
+            if utf8[next] == slashByte { return close }
+            index = next
+        }
+        return nil
+    }
+
+    private static func horizontal(_ segment: Substring) -> HorizontalAlignment? {
+        equals(segment, "left") ? .left : equals(segment, "center") ? .center : equals(segment, "right") ? .right : nil
+    }
+
+    private static func vertical(_ segment: Substring) -> VerticalAlignment? {
+        equals(segment, "top") ? .top : equals(segment, "middle") ? .middle : equals(segment, "bottom") ? .bottom : nil
     }
 
     /// The `callback` parameter of `path`'s query, taken out of it (the rest of the query stays the source's), or
@@ -192,41 +245,46 @@ struct ThumborRequest: Sendable {
 
     /// `AxB:CxD`, or nil.
     static func cropBox(_ segment: Substring) -> CropBox? {
-        let corners = segment.split(separator: ":", omittingEmptySubsequences: false)
-        guard corners.count == 2, let first = pair(corners[0]), let second = pair(corners[1]) else { return nil }
+        guard let corners = split(segment, ":", limit: 2), corners.count == 2, let first = pair(corners[0]),
+            let second = pair(corners[1])
+        else { return nil }
         return CropBox(left: first.0, top: first.1, right: second.0, bottom: second.1)
     }
 
     private static func pair(_ text: Substring) -> (Int, Int)? {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = number(parts[0]), let b = number(parts[1]) else { return nil }
+        guard let parts = split(text, "x", limit: 2), parts.count == 2, let a = number(parts[0]),
+            let b = number(parts[1])
+        else { return nil }
         return (a, b)
     }
 
-    /// Digits only, at most `maximumNumber`.
+    /// Digits only (ASCII), at most 8 of them and at most `maximumNumber`.
     static func number(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.count <= 8, text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text),
-            value <= maximumNumber
-        else { return nil }
-        return value
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= 8 else { return nil }
+        var value = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value <= maximumNumber ? value : nil
     }
 
     /// `[-]WxH` with either side optional, `orig`, and a minus before either side; false when not a size.
     private mutating func parseSize(_ segment: Substring) throws(ServeError) -> Bool {
-        let parts = segment.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { return false }
+        guard let parts = Self.split(segment, "x", limit: 2), parts.count == 2 else { return false }
         func side(_ text: Substring) -> (flip: Bool, side: Side)? {
-            let flip = text.hasPrefix("-")
-            let body = flip ? text.dropFirst() : text
+            let flip = text.utf8.first == UInt8(ascii: "-")
+            let body = flip ? text[text.utf8.index(after: text.startIndex)...] : text
             if body.isEmpty { return (flip, .pixels(0)) }
-            if body == "orig" { return (flip, .original) }
-            guard body.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+            if Self.equals(body, "orig") { return (flip, .original) }
+            guard body.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
             return (flip, .pixels(-1))
         }
         guard let w = side(parts[0]), let h = side(parts[1]) else { return false }
         func value(_ text: Substring, _ parsed: Side) throws(ServeError) -> Side {
             guard parsed == .pixels(-1) else { return parsed }
-            let digits = text.hasPrefix("-") ? text.dropFirst() : text
+            let digits = text.utf8.first == UInt8(ascii: "-") ? text[text.utf8.index(after: text.startIndex)...] : text
             guard let number = Self.number(digits) else {
                 throw ServeError(.badRequest, "size \(segment) is out of range (at most \(Self.maximumNumber))")
             }
