@@ -6,7 +6,8 @@ an origin, one process per core, for the Service rows of Benchmarks/compare.
 
 Each process reads the files once, then, until SECONDS have passed, cycles over them: thumbnail_buffer to fit
 512x512 (shrink only, as `fit-in/512x512`), then saves in the source's format as `wi serve` answers it (EXT jpg:
-jpegsave Q=QUALITY, baseline; png: pngsave at libvips' default compression; webp: webpsave Q=QUALITY), to memory. One
+jpegsave Q=QUALITY, baseline, Huffman tables optimized as `wi serve`'s encoder and thumbor's PIL engine optimize
+them (libvips' default does not: a cheaper encode than the service's); png: pngsave at libvips' default compression; webp: webpsave Q=QUALITY), to memory. One
 libvips thread per process (VIPS_CONCURRENCY=1) and no operation cache, so every pass does the work. A warm-up pass
 runs before the clock starts. Prints `rate <images per second, all processes>` and `version <libvips version>`.
 """
@@ -21,7 +22,7 @@ import pyvips  # noqa: E402  (after VIPS_CONCURRENCY)
 
 def save(image, ext, quality):
     if ext == "jpg":
-        return image.jpegsave_buffer(Q=quality)
+        return image.jpegsave_buffer(Q=quality, optimize_coding=True)
     if ext == "png":
         return image.pngsave_buffer()
     if ext == "webp":
