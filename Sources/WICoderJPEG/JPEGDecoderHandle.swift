@@ -163,8 +163,11 @@ final class JPEGDecoderHandle {
 
     private func makeImage(_ buffer: PixelBuffer, flags: Image.Flags) throws(ImageError) -> Image {
         let finished = try options.finish(buffer, orientation: orientation, fullSize: storedSize)
+        // A JPEG has no alpha: `hasAlpha` need not scan its pixels (3% of `wi info` over JPEGs).
+        var pixels = finished.pixels
+        pixels.isKnownOpaque = true
         return Image(
-            pixels: finished.pixels, format: .jpeg, scale: options.scaleFactor,
+            pixels: pixels, format: .jpeg, scale: options.scaleFactor,
             orientation: finished.orientation, flags: flags.union(finished.isThumbnail ? .thumbnail : []),
             decodeOptions: options, metadata: metadata)
     }

@@ -89,6 +89,11 @@ import WITestSupport
         #expect(premultiplied.pixels.format == .premultipliedRGBA8)
         #expect(premultiplied.pixels.packedBytes() == straight.pixels.packedBytes())
         #expect(!straight.hasAlpha)
+        // Marked opaque by the coder (no alpha scan), in both forms and in a thumbnail.
+        #expect(straight.pixels.isKnownOpaque && premultiplied.pixels.isKnownOpaque)
+        let thumbnail = try JPEGCoder().decode(
+            data, options: .init(thumbnailPixelSize: PixelSize(width: 16, height: 16)))
+        #expect(thumbnail.pixels.isKnownOpaque && !thumbnail.hasAlpha)
     }
 
     @Test func truncatedFileGivesAPaddedImageFlaggedIncomplete() throws {

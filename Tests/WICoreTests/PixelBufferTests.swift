@@ -59,6 +59,16 @@ import WICore
         #expect(wide.color(x: 0, y: 0) == RGBAColor(red: 255, green: 128, blue: 1, alpha: 255))
     }
 
+    /// A coder's opaque-by-construction mark answers `isOpaque` without a scan; any write clears it.
+    @Test func knownOpaquePixelsAnswerAtOnceUntilWritten() throws {
+        var buffer = try PixelBuffer(width: 2, height: 1, format: .rgba8, bytes: [0, 0, 0, 255, 9, 9, 9, 0])
+        #expect(!buffer.isOpaque)
+        buffer.isKnownOpaque = true  // what only a coder whose pixels are opaque may say; here it proves no scan
+        #expect(buffer.isOpaque)
+        try buffer.withUnsafeMutableBytes { $0[7] = 0 }
+        #expect(!buffer.isKnownOpaque && !buffer.isOpaque)
+    }
+
     @Test func opacity() throws {
         #expect(try PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [0, 0, 0, 255]).isOpaque)
         #expect(try !PixelBuffer(width: 1, height: 1, format: .rgba8, bytes: [0, 0, 0, 254]).isOpaque)

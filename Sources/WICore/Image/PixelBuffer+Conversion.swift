@@ -34,11 +34,12 @@ extension PixelBuffer {
         return output
     }
 
-    /// Whether every pixel is fully opaque.
+    /// Whether every pixel is fully opaque (at once for a coder's opaque-by-construction pixels).
     ///
     /// A row's pixels are ANDed together 64 bits at a time (two 8-bit pixels, or one 16-bit pixel, per word) and
     /// its alpha checked once: the AND keeps every alpha bit only when every alpha is the maximum.
     public var isOpaque: Bool {
+        if isKnownOpaque { return true }
         // Little-endian RGBA: alpha is the top byte of each 32-bit pixel, the top half-word of each 64-bit one.
         let alpha: UInt64 = format.bitsPerComponent == 8 ? 0xFF00_0000_FF00_0000 : 0xFFFF_0000_0000_0000
         let rowBytes = width * format.bytesPerPixel

@@ -28,6 +28,9 @@ public struct PixelBuffer: Sendable {
     /// The layout of each pixel.
     public let format: PixelFormat
     package private(set) var storage: PixelStorage
+    /// Set by a coder whose pixels are opaque by construction (JPEG): `isOpaque` answers without scanning. Any
+    /// write through `withUnsafeMutableBytes` clears it.
+    package var isKnownOpaque = false
 
     /// Allocates a buffer, zero-filled (transparent black) unless `zeroed` is false.
     ///
@@ -100,6 +103,7 @@ public struct PixelBuffer: Sendable {
         throws(ImageError) -> R
     {
         try makeUnique()
+        isKnownOpaque = false
         return try body(UnsafeMutableRawBufferPointer(start: storage.bytes, count: byteCount))
     }
 

@@ -29,17 +29,4 @@ enum AlphaLoops {
             }
         }
     }
-
-    /// Whether every pixel of 8-bit `buffer` is opaque (then its straight bytes are also its premultiplied bytes).
-    static func isOpaque(_ buffer: PixelBuffer) -> Bool {
-        buffer.withUnsafeBytes { input in
-            let words = input.baseAddress!.assumingMemoryBound(to: UInt32.self)
-            var all: UInt32 = 0xFF00_0000
-            for y in 0..<buffer.height {
-                let row = words + y * buffer.bytesPerRow / 4
-                for x in 0..<buffer.width { all &= row[x] }
-            }
-            return all >> 24 == 255
-        }
-    }
 }

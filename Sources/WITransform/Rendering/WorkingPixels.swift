@@ -12,7 +12,7 @@ enum WorkingPixels {
         case .premultipliedRGBA8 where buffer.bytesPerRow % 4 == 0:
             return buffer
         case .rgba8 where buffer.bytesPerRow % 4 == 0:
-            if AlphaLoops.isOpaque(buffer) { return buffer }
+            if buffer.isOpaque { return buffer }  // at once for a JPEG's pixels (PixelBuffer.isKnownOpaque)
             let output = try PixelBuffer(
                 width: buffer.width, height: buffer.height, format: .premultipliedRGBA8,
                 zeroed: false)
