@@ -13,7 +13,10 @@ import WICairo
 /// `preserveAspectRatio` is false; without one, the document's intrinsic size at `dpi` (CSS pixels as they are) times
 /// `scaleFactor`, rounded up to whole pixels, and drawn at that scale (a fractional size is not stretched to the
 /// rounded canvas: its last column or row is partly covered, as rsvg-convert draws it). `scaleDownLimitBytes` then
-/// caps either (aspect kept). A missing or relative width or height follows from the other and the viewBox's aspect
+/// caps either (aspect kept). With `DecodeOptions.vectorViewport` the document is drawn into that box instead, as
+/// cairosvg draws it for thumbor: both sides given, the canvas is the box and the document is placed in it as its
+/// `preserveAspectRatio` says (fitted and centred with transparent bars by default); one side 0 follows the aspect.
+/// A missing or relative width or height follows from the other and the viewBox's aspect
 /// (or equals the other without a viewBox); a document with neither takes its viewBox's size (`viewBox='0 0 24 24'`
 /// is 24x24 pixels, as in rsvg-convert, libvips and CoreSVG); one with no viewBox either is a square of
 /// `defaultLongSide` pixels (times `scaleFactor`). Images carry `Image.Flags.vector`, and `.thumbnail` when a box or

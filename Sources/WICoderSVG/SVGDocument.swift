@@ -90,9 +90,12 @@ final class SVGDocument {
 
     private static func usable(_ value: Double) -> Double? { value.isFinite && value > 0 ? value : nil }
 
-    /// Draws the whole document into `viewport` (in the context's user space) on `context` (a `cairo_t *`).
-    func render(on context: OpaquePointer, viewport: (width: Double, height: Double)) throws(ImageError) {
-        var rectangle = RsvgRectangle(x: 0, y: 0, width: viewport.width, height: viewport.height)
+    /// Draws the whole document into `viewport` (in the context's user space) on `context` (a `cairo_t *`), placed
+    /// in it as the document's viewBox and `preserveAspectRatio` say.
+    func render(
+        on context: OpaquePointer, viewport: (x: Double, y: Double, width: Double, height: Double)
+    ) throws(ImageError) {
+        var rectangle = RsvgRectangle(x: viewport.x, y: viewport.y, width: viewport.width, height: viewport.height)
         var error: UnsafeMutablePointer<GError>?
         guard rsvg.rsvg_handle_render_document(handle, context, &rectangle, &error) != 0 else {
             throw GLibError.take(error, "librsvg render", rsvg)

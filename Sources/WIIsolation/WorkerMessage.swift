@@ -12,7 +12,7 @@ import WICore
 /// Layout of either: the description's length (8 bytes), the description (`MessageWriter` fields), the payload.
 enum WorkerMessage {
     static let magic: UInt32 = 0x5749_4457  // "WIDW"
-    static let version: UInt16 = 2
+    static let version: UInt16 = 3  // 3: the vector viewport
 
     /// The request for `data` with `options` (the resampler stays behind: workers use the default).
     static func request(_ data: Data, options: DecodeOptions) throws(ImageError) -> SharedMemory {
@@ -32,6 +32,8 @@ enum WorkerMessage {
         description.i64(options.frameLimit)
         description.i64(options.frameBufferLimitBytes)
         description.bool(options.targetColorSpace == .sRGB)
+        description.i64(options.vectorViewport?.width ?? -1)
+        description.i64(options.vectorViewport?.height ?? -1)
         return try pack(description.bytes, payload: [data.count]) { _, target in
             data.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: data.count) }
         }
@@ -59,6 +61,11 @@ enum WorkerMessage {
         options.frameLimit = try reader.i64()
         options.frameBufferLimitBytes = try reader.i64()
         options.targetColorSpace = try reader.bool() ? .sRGB : .preserve
+        let viewportWidth = try reader.i64()
+        let viewportHeight = try reader.i64()
+        if viewportWidth >= 0, viewportHeight >= 0 {
+            options.vectorViewport = PixelSize(width: viewportWidth, height: viewportHeight)
+        }
         // Every frame crosses to the service: decoded up front, each counted against the pixel limit.
         options.preloadAllFrames = true
         let (source, count) = try reader.rest()

@@ -33,7 +33,10 @@ import WITestSupport
         let coder = try Self.isolated()
         let data = try Data(contentsOf: Fixtures.url(path))
         #expect(coder.canDecode(data))
-        for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40))] {
+        var viewport = DecodeOptions()  // the SVG drawn into a 40x20 box; the other formats ignore it
+        viewport.vectorViewport = PixelSize(width: 40, height: 20)
+        for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: PixelSize(width: 40, height: 40)), viewport]
+        {
             let local = try Self.coders.decode(data, options: options)
             let remote = try coder.decode(data, options: options)
             #expect(remote.frameCount == local.frameCount, "\(path)")

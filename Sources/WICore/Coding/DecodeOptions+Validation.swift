@@ -1,5 +1,5 @@
 extension DecodeOptions {
-    /// Throws `.invalidArgument` when a value is out of range, naming it: thumbnail sides outside
+    /// Throws `.invalidArgument` when a value is out of range, naming it: thumbnail or vector viewport sides outside
     /// 0...`ImageCoding.Geometry.maximumSide` (0 leaves a side free), a `scaleFactor` that is not a finite number above 0,
     /// a `scaleDownLimitBytes` below 1, a `pixelLimit` below 1, or a `frameBufferLimitBytes` below 0.
     ///
@@ -9,6 +9,10 @@ extension DecodeOptions {
         if let box = thumbnailPixelSize {
             try ArgumentCheck.within(box.width, 0...ImageCoding.Geometry.maximumSide, "thumbnail width")
             try ArgumentCheck.within(box.height, 0...ImageCoding.Geometry.maximumSide, "thumbnail height")
+        }
+        if let viewport = vectorViewport {
+            try ArgumentCheck.within(viewport.width, 0...ImageCoding.Geometry.maximumSide, "vector viewport width")
+            try ArgumentCheck.within(viewport.height, 0...ImageCoding.Geometry.maximumSide, "vector viewport height")
         }
         guard scaleFactor.isFinite, scaleFactor > 0 else {
             throw ArgumentCheck.invalid("scale factor", "be a finite number > 0", String(scaleFactor))

@@ -48,6 +48,13 @@ public struct DecodeOptions: Hashable, Sendable {
     /// The converter an `ImageCodersManager` hands its coders with `.sRGB` (for samples only the coder sees, such
     /// as a JPEG's CMYK); not part of equality, and never recorded on an image.
     package var colorConverter: (any ImageCoding.ColorConverter)?
+    /// For SVG documents only (`SVGCoder`; raster and PDF coders ignore it): the canvas to draw the document into,
+    /// in pixels, instead of its own size, `thumbnailPixelSize` and `scaleFactor`. With both sides given the canvas
+    /// is exactly that size and the document is placed in it as its `preserveAspectRatio` says: by default fitted
+    /// and centred, the rest transparent (letterboxed), as cairosvg's `svg2png(output_width:output_height:)` draws
+    /// it; a side of 0 follows the document's aspect (rounded half to even); 0x0 is the document's own size.
+    /// `scaleDownLimitBytes` still caps the result (aspect kept). It joins the cache key.
+    public var vectorViewport: PixelSize?
 
     /// The resampler coders use: `resampler`, or WICore's `ImageCoding.AreaAverageResampler` when unset.
     public var effectiveResampler: any ImageResampler { resampler ?? ImageCoding.AreaAverageResampler() }
@@ -127,6 +134,7 @@ extension DecodeOptions {
             && lhs.pixelLimit == rhs.pixelLimit && ResamplerIdentity(lhs.resampler) == ResamplerIdentity(rhs.resampler)
             && lhs.preloadAllFrames == rhs.preloadAllFrames && lhs.frameBufferLimitBytes == rhs.frameBufferLimitBytes
             && lhs.frameLimit == rhs.frameLimit && lhs.targetColorSpace == rhs.targetColorSpace
+            && lhs.vectorViewport == rhs.vectorViewport
     }
 
     /// Hashes every field, the resampler by identity, consistently with `==`.
@@ -145,5 +153,6 @@ extension DecodeOptions {
         hasher.combine(frameBufferLimitBytes)
         hasher.combine(frameLimit)
         hasher.combine(targetColorSpace)
+        hasher.combine(vectorViewport)
     }
 }

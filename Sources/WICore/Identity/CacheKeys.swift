@@ -23,6 +23,12 @@ public enum CacheKeys {
         }
     }
 
+    /// The key part of an SVG drawn into a viewport (`DecodeOptions.vectorViewport`):
+    /// `Viewport({200.000000,100.000000})`, in the thumbnail part's form.
+    static func viewportPart(_ size: PixelSize) -> String {
+        "Viewport({\(size.width).000000,\(size.height).000000})"
+    }
+
     /// The key part of a thumbnail or transform made from the first frame only (`.decodeFirstFrameOnly`).
     public static let firstFramePart = "FirstFrame"
 

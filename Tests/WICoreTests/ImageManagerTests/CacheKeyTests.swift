@@ -68,6 +68,31 @@ import WITestSupport
         #expect(CacheKeys.colorSpacePart(.preserve) == nil && CacheKeys.colorSpacePart(.sRGB) == "sRGB")
     }
 
+    @Test func theVectorViewportJoinsTheKeyAndTheDecodeIdentity() {
+        let h = Harness()
+        let url = URL(string: "https://a.com/p/logo.svg")!
+        var decode = DecodeOptions()
+        decode.vectorViewport = PixelSize(width: 200, height: 100)
+        var context = ImageContext()
+        context[.decodeOptions] = decode
+        #expect(
+            h.manager.cacheKey(for: url, context: context)
+                == "https://a.com/p/logo-Viewport({200.000000,100.000000}).svg")
+        context[.thumbnailPixelSize] = PixelSize(width: 64, height: 64)
+        context[.imageTransformer] = MockTransformer(key: "T")
+        #expect(
+            h.manager.cacheKey(for: url, context: context)
+                == "https://a.com/p/logo-Thumbnail({64.000000,64.000000},1)-Viewport({200.000000,100.000000})-T.svg")
+        // Two decodes share work only when their viewports are equal.
+        var other = decode
+        other.vectorViewport = PixelSize(width: 100, height: 200)
+        #expect(other != decode && DecodeOptions() != decode)
+        other.vectorViewport = decode.vectorViewport
+        #expect(other == decode && other.hashValue == decode.hashValue)
+        other.vectorViewport = PixelSize(width: -1, height: 0)
+        #expect(throws: ImageError.self) { try other.validate() }
+    }
+
     @Test func sRGBLoadsAreCachedApartFromTheOriginal() async throws {
         let h = Harness()
         let url = h.serve("a.png")

@@ -245,6 +245,7 @@ extension ImageManager {
             if request.isDerived {
                 options.thumbnailPixelSize = nil
                 options.scaleDownLimitBytes = nil
+                options.vectorViewport = nil
             }
             switch await decode(bytes, source: cacheSource(key, in: request.cache), request: request, options: options)
             {

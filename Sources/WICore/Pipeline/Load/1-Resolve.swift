@@ -50,7 +50,7 @@ struct ResolvedRequest: Sendable {
     /// conversion or transform asked for): such a result carries no `data`, and its own cache entry.
     var isDerived: Bool {
         sourceKey != finalKey || decodeOptions.thumbnailPixelSize != nil || transformer != nil
-            || decodeOptions.targetColorSpace != .preserve
+            || decodeOptions.targetColorSpace != .preserve || decodeOptions.vectorViewport != nil
     }
 }
 
@@ -94,6 +94,9 @@ extension ImageManager {
         var finalKey = sourceKey
         if let key = finalKey, let size = decode.thumbnailPixelSize {
             finalKey = CacheKeys.thumbnailed(key, size: size, preserveAspectRatio: decode.preserveAspectRatio)
+        }
+        if let key = finalKey, let viewport = decode.vectorViewport {
+            finalKey = CacheKeys.inserting(CacheKeys.viewportPart(viewport), into: key)
         }
         if let key = finalKey, let part = CacheKeys.colorSpacePart(decode.targetColorSpace) {
             finalKey = CacheKeys.inserting(part, into: key)

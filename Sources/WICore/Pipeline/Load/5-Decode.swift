@@ -12,6 +12,10 @@ extension ImageManager {
         -> Result<Image, ImageError>
     {
         if let refused = await beforeWork(request) { return .failure(refused) }
+        // The viewport is an SVG's alone: any other source decodes, and shares its decode, as without it.
+        var adjusted = options
+        if adjusted.vectorViewport != nil, ImageFormat.detect(data) != .svg { adjusted.vectorViewport = nil }
+        let options = adjusted
         let coder = request.coder
         let pool = cpuPool
         return await decodeTasks.run(

@@ -31,7 +31,7 @@ extension ImageManager {
             }
             let fullDecode =
                 request.decodeOptions.thumbnailPixelSize == nil && request.decodeOptions.scaleDownLimitBytes == nil
-                && request.decodeOptions.targetColorSpace == .preserve
+                && request.decodeOptions.targetColorSpace == .preserve && request.decodeOptions.vectorViewport == nil
             var originalType = request.originalStoreType.intersection(persistent)
             if !fullDecode { originalType = originalType.intersection(.disk) }
             if originalData == nil { originalType = originalType.intersection(.memory) }
