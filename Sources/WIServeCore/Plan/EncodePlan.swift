@@ -25,6 +25,9 @@ struct EncodePlan: Sendable {
     /// for a plain `fit-in` with both sides given (no crop, no smart, no `orig`, not `full-` or `adaptive-`), where
     /// the fit of the reduced image equals the fit of the original.
     var decodeBox: PixelSize?
+    /// The box an SVG source is drawn into (`DecodeOptions.vectorViewport`), as thumbor hands the request's width
+    /// and height to cairosvg; raster sources ignore it.
+    var vectorViewport: PixelSize?
 
     /// The plan of an app's route: a format (nil: negotiated), a quality, a decode box.
     init(format: ImageFormat?, quality: Int, decodeBox: PixelSize?) {
@@ -38,6 +41,7 @@ struct EncodePlan: Sendable {
         defaultWebPQuality = configuration.webpQuality
         defaultAVIFQuality = configuration.avifQuality
         for filter in request.filters { filter.plan(&self) }
+        vectorViewport = Self.vectorViewport(of: request, configuration: configuration)
         if case .pixels(let width) = request.width, case .pixels(let height) = request.height {
             let (area, overflow) = width.multipliedReportingOverflow(by: height)
             guard !overflow, area <= configuration.maxPixels else {
@@ -51,6 +55,22 @@ struct EncodePlan: Sendable {
                 decodeBox = PixelSize(width: width, height: height)
             }
         }
+    }
+
+    /// The viewport thumbor draws an SVG source into: its engine hands the request's width and height, after
+    /// MAX_WIDTH and MAX_HEIGHT, to cairosvg before anything else happens, so the transform then works on that
+    /// rendering (with both sides, a letterboxed box of the requested size, whatever `fit-in`, crop or `smart`).
+    /// Nil for 0x0 (the document's own size) and for `orig` (thumbor's cairosvg call fails on it with a 500; the
+    /// document's own size is drawn here, decision 0087). Sides past `ImageCoding.Geometry.maximumSide` are capped
+    /// there: such a rendering is refused by the pixel limit anyway.
+    static func vectorViewport(of request: ThumborRequest, configuration: ServeConfiguration) -> PixelSize? {
+        guard case .pixels(var width) = request.width, case .pixels(var height) = request.height,
+            width > 0 || height > 0
+        else { return nil }
+        if configuration.maxWidth > 0 { width = min(width, configuration.maxWidth) }
+        if configuration.maxHeight > 0 { height = min(height, configuration.maxHeight) }
+        let side = ImageCoding.Geometry.maximumSide
+        return PixelSize(width: min(max(width, 0), side), height: min(max(height, 0), side))
     }
 
     /// The metadata an answer carries: none of the source's EXIF or XMP unless `--keep-metadata` (Artist and

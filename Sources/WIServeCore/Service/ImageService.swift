@@ -421,8 +421,8 @@ public final class ImageService: Sendable {
         renders.add(1, ordering: .relaxed)
         let accept = input.accept
         let result = try await load(
-            url: url, transformer: transformer, progress: progress, decodeBox: plan.decodeBox, failureKey: failureKey,
-            slot: input.slot)
+            url: url, transformer: transformer, progress: progress, decodeBox: plan.decodeBox,
+            vectorViewport: plan.vectorViewport, failureKey: failureKey, slot: input.slot)
         // A load answered from memory, or joined to another request's, did its CPU work under no slot of this one.
         try await input.slot?.work()
         let image = result.image
@@ -452,11 +452,11 @@ public final class ImageService: Sendable {
         }
     }
 
-    /// Loads `url` through the pipeline, with `transformer`, decoded within `decodeBox` if given. A load that fails
-    /// before the transform started is remembered under `failureKey`.
+    /// Loads `url` through the pipeline, with `transformer`, decoded within `decodeBox` if given (an SVG drawn into
+    /// `vectorViewport`). A load that fails before the transform started is remembered under `failureKey`.
     private func load(
         url: URL, transformer: (any ImageTransformer)?, progress: TransformProgress, decodeBox: PixelSize?,
-        failureKey: String, slot: RequestSlot?
+        vectorViewport: PixelSize? = nil, failureKey: String, slot: RequestSlot?
     ) async throws -> ImageResult {
         var context = ImageContext()
         // The shared task takes the request's slot again once the bytes are in hand, before it decodes.
@@ -466,6 +466,7 @@ public final class ImageService: Sendable {
         var decode = DecodeOptions(pixelLimit: configuration.maxPixels, preloadAllFrames: true)
         decode.frameLimit = configuration.maxFrames
         decode.thumbnailPixelSize = decodeBox
+        decode.vectorViewport = vectorViewport
         // Answers are sRGB (imgproxy's default): the source's profile is applied here, before a transform mixes
         // the pixels with sRGB ones (fill, watermarks) and before an encoder or strip_icc() drops it.
         decode.targetColorSpace = .sRGB
@@ -503,8 +504,9 @@ public final class ImageService: Sendable {
         let meta = try await withDeadline(input.deadline) {
             try await CancelledWork.$isAwaited.withValue(true) {
                 let source = try await self.load(
-                    url: url, transformer: nil, progress: progress, decodeBox: nil, failureKey: sourceKey,
-                    slot: input.slot)
+                    url: url, transformer: nil, progress: progress, decodeBox: nil,
+                    vectorViewport: EncodePlan.vectorViewport(of: request, configuration: self.configuration),
+                    failureKey: sourceKey, slot: input.slot)
                 try await input.slot?.work()
                 return try await self.parts.pool.runCancellable { () throws(ImageError) -> ThumborMeta in
                     let final = try transformer.transform(source.image)
