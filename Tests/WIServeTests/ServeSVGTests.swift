@@ -9,9 +9,9 @@ import WITestSupport
 
 /// SVG sources drawn as thumbor 7.8 draws them: cairosvg renders the document straight into the request's width and
 /// height (after MAX_WIDTH), letterboxed when the aspect differs, and thumbor's transform then works on that
-/// rendering. 26 of thumbor's answers (Tests/Fixtures/serve-svg/make_reference.py: other aspects, fit-in,
+/// rendering. 28 of thumbor's answers (Tests/Fixtures/serve-svg/make_reference.py: other aspects, fit-in,
 /// full-fit-in, adaptive-fit-in, flips, a side of 0, smart, a manual crop, trim, alignment, filters after,
-/// MAX_WIDTH) compared pixel by pixel, in process and in the sandboxed decode workers; `meta/` reports the
+/// MAX_WIDTH, SVG watermarks, which thumbor also draws into the request's box) compared pixel by pixel, in process and in the sandboxed decode workers; `meta/` reports the
 /// rendering's size as thumbor's does.
 @Suite(.serialized) struct ServeSVGTests {
     /// The answers thumbor resamples after rendering (a manual crop, `trim`, then the fill to 200x200): Pillow's
@@ -41,19 +41,27 @@ import WITestSupport
             let body = try Data(contentsOf: Fixtures.url("serve-svg/\(name)"))
             h.origin.route("/\(name)") { _ in WITestServer.TestResponse(body: body, contentType: "image/svg+xml") }
         }
+        let white = try ServeHarness.coders.encode(
+            ServeHarness.solid(width: 300, height: 300, RGBAColor(red: 255, green: 255, blue: 255, alpha: 255)),
+            as: .png, options: EncodeOptions())
+        h.origin.route("/white.png") { _ in WITestServer.TestResponse(body: white, contentType: "image/png") }
         return h
     }
 
     /// `/unsafe/<options><origin URL of the image>` for a reference path such as `fit-in/50x50/px.svg`.
     static func uri(_ path: String, _ h: ServeHarness) -> String {
         let image = path.split(separator: "/").last.map(String.init) ?? path
-        return "/unsafe/\(path.dropLast(image.count))\(h.url("/\(image)"))"
+        var options = String(path.dropLast(image.count))
+        for name in ["px.svg", "viewbox.svg"] {  // watermarks
+            options = options.replacingOccurrences(of: "(\(name),", with: "(\(h.url("/\(name)")),")
+        }
+        return "/unsafe/\(options)\(h.url("/\(image)"))"
     }
 
     @Test(arguments: [ServeConfiguration.Isolation.none, .uncancellable])
     func answersAreThumborsPixels(isolation: ServeConfiguration.Isolation) async throws {
         let rows = try Self.rows().filter { $0[2] != "JSON" }
-        #expect(rows.count == 26)
+        #expect(rows.count == 28)
         let h = try await Self.harness()
         for maxWidth in [0, 100] {
             let configuration = ServeHarness.configuration {

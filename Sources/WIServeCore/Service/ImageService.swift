@@ -570,13 +570,22 @@ public final class ImageService: Sendable {
                 context[.decodeOptions] = decode
                 context[.httpCachePolicy] = configuration.originCachePolicy
                 selectLoader(for: url, in: &context)
+                // An SVG mark is drawn again into the request's box, as thumbor's engine draws any SVG it loads; a
+                // raster mark stays one cache entry for every request size.
+                decode.vectorViewport = EncodePlan.vectorViewport(of: request, configuration: configuration)
+                var boxed = context
+                boxed[.decodeOptions] = decode
                 let manager = parts.manager
                 let strict = configuration.strict
-                group.addTask { [context] in
+                group.addTask { [context, boxed] in
                     do {
+                        let mark = try await manager.loadImage(with: url, options: [.retryFailed], context: context)
+                        guard mark.image.format == .svg, boxed[.decodeOptions]?.vectorViewport != nil else {
+                            return (address, mark.image)
+                        }
                         return (
                             address,
-                            try await manager.loadImage(with: url, options: [.retryFailed], context: context).image
+                            try await manager.loadImage(with: url, options: [.retryFailed], context: boxed).image
                         )
                     } catch {
                         let failure =

@@ -36,6 +36,10 @@ PIXEL_PATHS = [
     "-100x-200/inches.svg", "200x100/viewbox.svg", "fit-in/200x100/viewbox.svg", "60x0/viewbox.svg",
 ]
 MAX_WIDTH_PATHS = ["200x200/px.svg", "fit-in/200x0/px.svg"]
+# An SVG watermark is drawn into the request's box too (the filter's engine loads it as any source); white.png is
+# a 300x300 opaque white PNG made here.
+WATERMARK_PATHS = ["300x150/filters:watermark(viewbox.svg,0,0,0)/white.png",
+                   "300x150/filters:watermark(px.svg,10,10,50)/white.png"]
 META_PATHS = ["meta/200x200/px.svg", "meta/fit-in/50x50/inches.svg", "meta/300x0/px.svg", "meta/px.svg"]
 
 
@@ -56,7 +60,7 @@ def main():
 def file_name(settings, path):
     """The answer's file under answers/: the path with a flip's minus as "m", other punctuation as underscores."""
     name = "".join(c if c.isalnum() or c in "-." else "_" for c in re.sub(r"-(?=\d)", "m", path))
-    return ("maxwidth100_" if settings else "") + name.replace(".svg", "") + ".png"
+    return ("maxwidth100_" if settings else "") + name.replace(".svg", "").replace(".png", "") + ".png"
 
 
 def pixels():
@@ -64,10 +68,11 @@ def pixels():
     folder = tempfile.mkdtemp()
     for name in SOURCES:
         shutil.copy(os.path.join(HERE, name), folder)
+    Image.new("RGB", (300, 300), (255, 255, 255)).save(os.path.join(folder, "white.png"))
     os.makedirs(os.path.join(HERE, "answers"), exist_ok=True)
     lines = ["# settings\tpath\tformat\twidth\theight\tmode of thumbor 7.8's answer\tits pixels under answers/ "
              "(meta/: JSON, the source's width and height)"]
-    for settings, paths in (("", PIXEL_PATHS), ("MAX_WIDTH = 100", MAX_WIDTH_PATHS)):
+    for settings, paths in (("", PIXEL_PATHS + WATERMARK_PATHS), ("MAX_WIDTH = 100", MAX_WIDTH_PATHS)):
         with thumbor_server.running(folder, f"ALLOW_UNSAFE_URL = True\n{settings}\n") as port:
             for path in paths:
                 data = urllib.request.urlopen(f"http://127.0.0.1:{port}/unsafe/{path}").read()
