@@ -88,6 +88,38 @@ import WITestSupport
         }
     }
 
+    /// The request's sides after `--max-width` and `--max-height`, as thumbor's handler hands them to cairosvg; none
+    /// for 0x0 and `orig` (thumbor answers 500 there; the document's own size here, decision 0087).
+    @Test func theViewportIsTheRequestsSidesAfterTheMaximums() throws {
+        func viewport(_ path: String, maxWidth: Int = 0, maxHeight: Int = 0) throws -> PixelSize? {
+            let request = try ThumborRequest.parse(path: "/unsafe/\(path)a.org/a.svg")
+            let configuration = ServeHarness.configuration {
+                $0.maxWidth = maxWidth
+                $0.maxHeight = maxHeight
+            }
+            return EncodePlan.vectorViewport(of: request, configuration: configuration)
+        }
+        #expect(try viewport("fit-in/-300x-200/smart/") == PixelSize(width: 300, height: 200))
+        #expect(try viewport("10x10:60x60/300x0/") == PixelSize(width: 300, height: 0))
+        #expect(try viewport("300x200/", maxWidth: 100) == PixelSize(width: 100, height: 200))
+        #expect(try viewport("0x200/", maxWidth: 100, maxHeight: 150) == PixelSize(width: 0, height: 150))
+        #expect(try viewport("99999x0/") == PixelSize(width: ImageCoding.Geometry.maximumSide, height: 0))
+        #expect(try viewport("") == nil)
+        #expect(try viewport("0x0/") == nil)
+        #expect(try viewport("origx200/") == nil)
+        #expect(try viewport("200xorig/") == nil)
+    }
+
+    @Test func origDrawsTheDocumentAtItsOwnSize() async throws {
+        let h = try await Self.harness()
+        try await h.withServer(ServeHarness.configuration()) { _, client in
+            let response = try await client.execute(uri: Self.uri("origx200/px.svg", h), method: .get)
+            #expect(response.status.code == 200)
+            let image = try ServeHarness.coders.decode(ServeHarness.data(response), options: DecodeOptions())
+            #expect(image.size == PixelSize(width: 120, height: 200))
+        }
+    }
+
     /// A transparent bar is transparent, whatever thumbor's fixture says about its colour.
     @Test func theBarsOfALetterboxAreTransparent() async throws {
         let h = try await Self.harness()
