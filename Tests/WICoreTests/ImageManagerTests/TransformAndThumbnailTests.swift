@@ -105,6 +105,35 @@ import WITestSupport
         #expect(h.coder.decodeCount == 10)
     }
 
+    /// `vectorViewport` is an SVG's alone: two loads of a raster source with different viewports (and their own
+    /// transformers, as `wi serve`'s requests of two sizes) share one decode, held until both have joined it.
+    @Test func aVectorViewportLeavesRasterDecodesShared() async throws {
+        let decodeGate = TestLatch()
+        let h = Harness(decodeGate: decodeGate)
+        let url = h.serve("a.png", width: 4, height: 4)
+        h.loader.close()
+        try await withThrowingTaskGroup(of: PixelSize?.self) { group in
+            for (side, key) in [(100, "B"), (200, "C")] {
+                group.addTask {
+                    var decode = DecodeOptions()
+                    decode.vectorViewport = PixelSize(width: side, height: side)
+                    var context = ImageContext()
+                    context[.decodeOptions] = decode
+                    context[.imageTransformer] = MockTransformer(key: key)
+                    return try await h.manager.loadImage(with: url, context: context).image.decodeOptions?
+                        .vectorViewport
+                }
+            }
+            #expect(await eventually { h.loader.waitingCount == 1 && h.manager.downloadWaiterCount == 2 })
+            h.loader.open()
+            #expect(await eventually { h.manager.decodeWaiterCount == 2 })
+            decodeGate.open()
+            for try await viewport in group { #expect(viewport == nil) }
+        }
+        #expect(h.loader.loadCount == 1)
+        #expect(h.coder.decodeCount == 1)
+    }
+
     @Test func pipelineTransformersShareTheirCommonPrefix() async throws {
         // Coalescing shares work in flight: the decode and the common step are held until both loads have joined
         // them, so the test does not depend on how fast one load overtakes the other.
