@@ -115,6 +115,6 @@ import WITestSupport
                 signedPath: $0.signedPath, requested: .png, accept: nil,
                 negotiation: OutputFormat.Negotiation(webP: false, avif: false))
         }
-        #expect(keys[0] == "v3 png filters:frame(a.org/f.png)/a.org/i.png" && keys[1] != keys[0])
+        #expect(keys[0] == "v4 png filters:frame(a.org/f.png)/a.org/i.png" && keys[1] != keys[0])
     }
 }

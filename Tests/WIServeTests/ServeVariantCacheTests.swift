@@ -99,33 +99,33 @@ import WebImage
                 signedPath: "10x10/a.png", requested: format, accept: accept,
                 negotiation: OutputFormat.Negotiation(webP: webP, avif: avif))
         }
-        #expect(key(nil, nil) == "v3 auto 10x10/a.png")
-        #expect(key(nil, "image/webp,*/*") == "v3 auto+webp 10x10/a.png")
-        #expect(key(nil, "image/webp", webP: false) == "v3 auto 10x10/a.png")
-        #expect(key(nil, "image/avif,image/webp", avif: true) == "v3 auto+avif+webp 10x10/a.png")
-        #expect(key(.png, "image/webp") == "v3 png 10x10/a.png")
+        #expect(key(nil, nil) == "v4 auto 10x10/a.png")
+        #expect(key(nil, "image/webp,*/*") == "v4 auto+webp 10x10/a.png")
+        #expect(key(nil, "image/webp", webP: false) == "v4 auto 10x10/a.png")
+        #expect(key(nil, "image/avif,image/webp", avif: true) == "v4 auto+avif+webp 10x10/a.png")
+        #expect(key(.png, "image/webp") == "v4 png 10x10/a.png")
         // Every conversion the Accept header can switch on takes part; AUTO_PNG_TO_JPG does not read Accept.
         let all = OutputFormat.Negotiation(webP: true, avif: true, jpg: true, png: true, heif: true, pngToJPG: true)
         #expect(
             VariantCache.key(signedPath: "a.png", requested: nil, accept: "image/heif,image/png,*/*", negotiation: all)
-                == "v3 auto+jpg+heif+png+png2jpg a.png")
+                == "v4 auto+jpg+heif+png+png2jpg a.png")
         #expect(
             VariantCache.key(signedPath: "a.png", requested: nil, accept: nil, negotiation: all)
-                == "v3 auto+png2jpg a.png")
+                == "v4 auto+png2jpg a.png")
         // Answers that keep metadata are other variants than the stripped ones.
         #expect(
             VariantCache.key(
                 signedPath: "a.png", requested: nil, accept: nil, negotiation: OutputFormat.Negotiation(),
-                keepMetadata: true) == "v3 meta auto a.png")
+                keepMetadata: true) == "v4 meta auto a.png")
         #expect(
             VariantCache.key(
                 signedPath: "a.png", requested: nil, accept: nil, negotiation: OutputFormat.Negotiation(),
-                keepCopyright: true) == "v3 copyright auto a.png")
+                keepCopyright: true) == "v4 copyright auto a.png")
         // Other default qualities make other variants; thumbor's defaults keep the keys stored before them.
         #expect(
             VariantCache.key(
                 signedPath: "a.png", requested: .jpeg, accept: nil, negotiation: OutputFormat.Negotiation(),
-                qualities: "q90/=/=") == "v3 q90/=/= jpeg a.png")
+                qualities: "q90/=/=") == "v4 q90/=/= jpeg a.png")
     }
 }
 

@@ -30,8 +30,9 @@ package final class VariantCache: Sendable {
         keepMetadata: Bool = false, keepCopyright: Bool = false, qualities: String = ""
     ) -> String {
         // v2: answers lost the source's EXIF and XMP by default; a v1 entry may still carry them. v3: answers are
-        // converted to sRGB; a v2 entry may hold the source's own colour space.
-        var key = keepMetadata ? "v3 meta " : keepCopyright ? "v3 copyright " : "v3 "
+        // converted to sRGB; a v2 entry may hold the source's own colour space. v4: SVG sources are drawn into the
+        // requested box (decision 0087); a v3 entry may hold the old crop or fit of their rendering.
+        var key = keepMetadata ? "v4 meta " : keepCopyright ? "v4 copyright " : "v4 "
         if !qualities.isEmpty { key += qualities + " " }
         if let requested {
             key += requested.identifier
