@@ -53,8 +53,8 @@ fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ## Every WICore, WICacheMemory and WITransform test (cancellation storms, coalescing, registry, pools, managers, the
-## memory cache's 8-task hammer, the pixel loops on raw pointers) under ASan+LSan and TSan: any leak, memory error or
-## race fails. SANITIZE_FILTER="..." picks fewer. Builds those three modules alone, once per sanitizer.
+## memory cache's 8-task hammer, the pixel loops on raw pointers) and the service's admission gate and request slots
+## under ASan+LSan and TSan: any leak, memory error or race fails. SANITIZE_FILTER="..." picks fewer. Builds those three modules alone, once per sanitizer.
 ## CI runs it after `make test`.
 sanitize: deps
 	@Scripts/sanitize
