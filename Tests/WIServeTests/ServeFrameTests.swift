@@ -84,6 +84,14 @@ import WITestSupport
         let marked = try PixelBuffer(
             width: 5, height: 5, format: .rgba8, bytes: (0..<100).map { [14, 22].contains($0) ? 255 : 0 })
         #expect(try ThumborFilters.Frame.padding(of: marked) == (1, 1, 1, 1))
+        // The same bytes in rows padded to 28 bytes (read in place, not packed first): the same widths.
+        var padded = try PixelBuffer(width: 5, height: 5, format: .rgba8, bytesPerRow: 28)
+        try padded.withUnsafeMutableBytes { bytes in
+            for index in [14, 22] { bytes[index / 20 * 28 + index % 20] = 255 }
+        }
+        #expect(try ThumborFilters.Frame.padding(of: padded) == (1, 1, 1, 1))
+        // A 16-bit frame is read as its 8-bit conversion.
+        #expect(try ThumborFilters.Frame.padding(of: marked.converted(to: .rgba16)) == (1, 1, 1, 1))
         // Under 3 pixels a side: no border to read.
         let two = try PixelBuffer(width: 2, height: 9, format: .rgba8, bytes: Array(repeating: 255, count: 72))
         #expect(try ThumborFilters.Frame.padding(of: two) == (0, 0, 0, 0))

@@ -51,18 +51,26 @@ extension ThumborFilters {
         {
             let (width, height) = (frame.width, frame.height)
             guard width > 2, height > 2 else { return (0, 0, 0, 0) }
-            let bytes = try frame.converted(to: .rgba8).packedBytes()
-            func marker(_ x: Int, _ y: Int) -> Bool { bytes[y * width + x] == 255 }
-            let columns = 1...(width - 2)
-            let rows = 1...(height - 2)
-            let first = columns.first { marker($0, height - 1) }
-            let last = columns.last { marker($0, height - 1) }
-            let top = rows.first { marker(width - 1, $0) }
-            let bottom = rows.last { marker(width - 1, $0) }
-            return (
-                first.map { $0 - 1 } ?? 0, top.map { $0 - 1 } ?? 0, last.map { width - 2 - $0 } ?? 0,
-                bottom.map { height - 2 - $0 } ?? 0
-            )
+            // Only one row and one column of the grid are read, in place (a frame image can be large): byte `index`
+            // of the packed RGBA8 pixels is in row `index / rowLength` of the buffer.
+            let pixels = frame.format == .rgba8 ? frame : try frame.converted(to: .rgba8)
+            let rowLength = width * 4
+            return pixels.withUnsafeBytes { bytes in
+                func marker(_ x: Int, _ y: Int) -> Bool {
+                    let index = y * width + x
+                    return bytes[index / rowLength * pixels.bytesPerRow + index % rowLength] == 255
+                }
+                let columns = 1...(width - 2)
+                let rows = 1...(height - 2)
+                let first = columns.first { marker($0, height - 1) }
+                let last = columns.last { marker($0, height - 1) }
+                let top = rows.first { marker(width - 1, $0) }
+                let bottom = rows.last { marker(width - 1, $0) }
+                return (
+                    first.map { $0 - 1 } ?? 0, top.map { $0 - 1 } ?? 0, last.map { width - 2 - $0 } ?? 0,
+                    bottom.map { height - 2 - $0 } ?? 0
+                )
+            }
         }
 
         var description: String { "frame(\(url))" }
