@@ -151,11 +151,9 @@ enum RequestID {
         mixed ^= mixed >> 31
         return String(unsafeUninitializedCapacity: 32) { buffer in
             let digits: StaticString = "0123456789abcdef"
-            for (offset, value) in [seed.0, mixed].enumerated() {
-                for nibble in 0..<16 {
-                    let digit = Int((value >> UInt64(60 - nibble * 4)) & 0xF)
-                    buffer[offset * 16 + nibble] = digits.utf8Start[digit]
-                }
+            for nibble in 0..<32 {
+                let value = nibble < 16 ? seed.0 : mixed
+                buffer[nibble] = digits.utf8Start[Int((value >> UInt64(60 - nibble % 16 * 4)) & 0xF)]
             }
             return 32
         }

@@ -89,17 +89,10 @@ enum ThumborFilters {
     /// ASCII (a generic subsequence split cost about 1% of a cached answer).
     private static func pieces(of text: Substring) -> [Substring] {
         var pieces: [Substring] = []
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        var index = start
-        while let close = utf8[index...].firstIndex(of: UInt8(ascii: ")")) {
-            let next = utf8.index(after: close)
-            guard next != utf8.endIndex else { break }
-            if utf8[next] == UInt8(ascii: ":") {
-                pieces.append(text[start..<close])
-                start = utf8.index(after: next)
-            }
-            index = next
+        var start = text.startIndex
+        while let close = ThumborRequest.firstParenthesis(followedBy: UInt8(ascii: ":"), in: text, from: start) {
+            pieces.append(text[start..<close])
+            start = text.utf8.index(close, offsetBy: 2)
         }
         pieces.append(text[start...])
         return pieces

@@ -20,7 +20,7 @@ package final class AdmissionGate: Sendable {
         var waiting: [Waiter] = []
         /// Yielded requests waiting to work again: served before `waiting`.
         var resuming: [Waiter] = []
-        /// Tickets (pending or resuming) that are resumptions.
+        /// Pending tickets that are resumptions (a subset of `pending`: both lose a ticket when its waiter arrives).
         var priority: Set<UInt64> = []
         var nextID: UInt64 = 0
         /// Waiters admitted to the line whose continuation is not stored yet, those of them cancelled, and those
@@ -30,7 +30,7 @@ package final class AdmissionGate: Sendable {
         var granted: Set<UInt64> = []
 
         /// Requests admitted and not finished: working, yielded, or in line.
-        var inFlight: Int { active + yielded + waiting.count + pending.subtracting(priority).count }
+        var inFlight: Int { active + yielded + waiting.count + pending.count - priority.count }
 
         /// Gives a slot that is being let go to the first resuming request (one still on its way included), else
         /// the first waiter in line, else the oldest pending waiter not granted one yet, else frees it; returns the
@@ -67,14 +67,14 @@ package final class AdmissionGate: Sendable {
 
     /// Requests working and waiting in line now (tests wait for exact counts instead of sleeping).
     package var counts: (active: Int, waiting: Int) {
-        state.withLock { ($0.active, $0.waiting.count + $0.pending.subtracting($0.priority).count) }
+        state.withLock { ($0.active, $0.waiting.count + $0.pending.count - $0.priority.count) }
     }
 
     /// Requests that yielded their slot and have not taken one again (those waiting to resume included).
     package var yielded: Int { state.withLock { $0.yielded } }
 
     /// Yielded requests waiting for a slot again.
-    package var resuming: Int { state.withLock { $0.resuming.count + $0.pending.intersection($0.priority).count } }
+    package var resuming: Int { state.withLock { $0.resuming.count + $0.priority.count } }
 
     /// What `tryAcquire()` decided: a slot, a place in the line (pass the ticket to `wait(for:)`), or a refusal.
     package enum Admission: Equatable {

@@ -185,13 +185,20 @@ struct ThumborRequest: Sendable {
 
     /// The index of the first `)` followed by `/` in `text`.
     private static func closingParenthesis(in text: Substring) -> Substring.Index? {
+        firstParenthesis(followedBy: slashByte, in: text, from: text.startIndex)
+    }
+
+    /// The index of the first `)` at or after `start` in `text` whose next byte is `next`, on the UTF-8 bytes.
+    static func firstParenthesis(followedBy next: UInt8, in text: Substring, from start: Substring.Index)
+        -> Substring.Index?
+    {
         let utf8 = text.utf8
-        var index = utf8.startIndex
+        var index = start
         while let close = utf8[index...].firstIndex(of: UInt8(ascii: ")")) {
-            let next = utf8.index(after: close)
-            if next == utf8.endIndex { return nil }
-            if utf8[next] == slashByte { return close }
-            index = next
+            let after = utf8.index(after: close)
+            if after == utf8.endIndex { return nil }
+            if utf8[after] == next { return close }
+            index = after
         }
         return nil
     }
