@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Logging
 import WebImage
+import Synchronization
 import WIServe
 import CMalloc
 #if canImport(Glibc)
@@ -122,6 +123,7 @@ struct Serve: AsyncParsableCommand {
     /// The configuration the flags describe.
     func serveConfiguration() -> ServeConfiguration {
         var configuration = ServeConfiguration()
+        configuration.whenIdle = { Self.memoryTrim.soon() }
         configuration.bind = bind
         configuration.port = port
         configuration.keys = key
@@ -250,10 +252,13 @@ struct Serve: AsyncParsableCommand {
             logger.logLevel = .info
         }
         if let warning = Self.thumborWarning { logger.warning("\(warning)") }
-        // Allocations from 128 KiB (pixel buffers, frames) are mapped on their own and given back to the system
-        // when freed: glibc's default keeps freed arenas, and issue 34 measured 0.7-1 GB resident after a few
-        // animated sources, never returned (docs/PERFORMANCE.md, "Memory given back").
-        mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        // Buffers under 32 MiB (glibc's ceiling for the threshold) come from malloc's arenas and their freed pages
+        // are reused by the next request instead of being unmapped and faulted in again zeroed (a quarter of a PNG
+        // request's CPU when each was mapped on its own); an arena keeps at most 32 MiB free at its top, and the
+        // free pages of every arena are given back half a second after the service goes idle (`whenIdle`). Issue 34
+        // measured 0.7-1 GB resident, never returned, with glibc's defaults (docs/decisions/0088-memory-reused-then-returned-when-idle.md).
+        mallopt(M_MMAP_THRESHOLD, 32 << 20)
+        mallopt(M_TRIM_THRESHOLD, 32 << 20)
         let server: ImageServer
         do {
             server = try await ImageServer(configuration: serveConfiguration(), logger: logger)
@@ -263,6 +268,34 @@ struct Serve: AsyncParsableCommand {
         }
         try await server.run { port in
             writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
+        }
+    }
+}
+
+extension Serve {
+    /// Gives the free pages of malloc's arenas back to the system shortly after the service goes idle.
+    static let memoryTrim = MemoryTrim()
+}
+
+/// `malloc_trim(0)` half a second after the first idle moment since the last trim, not at every one: under load a
+/// cached answer leaves the service idle thousands of times a second, and a trim walks every arena (trimming at each
+/// one halved the cached answer's rate). Memory freed by a burst is given back within half a second of its end.
+///
+/// Thread safety: `soon()` may be called from any thread; the state is in a `Mutex`.
+final class MemoryTrim: Sendable {
+    private let scheduled = Mutex(false)
+
+    /// Schedules a trim in half a second unless one is scheduled.
+    func soon() {
+        let start = scheduled.withLock { scheduled -> Bool in
+            defer { scheduled = true }
+            return !scheduled
+        }
+        guard start else { return }
+        Task.detached(priority: .background) {
+            try? await Task.sleep(for: .milliseconds(500))
+            self.scheduled.withLock { $0 = false }
+            _ = malloc_trim(0)
         }
     }
 }

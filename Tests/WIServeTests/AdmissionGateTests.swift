@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import WIServe
 @testable import WIServeCore
@@ -112,6 +113,29 @@ import Testing
         #expect(await gate.resume())  // the slot is free: taken at once
         #expect(gate.counts == (1, 0) && gate.yielded == 0)
         gate.release()
+    }
+
+    /// `whenIdle` (wi serve gives freed memory back there) runs once each time the last request in flight ends, by a
+    /// release or by a yielded request's leave; never while another works, yields or waits in line.
+    @Test func whenIdleRunsOnceTheLastRequestEnds() async throws {
+        final class Calls: Sendable { let count = Mutex(0) }
+        let calls = Calls()
+        let gate = AdmissionGate(concurrency: 1, queue: 1, whenIdle: { calls.count.withLock { $0 += 1 } })
+        #expect(await gate.acquire())  // A
+        let b = Task { await gate.acquire() }  // B waits in line
+        try await Self.wait(gate, for: (1, 1))
+        gate.release()  // A is done: the slot goes to B
+        #expect(await b.value)
+        #expect(calls.count.withLock { $0 } == 0)
+        gate.release()  // B is done: none left
+        #expect(calls.count.withLock { $0 } == 1)
+        #expect(await gate.acquire())  // C
+        gate.yield()  // C waits for bytes
+        #expect(await gate.acquire())  // D works meanwhile
+        gate.release()  // D is done, C still yielded
+        #expect(calls.count.withLock { $0 } == 1)
+        gate.leave()  // C ends without working again
+        #expect(calls.count.withLock { $0 } == 2 && gate.counts == (0, 0) && gate.yielded == 0)
     }
 
     @Test func zeroQueueRefusesAtOnce() async {

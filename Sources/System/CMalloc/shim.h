@@ -1,3 +1,3 @@
-// glibc's malloc tuning (mallopt, malloc_trim), which the Glibc module does not bring: `wi serve` lowers the
-// threshold above which allocations are mapped on their own, so that freed pixel buffers go back to the system.
+// glibc's malloc tuning (mallopt, malloc_trim), which the Glibc module does not bring: `wi serve` keeps freed pixel
+// buffers in malloc's arenas for the next request and gives them back to the system when it is idle.
 #include <malloc.h>

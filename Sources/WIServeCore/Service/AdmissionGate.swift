@@ -59,10 +59,13 @@ package final class AdmissionGate: Sendable {
     package let concurrency: Int
     package let queue: Int
     private let state = Mutex(State())
+    /// Called, outside the lock, each time a request's end leaves none in flight (`ServeConfiguration.whenIdle`).
+    private let whenIdle: (@Sendable () -> Void)?
 
-    package init(concurrency: Int, queue: Int) {
+    package init(concurrency: Int, queue: Int, whenIdle: (@Sendable () -> Void)? = nil) {
         self.concurrency = concurrency
         self.queue = queue
+        self.whenIdle = whenIdle
     }
 
     /// Requests working and waiting in line now (tests wait for exact counts instead of sleeping).
@@ -196,12 +199,20 @@ package final class AdmissionGate: Sendable {
 
     /// Ends a yielded request that does not take a slot again.
     package func leave() {
-        state.withLock { $0.yielded -= 1 }
+        let idle = state.withLock { s -> Bool in
+            s.yielded -= 1
+            return s.inFlight == 0
+        }
+        if idle { whenIdle?() }
     }
 
     /// Gives the slot to the first waiter (one still on its way to the line included), or frees it.
     package func release() {
-        let next = state.withLock { $0.passOn() }
+        let (next, idle) = state.withLock { s -> (Waiter?, Bool) in
+            let next = s.passOn()
+            return (next, s.inFlight == 0)
+        }
         next?.continuation.resume(returning: true)
+        if idle { whenIdle?() }
     }
 }

@@ -122,7 +122,8 @@ public final class ImageService: Sendable {
         parts = try await ImageServiceParts.make(
             configuration: configuration, metrics: metrics, logger: logger,
             tracer: tracer, manager: manager, made: made)
-        gate = AdmissionGate(concurrency: configuration.concurrency, queue: configuration.queue)
+        gate = AdmissionGate(
+            concurrency: configuration.concurrency, queue: configuration.queue, whenIdle: configuration.whenIdle)
         signers = configuration.keys.map(ThumborSignature.init(key:))
         sources = SourcePolicy(patterns: configuration.allowedSources)
         failures = FailedSources(ttl: .seconds(configuration.failureTTL), clock: ContinuousClock())

@@ -69,6 +69,12 @@ public struct ServeConfiguration: Sendable {
     public var concurrency = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a slot (default 16); beyond that, 503 with Retry-After.
     public var queue = 16
+    /// Called each time the last request in flight has ended (none working, yielded or in line), on the thread that
+    /// ended it, outside the service's locks: keep it short. `wi serve` schedules the return of freed memory to the
+    /// system there (glibc's `malloc_trim`), so that buffers are reused while requests follow each other and returned
+    /// when the service is idle (docs/decisions/0088-memory-reused-then-returned-when-idle.md). Nil (the default):
+    /// nothing is called.
+    public var whenIdle: (@Sendable () -> Void)?
     /// Seconds a request may take from its start, waiting included (default 30); then 504.
     public var timeout: Double = 30
     /// Seconds a connection may take to send a request's head from its first byte (default 10, imgproxy's read
