@@ -44,8 +44,12 @@ enum WebPStillDecoder {
         }
         try WebPStatus.check(status, "decode")
         let finished = try options.finish(buffer, orientation: orientation, fullSize: stored)
+        // A lossy WebP without an ALPH chunk has no alpha: libwebp writes 255 everywhere, so `hasAlpha` and a
+        // resize's premultiplication need not scan the pixels. (A lossless one's "alpha is used" bit is only a hint.)
+        var pixels = finished.pixels
+        pixels.isKnownOpaque = config.input.format == 1 && config.input.has_alpha == 0
         return Image(
-            pixels: finished.pixels, format: .webp, scale: options.scaleFactor,
+            pixels: pixels, format: .webp, scale: options.scaleFactor,
             orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],
             decodeOptions: options, metadata: metadata)
     }

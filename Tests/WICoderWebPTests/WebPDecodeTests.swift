@@ -64,6 +64,24 @@ import WITestSupport
         }
     }
 
+    @Test func onlyALossyImageWithoutAlphaIsKnownOpaque() throws {
+        // Lossy without ALPH: libwebp writes 255 everywhere, so the pixels say so and `hasAlpha` reads none of them.
+        for options in [DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 40, height: 40))] {
+            let lossy = try WebPCoder().decode(Fixtures.data("formats/sample.webp"), options: options)
+            #expect(lossy.pixels.isKnownOpaque && !lossy.hasAlpha)
+            var scanned = lossy.pixels
+            try scanned.withUnsafeMutableBytes { _ in }  // any write forgets it: this copy's answer comes from a scan
+            #expect(!scanned.isKnownOpaque && scanned.isOpaque)
+        }
+        // Lossy with alpha and lossless (whose "alpha is used" bit is a hint only) are scanned.
+        for file in ["gallery2-4-lossy-alpha.webp", "lossless4.webp", "color_index.webp"] {
+            let image = try WebPCoder().decode(WebPReference.named(file).data, options: .init())
+            #expect(!image.pixels.isKnownOpaque, "\(file)")
+        }
+        #expect(
+            try WebPCoder().decode(WebPReference.named("gallery2-4-lossy-alpha.webp").data, options: .init()).hasAlpha)
+    }
+
     @Test func exifOrientationIsAppliedAndMetadataKept() throws {
         let data = WebPReference.named("made-metadata-orientation6.webp").data  // stored 32x20, EXIF orientation 6
         let raw = try WebPCoder().decode(data, options: .init(applyOrientation: false))
