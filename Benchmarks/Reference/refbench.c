@@ -533,6 +533,22 @@ static void lcms_to_srgb(blob profile, const unsigned char *in, unsigned char *o
     sink += out[(size_t)w * h * 2];
 }
 
+#ifdef REFBENCH_ONE
+// The whole-process decode rows' reference (Benchmarks/compare): built with -DREFBENCH_ONE=decode_jpeg (or decode_png,
+// decode_webp, decode_heif) and -Wl,--as-needed, the program keeps that one decoder and needs only its library, as a
+// C program that decodes nothing else would; `FILE...` are each read, decoded once and let go, and the counts printed.
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        blob b = read_file(argv[i]);
+        REFBENCH_ONE(b);
+        free(b.bytes);
+    }
+    printf("frames %ld\npixels %ld\n", frames_seen, pixels_seen);
+    volatile size_t observed = sink;
+    (void)observed;
+    return 0;
+}
+#else
 int main(int argc, char **argv) {
     if (argc < 4) die("usage", "refbench png|jpeg|heif|webp|gif|svg|pdf|jxl|jxlmt|tiff|pixbuf|jpegthumb|webpthumb|heifthumb|lcms|read|write N ...");
     const char *cmd = argv[1];
@@ -618,3 +634,4 @@ int main(int argc, char **argv) {
     (void)observed;
     return 0;
 }
+#endif
