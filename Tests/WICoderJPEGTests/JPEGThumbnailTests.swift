@@ -11,8 +11,8 @@ import WITestSupport
         #expect(JPEGScale.numerator(for: size, target: nil) == 8)
         #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 256, height: 171)) == 1)  // 750x500
         #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 1500, height: 1000)) == 2)  // exactly 2/8
-        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 1501, height: 1000)) == 3)  // 2250x1500
-        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 5999, height: 10)) == 8)
+        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 1501, height: 1000)) == 4)  // 3000x2000
+        #expect(JPEGScale.numerator(for: size, target: PixelSize(width: 3001, height: 10)) == 8)  // never 6/8
         #expect(JPEGScale.scaled(PixelSize(width: 5250, height: 3450), by: 1) == PixelSize(width: 657, height: 432))
     }
 
@@ -64,6 +64,6 @@ import WITestSupport
             data, options: .init(thumbnailPixelSize: .init(width: 400, height: 400), scaleDownLimitBytes: 40_000))
         #expect(image.pixels.byteCount <= 40_000)
         #expect(image.size == PixelSize(width: 122, height: 81))
-        #expect(decoded == PixelSize(width: 169, height: 113))  // 3/8
+        #expect(decoded == PixelSize(width: 225, height: 150))  // 4/8: 3/8 (169x113) is never chosen
     }
 }
