@@ -7,15 +7,8 @@ internal import CWebP
 enum WebPStillDecoder {
     /// Bytes given to libwebp between two looks at the cancellation (a few milliseconds of lossy decoding).
     static let step = 64 << 10
-    /// Images of at most this many stored pixels are decoded in one `WebPDecode` call after one look at the
-    /// cancellation: libwebp's incremental decoder saves and restores its state around every macroblock, about 5% of
-    /// a small image's decode (`wi info` over 60 corpus WebPs), and a 2-megapixel decode is a few tens of milliseconds.
-    static let oneCallPixels = 1 << 21
 
-    /// `oneCallPixels` is the tests' way to the stepped path with a small image.
-    static func decode(_ container: WebPContainer, options: DecodeOptions, oneCallPixels: Int = oneCallPixels)
-        throws(ImageError) -> Image
-    {
+    static func decode(_ container: WebPContainer, options: DecodeOptions) throws(ImageError) -> Image {
         var config = WebPDecoderConfig()
         guard WebPInitDecoderConfig(&config) != 0 else {
             throw ImageError(.badImageData, "WebP: libwebp rejected its decoder configuration (ABI mismatch)")
@@ -33,10 +26,6 @@ enum WebPStillDecoder {
         let status = try buffer.withUnsafeMutableBytes { (memory) throws(ImageError) -> VP8StatusCode in
             plan.configure(&config, memory: memory, bytesPerRow: rowBytes)
             defer { WebPFreeDecBuffer(&config.output) }
-            if stored.width * stored.height <= oneCallPixels {
-                try WorkerPool.checkCancellation()
-                return WebPDecode(input, total, &config)
-            }
             // libwebp's incremental decoder over ever longer prefixes of the bytes (they are all here): the same
             // pixels as one WebPDecode, and the pool job's cancellation is checked between prefixes.
             guard let decoder = WebPIDecode(nil, 0, &config) else {

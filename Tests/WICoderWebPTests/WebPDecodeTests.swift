@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WICore
 import WICoderSupport
-@testable import WICoderWebP
+import WICoderWebP
 import WITestSupport
 
 @Suite struct WebPDecodeTests {
@@ -81,35 +81,6 @@ import WITestSupport
         #expect(
             try WebPCoder().decode(WebPReference.named("gallery2-4-lossy-alpha.webp").data, options: .init()).hasAlpha)
     }
-
-    /// Small images are decoded by one `WebPDecode` call, larger ones by the incremental decoder fed 64 KB at a time
-    /// (a cancelled job stops between steps): the same pixels either way, full size and scaled, lossy and lossless.
-    @Test func oneCallAndSteppedDecodesAgree() throws {
-        let options = [DecodeOptions(), DecodeOptions(thumbnailPixelSize: .init(width: 64, height: 64))]
-        for file in ["gallery2-4-lossy-alpha.webp", "lossless4.webp", "bug3.webp", "big.webp"] {
-            let data = file == "big.webp" ? Self.bigLossy : WebPReference.named(file).data
-            for options in options {
-                let container = try WebPContainer(data)
-                let oneCall = try WebPStillDecoder.decode(container, options: options)
-                let stepped = try WebPStillDecoder.decode(container, options: options, oneCallPixels: 0)
-                #expect(oneCall.pixels == stepped.pixels && oneCall.size == stepped.size, "\(file)")
-            }
-        }
-        #expect(Self.bigLossy.count > WebPStillDecoder.step)  // more than one step
-    }
-
-    /// A 1200x900 lossy WebP of noise: about 150 KB, so the stepped decode takes several steps.
-    static let bigLossy: Data = {
-        var buffer = try! PixelBuffer(width: 1200, height: 900, format: .rgba8)
-        var state: UInt32 = 12345
-        try! buffer.withUnsafeMutableBytes { bytes in
-            for i in 0..<bytes.count {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                bytes[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state >> 24)
-            }
-        }
-        return try! WebPCoder().encode(Image(pixels: buffer), as: .webp, options: .init())
-    }()
 
     @Test func exifOrientationIsAppliedAndMetadataKept() throws {
         let data = WebPReference.named("made-metadata-orientation6.webp").data  // stored 32x20, EXIF orientation 6
