@@ -98,6 +98,23 @@ static void decode_png(blob b) {
     free(pixels);
 }
 
+#ifdef REFBENCH_ONE
+// The whole-process PNG row's decode: the file's own channels (gray, gray + alpha, RGB or RGBA; a palette expanded) at
+// 8 bits, as `wi info` keeps what it decodes, instead of expanding every file to RGBA.
+static void decode_png_stored(blob b) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_memory(&image, b.bytes, b.size)) die("png", image.message);
+    image.format &= ~(png_uint_32)(PNG_FORMAT_FLAG_LINEAR | PNG_FORMAT_FLAG_COLORMAP);
+    unsigned char *pixels = malloc(PNG_IMAGE_SIZE(image));
+    if (!png_image_finish_read(&image, NULL, pixels, 0, NULL)) die("png", image.message);
+    counted((int)image.width, (int)image.height);
+    sink += pixels[0];
+    free(pixels);
+}
+#endif
+
 static void decode_jpeg(blob b) {
     tjhandle tj = tjInitDecompress();
     int w, h, sub, cs;
@@ -534,8 +551,8 @@ static void lcms_to_srgb(blob profile, const unsigned char *in, unsigned char *o
 }
 
 #ifdef REFBENCH_ONE
-// The whole-process decode rows' reference (Benchmarks/compare): built with -DREFBENCH_ONE=decode_jpeg (or decode_png,
-// decode_webp, decode_heif) and -Wl,--as-needed, the program keeps that one decoder and needs only its library, as a
+// The whole-process decode rows' reference (Benchmarks/compare): built with -DREFBENCH_ONE=decode_jpeg (or
+// decode_png_stored, decode_webp, decode_heif) and -Wl,--as-needed, the program keeps that one decoder and needs only its library, as a
 // C program that decodes nothing else would; `FILE...` are each read, decoded once and let go, and the counts printed.
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
