@@ -6,7 +6,6 @@ import Foundation
 #endif
 import Logging
 import WebImage
-import Synchronization
 import WIServe
 import CMalloc
 #if canImport(Glibc)
@@ -123,7 +122,6 @@ struct Serve: AsyncParsableCommand {
     /// The configuration the flags describe.
     func serveConfiguration() -> ServeConfiguration {
         var configuration = ServeConfiguration()
-        configuration.whenIdle = { Self.memoryTrim.soon() }
         configuration.bind = bind
         configuration.port = port
         configuration.keys = key
@@ -256,45 +254,51 @@ struct Serve: AsyncParsableCommand {
         // are reused by the next request instead of being unmapped and faulted in again zeroed (a quarter of a PNG
         // request's CPU when each was mapped on its own); an arena keeps at most 32 MiB free at its top, and the
         // free pages of every arena are given back half a second after the service goes idle (`whenIdle`). Issue 34
-        // measured 0.7-1 GB resident, never returned, with glibc's defaults (docs/decisions/0088-memory-reused-then-returned-when-idle.md).
+        // measured 0.7-1 GB resident, never returned, with glibc's defaults
+        // (docs/decisions/0088-memory-reused-then-returned-when-idle.md).
         mallopt(M_MMAP_THRESHOLD, 32 << 20)
         mallopt(M_TRIM_THRESHOLD, 32 << 20)
+        let trim = MemoryTrim()
+        var configuration = serveConfiguration()
+        configuration.whenIdle = { trim.soon() }
         let server: ImageServer
         do {
-            server = try await ImageServer(configuration: serveConfiguration(), logger: logger)
+            server = try await ImageServer(configuration: configuration, logger: logger)
         } catch {
             writeToStandardError("wi serve: \(error.message)\n")
             throw ExitCode(1)
         }
-        try await server.run { port in
-            writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
+        // The trims run beside the server and end with it.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await trim.run() }
+            try await server.run { port in
+                writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
+            }
+            group.cancelAll()
         }
     }
 }
 
-extension Serve {
-    /// Gives the free pages of malloc's arenas back to the system shortly after the service goes idle.
-    static let memoryTrim = MemoryTrim()
-}
-
-/// `malloc_trim(0)` half a second after the first idle moment since the last trim, not at every one: under load a
-/// cached answer leaves the service idle thousands of times a second, and a trim walks every arena (trimming at each
-/// one halved the cached answer's rate). Memory freed by a burst is given back within half a second of its end.
+/// `malloc_trim(0)` half a second after an idle moment, at most one waiting: under load a cached answer leaves the
+/// service idle thousands of times a second, and a trim walks every arena (trimming at each one halved the cached
+/// answer's rate). Memory freed by a burst is given back within about half a second of its end.
 ///
-/// Thread safety: `soon()` may be called from any thread; the state is in a `Mutex`.
+/// Thread safety: `soon()` may be called from any thread; `run()` runs in one task, the server's sibling.
 final class MemoryTrim: Sendable {
-    private let scheduled = Mutex(false)
+    private let requests: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
 
-    /// Schedules a trim in half a second unless one is scheduled.
-    func soon() {
-        let start = scheduled.withLock { scheduled -> Bool in
-            defer { scheduled = true }
-            return !scheduled
-        }
-        guard start else { return }
-        Task.detached(priority: .background) {
-            try? await Task.sleep(for: .milliseconds(500))
-            self.scheduled.withLock { $0 = false }
+    init() {
+        (requests, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for a trim; requests made while one is pending or waiting make no other.
+    func soon() { continuation.yield() }
+
+    /// Trims half a second after each request until cancelled.
+    func run() async {
+        for await _ in requests {
+            do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
             _ = malloc_trim(0)
         }
     }
