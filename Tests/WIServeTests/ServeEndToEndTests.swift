@@ -265,6 +265,24 @@ import WITestSupport
         }
     }
 
+    /// PNG answers are deflated at libdeflate's level 5 (thumbor's zlib 6 in bytes), not the coder's default 6: the
+    /// answer is exactly what `PNGCoder(compressionLevel: 5)` makes of its pixels, and not what level 6 makes.
+    @Test func pngAnswersUseLevelFive() async throws {
+        let h = try await ServeHarness()
+        try await h.withServer(H.configuration()) { _, client in
+            let answer = try await client.execute(
+                uri: "/unsafe/300x200/filters:format(png)/\(h.url("/photo.jpg"))", method: .get)
+            #expect(answer.status == .ok)
+            let bytes = H.data(answer)
+            let image = try H.image(answer)
+            #expect(image.size == PixelSize(width: 300, height: 200))
+            let five = try PNGCoder(compressionLevel: 5).encode(image, as: .png, options: .init())
+            let six = try PNGCoder().encode(image, as: .png, options: .init())
+            #expect(bytes == five)
+            #expect(bytes != six)
+        }
+    }
+
     @Test func validatorsHeadAndCaching() async throws {
         let h = try await ServeHarness()
         try await h.withServer(H.configuration()) { _, client in
