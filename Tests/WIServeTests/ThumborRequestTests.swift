@@ -70,4 +70,18 @@ import Testing
                 F.Quality(5)
             ])
     }
+
+    @Test func lenientFilterListCutAtEachClosingColon() throws {
+        // Each piece but the last lost its `)` to the cut at `):`; a skipped piece is named with it. Leading spaces
+        // of arguments go; a piece still inside a bracket at its end is skipped.
+        let request = try ThumborRequest.parse(
+            path: "/unsafe/filters:sepia(1, 2):quality( 7):curve([(0,0):brightness(x):quality(9)/a.example/b.jpg")
+        #expect(request.filters == [F.Quality(7), F.Quality(9)])
+        #expect(request.skippedFilters == ["sepia(1, 2)", "curve([(0,0)", "brightness(x)"])
+        #expect(request.imageURL == "http://a.example/b.jpg")
+        // A scheme in any case is kept as written; none gets http://.
+        #expect(try ThumborRequest.parse(path: "/unsafe/HTTPS://a.example/b.jpg").imageURL == "HTTPS://a.example/b.jpg")
+        #expect(try ThumborRequest.parse(path: "/unsafe/Http://a.example/b.jpg").imageURL == "Http://a.example/b.jpg")
+        #expect(try ThumborRequest.parse(path: "/unsafe/httpx/b.jpg").imageURL == "http://httpx/b.jpg")
+    }
 }

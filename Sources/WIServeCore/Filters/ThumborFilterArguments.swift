@@ -69,7 +69,7 @@ struct ThumborFilterArguments: Sendable {
     /// Whether argument `index` is digits alone: thumbor's PositiveNumber pattern, the only values a filter that
     /// takes it clamps (a minus makes thumbor skip the filter).
     func isUnsigned(_ index: Int) -> Bool {
-        !values[index].isEmpty && values[index].allSatisfy { $0.isASCII && $0.isNumber }
+        !values[index].isEmpty && values[index].utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// Argument `index` as thumbor's boolean: `true`, `True` or `1`; `false`, `False` or `0`.

@@ -52,13 +52,14 @@ enum ThumborFilters {
         var filters: [any ThumborFilter] = []
         var rest = text
         while !rest.isEmpty {
-            guard let open = rest.firstIndex(of: "("), let (close, arguments) = Self.arguments(after: open, in: rest)
+            guard let open = rest.utf8.firstIndex(of: UInt8(ascii: "(")),
+                let (close, arguments) = Self.arguments(after: open, in: rest, closedAtEnd: false)
             else {
                 throw ServeError(.badRequest, "malformed filter \(rest)")
             }
             let name = String(rest[..<open])
             filters.append(try parse(name: name, arguments: arguments, strict: true))
-            rest = rest[rest.index(after: close)...]
+            rest = rest[rest.utf8.index(after: close)...]
             if rest.first == ":" {
                 rest = rest.dropFirst()
                 if rest.isEmpty { throw ServeError(.badRequest, "malformed filter list: it ends with ':'") }
@@ -72,12 +73,15 @@ enum ThumborFilters {
     private static func lenientList(_ text: Substring, skipped: inout [String]) -> [any ThumborFilter] {
         var filters: [any ThumborFilter] = []
         let pieces = Self.pieces(of: text)
-        for (index, piece) in pieces.enumerated() {
-            let piece = index == pieces.count - 1 ? piece : Substring(piece + ")")
-            guard let open = piece.firstIndex(of: "("), let (_, arguments) = Self.arguments(after: open, in: piece),
+        for index in pieces.indices {
+            // Each piece but the last lost its `)` to the cut: it closes at its end.
+            let piece = pieces[index]
+            let closedAtEnd = index != pieces.count - 1
+            guard let open = piece.utf8.firstIndex(of: UInt8(ascii: "(")),
+                let (_, arguments) = Self.arguments(after: open, in: piece, closedAtEnd: closedAtEnd),
                 let filter = try? parse(name: String(piece[..<open]), arguments: arguments, strict: false)
             else {
-                skipped.append(String(piece))
+                skipped.append(closedAtEnd ? piece + ")" : String(piece))
                 continue
             }
             filters.append(filter)
@@ -99,35 +103,43 @@ enum ThumborFilters {
     }
 
     /// The arguments between the parenthesis at `open` and the one that closes it (brackets and parentheses inside
-    /// nest, as in `curve([(0,0),(255,255)],...)`; commas split only outside them), and where it closes.
-    private static func arguments(after open: Substring.Index, in text: Substring) -> (Substring.Index, [String])? {
+    /// nest, as in `curve([(0,0),(255,255)],...)`; commas split only outside them), and where it closes;
+    /// `closedAtEnd`: a text that ends outside any bracket closes there. On the UTF-8 bytes, as every delimiter is
+    /// ASCII (thumbor's patterns match code points: a `)` before a combining mark still closes).
+    private static func arguments(after open: Substring.Index, in text: Substring, closedAtEnd: Bool)
+        -> (Substring.Index, [String])?
+    {
+        let utf8 = text.utf8
         var depth = 0
         var arguments: [String] = []
-        var current = ""
-        var index = text.index(after: open)
-        while index < text.endIndex {
-            let character = text[index]
-            switch character {
-            case "(", "[":
+        var start = utf8.index(after: open)
+        func argument(upTo end: Substring.Index) -> String {
+            var first = start
+            while first < end, utf8[first] == UInt8(ascii: " ") { first = utf8.index(after: first) }
+            return String(text[first..<end])
+        }
+        var index = start
+        while index < utf8.endIndex {
+            switch utf8[index] {
+            case UInt8(ascii: "("), UInt8(ascii: "["):
                 depth += 1
-            case ")" where depth == 0:
-                arguments.append(String(current.trimmingPrefix(" ")))
+            case UInt8(ascii: ")") where depth == 0:
+                arguments.append(argument(upTo: index))
                 return (index, arguments)
-            case ")", "]":
+            case UInt8(ascii: ")"), UInt8(ascii: "]"):
                 depth -= 1
                 if depth < 0 { return nil }
-            case "," where depth == 0:
-                arguments.append(String(current.trimmingPrefix(" ")))
-                current = ""
-                index = text.index(after: index)
-                continue
+            case UInt8(ascii: ",") where depth == 0:
+                arguments.append(argument(upTo: index))
+                start = utf8.index(after: index)
             default:
                 break
             }
-            current.append(character)
-            index = text.index(after: index)
+            index = utf8.index(after: index)
         }
-        return nil
+        guard closedAtEnd, depth == 0 else { return nil }
+        arguments.append(argument(upTo: index))
+        return (index, arguments)
     }
 }
 

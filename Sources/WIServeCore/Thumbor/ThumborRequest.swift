@@ -118,23 +118,14 @@ struct ThumborRequest: Sendable {
         literal.withUTF8Buffer { text.utf8.elementsEqual($0) }
     }
 
-    /// `text` cut at each `separator` byte (empty parts kept), at most `limit` parts: nil when there are more.
-    private static func split(_ text: Substring, _ separator: Character, limit: Int) -> [Substring]? {
-        let byte = separator.asciiValue ?? 0
-        var parts: [Substring] = []
-        var start = text.startIndex
-        var index = start
+    /// The two sides of the one `separator` byte in `text` (either may be empty); nil when it occurs no time or
+    /// more than once.
+    private static func halves(_ text: Substring, _ separator: UInt8) -> (Substring, Substring)? {
         let utf8 = text.utf8
-        while index != utf8.endIndex {
-            if utf8[index] == byte {
-                guard parts.count + 1 < limit else { return nil }
-                parts.append(text[start..<index])
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        parts.append(text[start...])
-        return parts
+        guard let at = utf8.firstIndex(of: separator) else { return nil }
+        let after = utf8.index(after: at)
+        guard !utf8[after...].contains(separator) else { return nil }
+        return (text[..<at], text[after...])
     }
 
     /// Applies `segment` when it is an option allowed after stage `stage`; returns the new stage, or nil when the
@@ -232,6 +223,7 @@ struct ThumborRequest: Sendable {
     /// not a trim (it may be a crop, a size or the image URL). `trim:N` is read as thumbor reads it: its second
     /// part names the corner, and any name but `top-left` means the bottom-right one, with tolerance 0.
     private static func trim(_ segment: Substring) throws(ServeError) -> Trim? {
+        guard segment.utf8.starts(with: "trim".utf8) else { return nil }
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.first == "trim" else { return nil }
         let bad = ServeError(.badRequest, "trim takes top-left or bottom-right and a tolerance, got '\(segment)'")
@@ -252,15 +244,14 @@ struct ThumborRequest: Sendable {
 
     /// `AxB:CxD`, or nil.
     static func cropBox(_ segment: Substring) -> CropBox? {
-        guard let corners = split(segment, ":", limit: 2), corners.count == 2, let first = pair(corners[0]),
-            let second = pair(corners[1])
+        guard let corners = halves(segment, UInt8(ascii: ":")), let first = pair(corners.0),
+            let second = pair(corners.1)
         else { return nil }
         return CropBox(left: first.0, top: first.1, right: second.0, bottom: second.1)
     }
 
     private static func pair(_ text: Substring) -> (Int, Int)? {
-        guard let parts = split(text, "x", limit: 2), parts.count == 2, let a = number(parts[0]),
-            let b = number(parts[1])
+        guard let parts = halves(text, UInt8(ascii: "x")), let a = number(parts.0), let b = number(parts.1)
         else { return nil }
         return (a, b)
     }
@@ -279,7 +270,7 @@ struct ThumborRequest: Sendable {
 
     /// `[-]WxH` with either side optional, `orig`, and a minus before either side; false when not a size.
     private mutating func parseSize(_ segment: Substring) throws(ServeError) -> Bool {
-        guard let parts = Self.split(segment, "x", limit: 2), parts.count == 2 else { return false }
+        guard let parts = Self.halves(segment, UInt8(ascii: "x")) else { return false }
         func side(_ text: Substring) -> (flip: Bool, side: Side)? {
             let flip = text.utf8.first == UInt8(ascii: "-")
             let body = flip ? text[text.utf8.index(after: text.startIndex)...] : text
@@ -288,7 +279,7 @@ struct ThumborRequest: Sendable {
             guard body.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
             return (flip, .pixels(-1))
         }
-        guard let w = side(parts[0]), let h = side(parts[1]) else { return false }
+        guard let w = side(parts.0), let h = side(parts.1) else { return false }
         func value(_ text: Substring, _ parsed: Side) throws(ServeError) -> Side {
             guard parsed == .pixels(-1) else { return parsed }
             let digits = text.utf8.first == UInt8(ascii: "-") ? text[text.utf8.index(after: text.startIndex)...] : text
@@ -297,8 +288,8 @@ struct ThumborRequest: Sendable {
             }
             return .pixels(number)
         }
-        width = try value(parts[0], w.side)
-        height = try value(parts[1], h.side)
+        width = try value(parts.0, w.side)
+        height = try value(parts.1, h.side)
         flipHorizontally = w.flip
         flipVertically = h.flip
         return true
@@ -316,11 +307,20 @@ struct ThumborRequest: Sendable {
     /// no scheme (thumbor's rules).
     static func imageURL(_ text: Substring) -> String {
         var url = String(text)
-        if url.contains("%"), let decoded = url.percentDecoded { url = decoded }
-        let lower = url.lowercased()
-        if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")), !url.contains("://") {
+        if url.utf8.contains(UInt8(ascii: "%")), let decoded = url.percentDecoded { url = decoded }
+        if !(startsIgnoringCase(url, "http://") || startsIgnoringCase(url, "https://")), !url.contains("://") {
             url = "http://" + url
         }
         return url
+    }
+
+    /// Whether `text` starts with `prefix` (lowercase ASCII) in any case, on the bytes.
+    private static func startsIgnoringCase(_ text: String, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { prefix in
+            text.utf8.count >= prefix.count
+                && zip(text.utf8, prefix).allSatisfy { byte, lower in
+                    byte == lower || (lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z") && byte == lower - 32)
+                }
+        }
     }
 }
