@@ -228,6 +228,9 @@ import WITestSupport
         let request = try #require(tracer.finishedSpans.first { $0.operationName == "wi.serve.request" })
         #expect(request.attributes.get("request_id")?.toSpanAttribute() == .string("trace-me"))
         #expect(request.attributes.get("http.status_code")?.toSpanAttribute() == .int64(200))
+        #expect(
+            request.attributes.get("http.target")?.toSpanAttribute()
+                == .string("/unsafe/10x10/\(h.url("/stripes.png"))"))
         let load = try #require(tracer.finishedSpans.first { $0.operationName == "webimage.load" })
         #expect(load.parentSpanID == request.spanID)
     }

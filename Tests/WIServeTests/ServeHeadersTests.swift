@@ -129,5 +129,12 @@ import WITestSupport
             HTTPCacheInfo.formatHTTPDate(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(
             HTTPCacheInfo.formatHTTPDate(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        // The year takes its four digits; past 9999 it takes what it needs.
+        #expect(
+            HTTPCacheInfo.formatHTTPDate(Date(timeIntervalSince1970: -58_380_393_601))
+                == "Sun, 31 Dec 0119 23:59:59 GMT")
+        #expect(
+            HTTPCacheInfo.formatHTTPDate(Date(timeIntervalSince1970: 253_402_300_800))
+                == "Sat, 01 Jan 10000 00:00:00 GMT")
     }
 }

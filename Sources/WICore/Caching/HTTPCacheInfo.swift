@@ -170,12 +170,50 @@ public struct HTTPCacheInfo: Sendable, Hashable {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let name = months[month - 1].prefix(1).uppercased() + months[month - 1].dropFirst()
-        return
-            "\(weekday), \(two(day)) \(name) \(year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
+        let weekday = ((days % 7) + 7) % 7
+        guard (0...9999).contains(year) else {
+            let name = months[month - 1].prefix(1).uppercased() + months[month - 1].dropFirst()
+            func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(weekdays[weekday]), \(two(day)) \(name) \(year) "
+                + "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) GMT"
+        }
+        // Every answer's Expires: written into its 29 bytes (string interpolation cost 0.8% of a cached answer).
+        return String(unsafeUninitializedCapacity: 29) { bytes in
+            var at = 0
+            func put(_ text: String) {
+                for byte in text.utf8 {
+                    bytes[at] = byte
+                    at += 1
+                }
+            }
+            func digits(_ value: Int, _ count: Int) {
+                var value = value
+                for offset in stride(from: count - 1, through: 0, by: -1) {
+                    bytes[at + offset] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+                at += count
+            }
+            put(weekdays[weekday])
+            put(", ")
+            digits(day, 2)
+            put(" ")
+            put(monthNames[month - 1])
+            put(" ")
+            digits(year, 4)
+            put(" ")
+            digits(seconds / 3600, 2)
+            put(":")
+            digits(seconds / 60 % 60, 2)
+            put(":")
+            digits(seconds % 60, 2)
+            put(" GMT")
+            return at
+        }
     }
+
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let monthNames = months.map { $0.prefix(1).uppercased() + $0.dropFirst() }
 
     /// An IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), the form RFC 9110 requires senders to use; nil otherwise.
     package static func parseHTTPDate(_ text: String) -> Date? {
