@@ -552,7 +552,7 @@ static void lcms_to_srgb(blob profile, const unsigned char *in, unsigned char *o
 
 #ifdef REFBENCH_ONE
 // The whole-process decode rows' reference (Benchmarks/compare): built with -DREFBENCH_ONE=decode_jpeg (or
-// decode_png_stored, decode_webp, decode_heif) and -Wl,--as-needed, the program keeps that one decoder and needs only its library, as a
+// decode_png_stored, decode_webp, decode_heif, decode_gif) and -Wl,--as-needed, the program keeps that one decoder and needs only its library, as a
 // C program that decodes nothing else would; `FILE...` are each read, decoded once and let go, and the counts printed.
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
