@@ -100,50 +100,94 @@ enum AreaReduction {
                 horizontal.starts.withUnsafeBufferPointer { hStarts in
                     horizontal.weights.withUnsafeBufferPointer { hWeights in
                         vertical.weights.withUnsafeBufferPointer { vWeights in
+                            let h = Pass(starts: hStarts.baseAddress!, weights: hWeights.baseAddress!, taps: hTaps)
                             for j in 0..<height {
                                 let first = vertical.starts[j]
                                 while nextRow < first + vTaps {
-                                    let line = inputBase + nextRow * sourceStride
-                                    let slot = ring + (nextRow % ringRows) * rowValues
-                                    for i in 0..<width {
-                                        let pixel = line + hStarts[i] * 4
-                                        let w = hWeights.baseAddress! + i * hTaps
-                                        var r: UInt32 = 0
-                                        var g: UInt32 = 0
-                                        var b: UInt32 = 0
-                                        var a: UInt32 = 0
-                                        for k in 0..<hTaps {
-                                            let weight = UInt32(w[k])
-                                            let p = pixel + k * 4
-                                            r &+= weight &* UInt32(p[0])
-                                            g &+= weight &* UInt32(p[1])
-                                            b &+= weight &* UInt32(p[2])
-                                            a &+= weight &* UInt32(p[3])
-                                        }
-                                        let out = slot + i * 4
-                                        let half: UInt32 = 1 << 5
-                                        out[0] = UInt16(truncatingIfNeeded: (r &+ half) >> 6)
-                                        out[1] = UInt16(truncatingIfNeeded: (g &+ half) >> 6)
-                                        out[2] = UInt16(truncatingIfNeeded: (b &+ half) >> 6)
-                                        out[3] = UInt16(truncatingIfNeeded: (a &+ half) >> 6)
-                                    }
+                                    h.row(
+                                        inputBase + nextRow * sourceStride,
+                                        into: ring + (nextRow % ringRows) * rowValues, width: width)
                                     nextRow += 1
                                 }
-                                sums.update(repeating: 0, count: rowValues)
-                                let w = vWeights.baseAddress! + j * vTaps
-                                for k in 0..<vTaps {
-                                    let weight = UInt32(w[k])
-                                    let row = ring + ((first + k) % ringRows) * rowValues
-                                    for v in 0..<rowValues { sums[v] &+= weight &* UInt32(row[v]) }
-                                }
-                                let out = targetBase + j * outputStride
-                                let half: UInt32 = 1 << 21
-                                for v in 0..<rowValues { out[v] = UInt8(truncatingIfNeeded: (sums[v] &+ half) >> 22) }
+                                Self.column(
+                                    rows: { ring + ((first + $0) % ringRows) * rowValues },
+                                    weights: vWeights.baseAddress! + j * vTaps, taps: vTaps,
+                                    into: targetBase + j * outputStride, count: rowValues, sums: sums)
                             }
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The horizontal pass over one source row: `taps` multiply-adds of whole pixels per output pixel, into 8.8
+    /// fixed-point values. The usual counts (1 to 4: a scale under 3 after the box reduction) get loops of a
+    /// constant length, unrolled, one 4-lane multiply-add per tap.
+    private struct Pass {
+        let starts: UnsafePointer<Int>
+        let weights: UnsafePointer<UInt16>
+        let taps: Int
+
+        func row(_ line: UnsafePointer<UInt8>, into slot: UnsafeMutablePointer<UInt16>, width: Int) {
+            switch taps {
+            case 1: row(line, into: slot, width: width, taps: 1)
+            case 2: row(line, into: slot, width: width, taps: 2)
+            case 3: row(line, into: slot, width: width, taps: 3)
+            case 4: row(line, into: slot, width: width, taps: 4)
+            default: row(line, into: slot, width: width, taps: taps)
+            }
+        }
+
+        @inline(__always)
+        private func row(_ line: UnsafePointer<UInt8>, into slot: UnsafeMutablePointer<UInt16>, width: Int, taps: Int) {
+            for i in 0..<width {
+                let pixel = UnsafeRawPointer(line + starts[i] * 4)
+                let w = weights + i * taps
+                var sum = SIMD4<UInt32>(repeating: 0)
+                for k in 0..<taps {
+                    let bytes = pixel.loadUnaligned(fromByteOffset: k * 4, as: SIMD4<UInt8>.self)
+                    sum &+= SIMD4<UInt32>(truncatingIfNeeded: bytes) &* UInt32(w[k])
+                }
+                let rounded = (sum &+ 32) &>> 6
+                UnsafeMutableRawPointer(slot + i * 4).storeBytes(
+                    of: SIMD4<UInt16>(truncatingIfNeeded: rounded), as: SIMD4<UInt16>.self)
+            }
+        }
+    }
+
+    /// The vertical pass for one output row: the weighted sum of `taps` horizontal-pass rows, rounded to 8 bits.
+    /// Two and three rows (the usual counts) are summed in one sweep of the row; more go through `sums`.
+    @inline(__always)
+    private static func column(
+        rows: (Int) -> UnsafeMutablePointer<UInt16>, weights: UnsafePointer<UInt16>, taps: Int,
+        into out: UnsafeMutablePointer<UInt8>, count: Int, sums: UnsafeMutablePointer<UInt32>
+    ) {
+        let half: UInt32 = 1 << 21
+        switch taps {
+        case 1:
+            let (r0, w0) = (rows(0), UInt32(weights[0]))
+            for v in 0..<count { out[v] = UInt8(truncatingIfNeeded: (w0 &* UInt32(r0[v]) &+ half) >> 22) }
+        case 2:
+            let (r0, r1, w0, w1) = (rows(0), rows(1), UInt32(weights[0]), UInt32(weights[1]))
+            for v in 0..<count {
+                out[v] = UInt8(truncatingIfNeeded: (w0 &* UInt32(r0[v]) &+ w1 &* UInt32(r1[v]) &+ half) >> 22)
+            }
+        case 3:
+            let (r0, r1, r2) = (rows(0), rows(1), rows(2))
+            let (w0, w1, w2) = (UInt32(weights[0]), UInt32(weights[1]), UInt32(weights[2]))
+            for v in 0..<count {
+                let sum = w0 &* UInt32(r0[v]) &+ w1 &* UInt32(r1[v]) &+ w2 &* UInt32(r2[v])
+                out[v] = UInt8(truncatingIfNeeded: (sum &+ half) >> 22)
+            }
+        default:
+            sums.update(repeating: 0, count: count)
+            for k in 0..<taps {
+                let weight = UInt32(weights[k])
+                let row = rows(k)
+                for v in 0..<count { sums[v] &+= weight &* UInt32(row[v]) }
+            }
+            for v in 0..<count { out[v] = UInt8(truncatingIfNeeded: (sums[v] &+ half) >> 22) }
         }
     }
 }
