@@ -43,11 +43,13 @@ enum WebPStillDecoder {
             return status == VP8_STATUS_SUSPENDED ? VP8_STATUS_NOT_ENOUGH_DATA : status
         }
         try WebPStatus.check(status, "decode")
-        let finished = try options.finish(buffer, orientation: orientation, fullSize: stored)
         // A lossy WebP without an ALPH chunk has no alpha: libwebp writes 255 everywhere, so `hasAlpha` and a
         // resize's premultiplication need not scan the pixels. (A lossless one's "alpha is used" bit is only a hint.)
+        let opaque = config.input.format == 1 && config.input.has_alpha == 0
+        buffer.isKnownOpaque = opaque
+        let finished = try options.finish(buffer, orientation: orientation, fullSize: stored)
         var pixels = finished.pixels
-        pixels.isKnownOpaque = config.input.format == 1 && config.input.has_alpha == 0
+        pixels.isKnownOpaque = opaque
         return Image(
             pixels: pixels, format: .webp, scale: options.scaleFactor,
             orientation: finished.orientation, flags: finished.isThumbnail ? .thumbnail : [],

@@ -100,6 +100,23 @@ import WITestSupport
         #expect(largest <= 1, "largest difference \(largest)")
     }
 
+    @Test func opaqueSourcesGiveOpaqueThumbnailsWithTheSamePixels() throws {
+        // A coder's opaque pixels (JPEG) are averaged without an alpha scan or an unpremultiply pass: the same bytes
+        // as an unmarked copy's, and the result marked opaque for the next step.
+        var marked = try TestPixels.buffer(width: 1003, height: 517) { x, y in
+            RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: UInt8((x * y) % 251), alpha: 255)
+        }
+        let unmarked = marked
+        marked.isKnownOpaque = true
+        let size = PixelSize(width: 160, height: 83)
+        let fast = try Resampling.resized(marked, to: size, boxFirst: true)
+        let scanned = try Resampling.resized(unmarked, to: size, boxFirst: true)
+        #expect(fast.isKnownOpaque)
+        #expect(!scanned.isKnownOpaque)
+        #expect(fast.withUnsafeBytes { Array($0) } == scanned.withUnsafeBytes { Array($0) })
+        #expect(fast.isOpaque && scanned.isOpaque)
+    }
+
     @Test func thumbnailsMatchTheExactAreaAverageOnFractionalFactors() throws {
         // 1003x517 -> 160x83 through PixmanResampler: boxes of 3 with cut edges, then the separable average.
         let image = try TestPixels.buffer(width: 1003, height: 517) { x, y in

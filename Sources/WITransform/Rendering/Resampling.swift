@@ -90,6 +90,9 @@ enum Resampling {
             // Shrinking (or keeping) both axes: the separable area average, not pixman's 2-D footprint.
             let covered = extent ?? (Double(source.width), Double(source.height))
             try AreaReduction.reduce(source, extent: covered, into: &output)
+            // Averages of opaque pixels are opaque (the weights sum to exactly one): nothing to unpremultiply, and
+            // the next step (an encoder's alpha test, another transform) need not scan for alpha either.
+            if buffer.isKnownOpaque { return try WorkingPixels.finished(output, as: buffer.format, opaque: true) }
         } else {
             try draw(
                 source, into: PixmanImage(output), scaledWidth: size.width, scaledHeight: size.height,

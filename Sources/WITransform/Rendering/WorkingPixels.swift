@@ -35,10 +35,15 @@ enum WorkingPixels {
         return try PixelBuffer(width: width, height: height, format: drawn, zeroed: zeroed)
     }
 
-    /// The result pixman drew into `buffer` (from `output(...)`), finished as `format`.
-    static func finished(_ buffer: PixelBuffer, as format: PixelFormat) throws(ImageError) -> PixelBuffer {
-        if buffer.format == .rgba8 { AlphaLoops.unpremultiplyInPlace(buffer) }
-        return try buffer.converted(to: format)
+    /// The result pixman drew into `buffer` (from `output(...)`), finished as `format`; `opaque` when every pixel of
+    /// it is known opaque (then kept as is, and marked so).
+    static func finished(_ buffer: PixelBuffer, as format: PixelFormat, opaque: Bool = false) throws(ImageError)
+        -> PixelBuffer
+    {
+        if buffer.format == .rgba8 && !opaque { AlphaLoops.unpremultiplyInPlace(buffer) }
+        var result = try buffer.converted(to: format)
+        result.isKnownOpaque = opaque
+        return result
     }
 }
 
