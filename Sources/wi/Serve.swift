@@ -253,14 +253,15 @@ struct Serve: AsyncParsableCommand {
         // Buffers under 32 MiB (glibc's ceiling for the threshold) come from malloc's arenas and their freed pages
         // are reused by the next request instead of being unmapped and faulted in again zeroed (a quarter of a PNG
         // request's CPU when each was mapped on its own); an arena keeps at most 32 MiB free at its top, and the
-        // free pages of every arena are given back half a second after the service goes idle (`whenIdle`). Issue 34
+        // free pages of every arena are given back once the service has been idle for half a second (`whenIdle`). Issue 34
         // measured 0.7-1 GB resident, never returned, with glibc's defaults
         // (docs/decisions/0088-memory-reused-then-returned-when-idle.md).
         mallopt(M_MMAP_THRESHOLD, 32 << 20)
         mallopt(M_TRIM_THRESHOLD, 32 << 20)
-        let trim = MemoryTrim()
+        // Not while busy: a steady load is idle for an instant between most requests (`IdleDebounce`).
+        let trim = IdleDebounce(after: .milliseconds(500)) { _ = malloc_trim(0) }
         var configuration = serveConfiguration()
-        configuration.whenIdle = { trim.soon() }
+        configuration.whenIdle = { trim.idle() }
         let server: ImageServer
         do {
             server = try await ImageServer(configuration: configuration, logger: logger)
@@ -275,31 +276,6 @@ struct Serve: AsyncParsableCommand {
                 writeToStandardOutput("wi serve: listening on http://\(bind):\(port)\n")
             }
             group.cancelAll()
-        }
-    }
-}
-
-/// `malloc_trim(0)` half a second after an idle moment, at most one waiting: under load a cached answer leaves the
-/// service idle thousands of times a second, and a trim walks every arena (trimming at each one halved the cached
-/// answer's rate). Memory freed by a burst is given back within about half a second of its end.
-///
-/// Thread safety: `soon()` may be called from any thread; `run()` runs in one task, the server's sibling.
-final class MemoryTrim: Sendable {
-    private let requests: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init() {
-        (requests, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
-    }
-
-    /// Asks for a trim; requests made while one is pending or waiting make no other.
-    func soon() { continuation.yield() }
-
-    /// Trims half a second after each request until cancelled.
-    func run() async {
-        for await _ in requests {
-            do { try await Task.sleep(for: .milliseconds(500)) } catch { return }
-            _ = malloc_trim(0)
         }
     }
 }
