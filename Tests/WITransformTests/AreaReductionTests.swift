@@ -117,6 +117,29 @@ import WITestSupport
         #expect(fast.isOpaque && scanned.isOpaque)
     }
 
+    @Test func bothReductionsStopWhenTheirJobIsCancelled() async throws {
+        let pool = WorkerPool(name: "test.reduction", threads: 1)
+        defer { pool.shutdown() }
+        let source = try PixelBuffer(width: 1200, height: 800, format: .premultipliedRGBA8)
+        let area = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            var output = try PixelBuffer(width: 700, height: 500, format: .premultipliedRGBA8)
+            try AreaReduction.reduce(source, extent: (1200, 800), into: &output)
+        }
+        #expect(area?.code == .cancelled)
+        let box = await CancelledJob.error(on: pool) { () throws(ImageError) in
+            try BoxReduction.reduced(source, kx: 2, ky: 2)
+        }
+        #expect(box?.code == .cancelled)
+        // Not cancelled, the same call finishes: 1200x800 transparent pixels into 700x500.
+        let reduced = try await pool.runCancellable { () throws(ImageError) in
+            var output = try PixelBuffer(width: 700, height: 500, format: .premultipliedRGBA8)
+            try AreaReduction.reduce(source, extent: (1200, 800), into: &output)
+            return output
+        }
+        #expect(reduced.size == PixelSize(width: 700, height: 500))
+        #expect(reduced.withUnsafeBytes { $0.allSatisfy { $0 == 0 } })
+    }
+
     @Test func thumbnailsMatchTheExactAreaAverageOnFractionalFactors() throws {
         // 1003x517 -> 160x83 through PixmanResampler: boxes of 3 with cut edges, then the separable average.
         let image = try TestPixels.buffer(width: 1003, height: 517) { x, y in

@@ -72,7 +72,7 @@ enum AreaReduction {
 
     /// `source` (premultiplied or opaque RGBA8, rows a multiple of 4 bytes) averaged into `output` (the same kind of
     /// bytes), the source's `extent` (its size, or less when a box reduction's last block is cut by the edge)
-    /// covering the whole output. Both scales must be at least 1.
+    /// covering the whole output. Both scales must be at least 1. Throws `.cancelled` when its pool job is cancelled.
     static func reduce(_ source: PixelBuffer, extent: (width: Double, height: Double), into output: inout PixelBuffer)
         throws(ImageError)
     {
@@ -97,11 +97,13 @@ enum AreaReduction {
             let inputBase = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
             try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
                 let targetBase = target.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                horizontal.starts.withUnsafeBufferPointer { hStarts in
-                    horizontal.weights.withUnsafeBufferPointer { hWeights in
-                        vertical.weights.withUnsafeBufferPointer { vWeights in
+                try horizontal.starts.withUnsafeBufferPointer { (hStarts) throws(ImageError) in
+                    try horizontal.weights.withUnsafeBufferPointer { (hWeights) throws(ImageError) in
+                        try vertical.weights.withUnsafeBufferPointer { (vWeights) throws(ImageError) in
                             let h = Pass(starts: hStarts.baseAddress!, weights: hWeights.baseAddress!, taps: hTaps)
                             for j in 0..<height {
+                                // A cancelled request stops within 16 output rows (well under a millisecond each).
+                                if j & 15 == 0 { try WorkerPool.checkCancellation() }
                                 let first = vertical.starts[j]
                                 while nextRow < first + vTaps {
                                     h.row(

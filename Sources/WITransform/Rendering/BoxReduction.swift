@@ -19,7 +19,7 @@ enum BoxReduction {
     /// `buffer` (8-bit RGBA, premultiplied or opaque) averaged over `kx` x `ky` blocks (each at most
     /// `maximumFactor`, else `.invalidArgument`), rounded to nearest:
     /// ceil(width / kx) x ceil(height / ky) pixels, in the buffer's format; a block cut by the right or bottom edge
-    /// averages the pixels it has.
+    /// averages the pixels it has. Throws `.cancelled` when its pool job is cancelled.
     static func reduced(_ buffer: PixelBuffer, kx: Int, ky: Int) throws(ImageError) -> PixelBuffer {
         guard (1...maximumFactor).contains(kx), (1...maximumFactor).contains(ky) else {
             throw ImageError(.invalidArgument, "box factors \(kx)x\(ky) outside 1-\(maximumFactor)")
@@ -39,6 +39,8 @@ enum BoxReduction {
             try output.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) throws(ImageError) in
                 let targetBase = target.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 for band in 0..<height {
+                    // A cancelled request stops within 16 bands (16 x ky source rows).
+                    if band & 15 == 0 { try WorkerPool.checkCancellation() }
                     let top = band * ky
                     let rows = min(ky, sourceHeight - top)
                     sums.update(repeating: 0, count: rowBytes)
