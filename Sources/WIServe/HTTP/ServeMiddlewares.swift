@@ -85,7 +85,7 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The paths the service answers itself (built once: a generic type has no stored static).
+/// The server's own routes, which are never image requests (a global: a generic type has no stored static).
 private let serviceOwnPaths: Set<String> = ["/healthz", "/healthcheck", "/healthcheck/", "/metrics"]
 
 /// Admission, first for image requests: `/healthz`, `/healthcheck`, `/metrics` and the app's routes pass; a method other than GET
@@ -100,9 +100,6 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
     private let refusedGET: Response
     private let refusedHEAD: Response
 
-    /// The server's own routes, which are never image requests.
-    static var ownPaths: Set<String> { serviceOwnPaths }
-
     init(service: ImageService) {
         self.service = service
         refusedGET = service.refused(ServeRequest(method: "GET", path: "/")).response
@@ -113,7 +110,7 @@ struct AdmissionMiddleware<Context: RequestContext>: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
-        guard !Self.ownPaths.contains(path) else { return try await next(request, context) }
+        guard !serviceOwnPaths.contains(path) else { return try await next(request, context) }
         guard request.method == .get || request.method == .head else {
             return Response(
                 status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
